@@ -1,0 +1,95 @@
+/**
+ * The service's result codes: one table for every code the specification lists. The element, the merchant
+ * kit and the sandbox all read messages and retry advice from here.
+ */
+import type { Envelope, Violation } from './types.js';
+
+/** Which of the specification's error tables a code appears in. */
+export type ErrorFamily = 'payment' | 'referenceCode' | 'refund';
+
+export interface ResultCode {
+  message: string;
+  families: readonly ErrorFamily[];
+  /** True when the same request may succeed if sent again later, unchanged. */
+  retryable: boolean;
+}
+
+export const SUCCESS_CODE = '00000';
+export const SUCCESS_MESSAGE = 'SUCCESSFUL';
+
+export const RESULT_CODES = {
+  '02000': { message: 'authentication failed.', families: ['payment', 'refund'], retryable: false },
+  '02001': { message: 'request params not valid.', families: ['payment', 'refund'], retryable: false },
+  '02002': { message: 'merchant not configured with this function.', families: ['payment', 'refund'], retryable: false },
+  '02003': { message: 'payMethod not support.', families: ['payment'], retryable: false },
+  '02004': { message: 'the payment reference already exists.', families: ['payment'], retryable: false },
+  '02006': { message: 'not found.', families: ['refund'], retryable: false },
+  '02007': { message: 'merchant not available.', families: ['payment', 'refund'], retryable: false },
+  '50003': { message: 'service not available, please try again.', families: ['payment', 'refund'], retryable: true },
+  '09': { message: 'Time out.', families: ['referenceCode'], retryable: true },
+  '90': { message: 'the service failure.', families: ['referenceCode'], retryable: true },
+  '91': { message: 'Refund error, please try again later.', families: ['referenceCode'], retryable: true },
+  '96': { message: 'Search order error, please try again later.', families: ['referenceCode'], retryable: true },
+  '97': { message: 'Create checkout session failed.', families: ['referenceCode'], retryable: true },
+  '98': { message: 'Invalid request header with requestId.', families: ['referenceCode'], retryable: false },
+  '99': { message: 'Request channel parameters are not valid.', families: ['referenceCode'], retryable: false },
+  '20000': { message: 'Duplicate merchant order number.', families: ['referenceCode'], retryable: false },
+} as const satisfies Record<string, ResultCode>;
+
+export type ErrorCode = keyof typeof RESULT_CODES;
+
+/** The specification's error sample for a payment that does not exist uses this wording with `02006`. */
+export const PAYMENT_NOT_FOUND_MESSAGE = 'payment not found.';
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(RESULT_CODES, code);
+}
+
+export function isSuccess(envelope: Pick<Envelope, 'code'>): boolean {
+  return envelope.code === SUCCESS_CODE;
+}
+
+/** Codes of one family in numeric order, e.g. the codes a `ReferenceCode` create can answer. */
+export function codesOf(family: ErrorFamily): ErrorCode[] {
+  return (Object.keys(RESULT_CODES) as ErrorCode[])
+    .filter((code) => (RESULT_CODES[code].families as readonly ErrorFamily[]).includes(family))
+    .sort((a, b) => Number(a) - Number(b));
+}
+
+/** Whether a code means "send the same request again later". Unknown codes are not retryable. */
+export function isRetryable(code: string): boolean {
+  return isErrorCode(code) && RESULT_CODES[code].retryable;
+}
+
+export function successEnvelope<T>(data: T): Envelope<T> {
+  return { code: SUCCESS_CODE, message: SUCCESS_MESSAGE, data };
+}
+
+export function errorEnvelope<T = null>(code: ErrorCode, options: { message?: string; data?: T } = {}): Envelope<T> {
+  return { code, message: options.message ?? RESULT_CODES[code].message, data: options.data ?? null };
+}
+
+/** `data` of a `02001` envelope: which fields broke which rule. */
+export interface InvalidParamsData {
+  errors: Violation[];
+}
+
+/**
+ * The envelope for a list of violations: `02003` when the only problem is a `payMethod` the service does not
+ * support (the specification's rule 5 of create), `02001` with every violation otherwise.
+ */
+export function envelopeForViolations(violations: Violation[]): Envelope<InvalidParamsData> {
+  const unsupportedMethod = violations.length === 1 && violations[0]?.rule === 'unsupported';
+  if (unsupportedMethod) return errorEnvelope('02003', { data: { errors: violations } });
+  return errorEnvelope('02001', { data: { errors: violations } });
+}
+
+/** Reads the violations out of a `02001` envelope, whatever produced it. */
+export function violationsOf(envelope: Envelope): Violation[] {
+  const data = envelope.data as Partial<InvalidParamsData> | null | undefined;
+  if (!data || !Array.isArray(data.errors)) return [];
+  return data.errors.filter(
+    (item): item is Violation =>
+      typeof item === 'object' && item !== null && typeof item.field === 'string' && typeof item.message === 'string',
+  );
+}

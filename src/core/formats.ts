@@ -1,0 +1,132 @@
+/**
+ * The value formats the field tables (rules.ts) are made of. Each format checks one value and returns it
+ * normalised (trimmed, numbers from digit strings where the specification allows them), or the rule it broke.
+ * Messages name the field and say what is expected; the element shows its own localised text per rule.
+ */
+
+export type Checked = { ok: true; value: unknown } | { ok: false; rule: string; message: string };
+
+/** A format: checks a present value of the field named `field`. */
+export type Format = (value: unknown, field: string) => Checked;
+
+const ok = (value: unknown): Checked => ({ ok: true, value });
+const broken = (rule: string, message: string): Checked => ({ ok: false, rule, message });
+
+export interface TextOptions {
+  max: number;
+  min?: number;
+  pattern?: RegExp;
+  /** Completes "<field> must be …" when the pattern fails. */
+  expected?: string;
+  /** Characters removed before checking (e.g. spaces in a phone number). */
+  strip?: RegExp;
+}
+
+/** A string, trimmed, of `min`..`max` characters, optionally matching a pattern. */
+export function text(options: TextOptions): Format {
+  const min = options.min ?? 1;
+  return (value, field) => {
+    if (typeof value !== 'string') return broken('type', `${field} must be a string`);
+    let normalized = value.trim();
+    if (options.strip) normalized = normalized.replace(options.strip, '');
+    if (normalized.length < min) {
+      return min <= 1
+        ? broken('required', `${field} is required`)
+        : broken('minLength', `${field} must be at least ${min} characters`);
+    }
+    if (normalized.length > options.max) return broken('maxLength', `${field} must be at most ${options.max} characters`);
+    if (options.pattern && !options.pattern.test(normalized)) {
+      return broken('format', `${field} must be ${options.expected ?? `in the format ${options.pattern.source}`}`);
+    }
+    return ok(normalized);
+  };
+}
+
+/** One of a closed list of strings, compared exactly (case matters). */
+export function oneOf(values: readonly string[], rule = 'enum'): Format {
+  return (value, field) => {
+    if (typeof value === 'string' && values.includes(value)) return ok(value);
+    return broken(rule, `${field} must be one of ${values.join(', ')}`);
+  };
+}
+
+export interface IntegerOptions {
+  min: number;
+  max: number;
+  /** Accept a string of ASCII digits and turn it into a number (see README: ReferenceCode amounts). */
+  acceptDigitString?: boolean;
+  /** Completes "<field> must be …". */
+  expected: string;
+}
+
+/** A whole number in a range; a digit string too when the specification's tables and samples disagree. */
+export function integer(options: IntegerOptions): Format {
+  return (value, field) => {
+    let candidate = value;
+    if (options.acceptDigitString && typeof value === 'string') {
+      const trimmed = value.trim();
+      if (!/^\d{1,16}$/.test(trimmed)) return broken('integer', `${field} must be ${options.expected}`);
+      candidate = Number(trimmed);
+    }
+    if (typeof candidate !== 'number' || !Number.isFinite(candidate)) {
+      return broken('type', `${field} must be ${options.expected}`);
+    }
+    if (!Number.isSafeInteger(candidate)) return broken('integer', `${field} must be ${options.expected}`);
+    if (candidate < options.min) return broken(options.min === 1 ? 'positive' : 'min', `${field} must be ${options.expected}`);
+    if (candidate > options.max) return broken('max', `${field} must be ${options.expected}`);
+    return ok(candidate);
+  };
+}
+
+/** An absolute http: or https: URL. */
+export function httpUrl(max = 2048): Format {
+  return (value, field) => {
+    if (typeof value !== 'string') return broken('type', `${field} must be a string`);
+    const trimmed = value.trim();
+    if (trimmed.length === 0) return broken('required', `${field} is required`);
+    if (trimmed.length > max) return broken('maxLength', `${field} must be at most ${max} characters`);
+    if (!isHttpUrl(trimmed)) return broken('url', `${field} must be an absolute http or https URL`);
+    return ok(trimmed);
+  };
+}
+
+export function isHttpUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+}
+
+/** A day, month or year of a date: 1..`digits` ASCII digits, returned zero-padded to `digits`. */
+export function datePart(digits: 2 | 4, name: string): Format {
+  const pattern = new RegExp(`^\\d{1,${digits}}$`);
+  return (value, field) => {
+    const candidate = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+    if (typeof candidate !== 'string') return broken('type', `${field} must be a string of digits`);
+    const trimmed = candidate.trim();
+    if (trimmed.length === 0) return broken('required', `${field} is required`);
+    if (!pattern.test(trimmed) || (digits === 4 && trimmed.length !== 4)) {
+      return broken('format', `${field} must be the ${name} as ${digits === 4 ? 'four' : 'one or two'} digits`);
+    }
+    return ok(trimmed.padStart(digits, '0'));
+  };
+}
+
+/** A JSON object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A map of string keys to string values (the callback's `extras`). */
+export function stringMap(): Format {
+  return (value, field) => {
+    if (!isPlainObject(value)) return broken('type', `${field} must be an object of strings`);
+    for (const [key, entry] of Object.entries(value)) {
+      if (typeof entry !== 'string') return broken('type', `${field}.${key} must be a string`);
+    }
+    return ok({ ...value });
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * The service contract as code: wire types, status values, result codes, paths, field rules and the one
+ * validator, canonical JSON, money and digits. No DOM and no Node APIs: the element, the merchant kit and the
+ * sandbox all import it.
+ */
+export * from './types.js';
+export * from './status.js';
+export * from './errors.js';
+export * from './paths.js';
+export * from './formats.js';
+export * from './rules.js';
+export * from './validate.js';
+export * from './json.js';
+export * from './money.js';
+export * from './digits.js';

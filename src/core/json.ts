@@ -1,0 +1,62 @@
+/**
+ * JSON as this package writes and reads it. Requests are serialised once, with keys in sorted order and no
+ * whitespace, and those exact bytes are signed and sent. Bodies are read without the keys that could reach an
+ * object's prototype.
+ */
+
+/** Keys dropped while parsing: an own `__proto__` becomes the prototype when such an object is copied. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * JSON text with object keys sorted (by UTF-16 code units) at every depth and no whitespace. Written by hand
+ * rather than through `JSON.stringify` on a sorted copy, because engines enumerate integer-like keys ("2",
+ * "10") before all others whatever order they were added in. Members that JSON.stringify leaves out
+ * (`undefined`, functions, symbols) are left out here too; a non-finite number or a bigint is an error rather
+ * than a silent `null`.
+ */
+export function canonicalJson(value: unknown): string {
+  const text = serialize(value);
+  if (text === undefined) throw new TypeError('canonicalJson: the value has no JSON form');
+  return text;
+}
+
+function serialize(value: unknown): string | undefined {
+  const current =
+    value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON: () => unknown }).toJSON()
+      : value;
+  switch (typeof current) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(current);
+    case 'number':
+      if (!Number.isFinite(current)) throw new TypeError('canonicalJson: numbers must be finite');
+      return JSON.stringify(current);
+    case 'bigint':
+      throw new TypeError('canonicalJson: bigint has no JSON form');
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (current === null) return 'null';
+  if (Array.isArray(current)) return `[${current.map((item) => serialize(item) ?? 'null').join(',')}]`;
+  const members: string[] = [];
+  for (const key of Object.keys(current as object).sort()) {
+    const member = serialize((current as Record<string, unknown>)[key]);
+    if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Parses JSON text, dropping `__proto__`, `constructor` and `prototype` members at every depth. */
+export function parseJson(text: string): ParsedJson {
+  try {
+    const value: unknown = JSON.parse(text, (key, current: unknown) => (UNSAFE_KEYS.has(key) ? undefined : current));
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : 'not JSON' };
+  }
+}

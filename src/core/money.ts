@@ -1,0 +1,34 @@
+/**
+ * Amounts travel as integers in minor units everywhere; only display turns them into text, here.
+ */
+
+/** How many minor units a currency has, as Intl knows it (EGP 2, JPY 0, KWD 3). */
+export function minorUnitDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/**
+ * The decimal text of an amount in minor units, exact for every safe integer ("123456" with 2 digits ->
+ * "1234.56"), built from the digits rather than by division so that no floating-point rounding happens.
+ */
+export function minorUnitsToDecimal(total: number, digits: number): string {
+  if (!Number.isSafeInteger(total)) throw new RangeError('amount must be a safe integer of minor units');
+  const sign = total < 0 ? '-' : '';
+  const text = String(Math.abs(total)).padStart(digits + 1, '0');
+  if (digits === 0) return `${sign}${text}`;
+  return `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** Formats an amount in minor units for display, e.g. (123456, 'EGP', 'en') -> "EGP 1,234.56". */
+export function formatMinorUnits(
+  total: number,
+  currency: string,
+  locale?: string | readonly string[],
+  options: Intl.NumberFormatOptions = {},
+): string {
+  const format = new Intl.NumberFormat(locale as string | string[] | undefined, { style: 'currency', currency, ...options });
+  // The wire's minor units follow the currency, whatever fraction digits the display options ask for.
+  const digits = minorUnitDigits(currency);
+  // Intl accepts decimal strings and formats them without converting to a float first.
+  return format.format(minorUnitsToDecimal(total, digits) as unknown as number);
+}

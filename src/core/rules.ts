@@ -1,0 +1,267 @@
+/**
+ * The field rules: one table per request shape. Each row names a wire field (dotted for nested fields), when
+ * it is required, its format and its default. `validate` (validate.ts) reads these tables and nothing else,
+ * so the element, the merchant kit and the sandbox accept and refuse exactly the same input.
+ *
+ * Where the specification is silent (lengths, character sets, ranges) the decisions are ours; README.md lists
+ * them under "Validation decisions".
+ */
+import { datePart, httpUrl, integer, oneOf, stringMap, text, type Format } from './formats.js';
+import { NOTIFY_LANGUAGES, NOTIFY_METHODS, PAYMENT_STATUSES, REFUND_WAYS } from './status.js';
+
+export interface FieldRule {
+  /** `true`, or required only when another field holds one of the listed values (its default counts). */
+  required: boolean | { when: string; in: readonly string[] };
+  format: Format;
+  /** Filled in when the field is absent. */
+  default?: string | number;
+}
+
+/** Rules that concern several fields at once. */
+export type GroupRule =
+  | { kind: 'date-in-past'; day: string; month: string; year: string; minYear: number }
+  | { kind: 'any-of'; fields: readonly string[] };
+
+export interface RuleTable {
+  fields: Readonly<Record<string, FieldRule>>;
+  groups?: readonly GroupRule[];
+}
+
+// Limits the specification leaves open; see README.md "Validation decisions".
+export const LIMITS = {
+  referenceLength: 64,
+  /** Largest amount in minor units: the largest integer JSON numbers carry exactly. */
+  maxMinorUnits: Number.MAX_SAFE_INTEGER,
+  /** 30 days. */
+  maxExpireMinutes: 43_200,
+  defaultExpireMinutes: 30,
+  nameLength: 100,
+  productNameLength: 256,
+  productDescriptionLength: 1024,
+  minBirthYear: 1900,
+} as const;
+
+export const REFERENCE_CODE_PATTERN = /^\d{9}$/;
+
+const reference = text({
+  max: LIMITS.referenceLength,
+  pattern: /^[A-Za-z0-9._:-]+$/,
+  expected: `1 to ${LIMITS.referenceLength} letters, digits, ".", "_", ":" or "-"`,
+});
+const orderNo = text({ max: 64, pattern: /^[A-Za-z0-9._:-]+$/, expected: 'letters, digits, ".", "_", ":" or "-"' });
+const currency = text({ max: 3, pattern: /^[A-Z]{3}$/, expected: 'three uppercase letters, e.g. EGP' });
+const country = text({ max: 2, pattern: /^[A-Z]{2}$/, expected: 'two uppercase letters, e.g. EG' });
+const minorUnits = integer({
+  min: 1,
+  max: LIMITS.maxMinorUnits,
+  expected: 'a whole number of minor units greater than 0',
+});
+const minorUnitsOrDigits = integer({
+  min: 1,
+  max: LIMITS.maxMinorUnits,
+  acceptDigitString: true,
+  expected: 'a whole number of minor units greater than 0',
+});
+const expireMinutes = integer({
+  min: 1,
+  max: LIMITS.maxExpireMinutes,
+  expected: `whole minutes from 1 to ${LIMITS.maxExpireMinutes}`,
+});
+const expireMinutesOrDigits = integer({
+  min: 1,
+  max: LIMITS.maxExpireMinutes,
+  acceptDigitString: true,
+  expected: `whole minutes from 1 to ${LIMITS.maxExpireMinutes}`,
+});
+const personName = text({ max: LIMITS.nameLength });
+const productName = text({ max: LIMITS.productNameLength });
+const productDescription = text({ max: LIMITS.productDescriptionLength });
+const mobile = text({
+  max: 16,
+  strip: /[\s().-]/g,
+  pattern: /^\+?\d{7,15}$/,
+  expected: 'a phone number of 7 to 15 digits, optionally starting with +',
+});
+const email = text({ max: 254, pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, expected: 'an email address' });
+const ipAddress = text({
+  max: 45,
+  pattern: /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/,
+  expected: 'an IPv4 or IPv6 address',
+});
+const serialNumber = text({ max: 32, pattern: /^[A-Za-z0-9-]+$/, expected: 'letters, digits or "-"' });
+const bankAccountNumber = text({
+  max: 34,
+  min: 6,
+  strip: /\s/g,
+  pattern: /^[A-Za-z0-9]+$/,
+  expected: '6 to 34 letters or digits',
+});
+const bankCode = text({ max: 11, pattern: /^[A-Za-z0-9]+$/, expected: '1 to 11 letters or digits' });
+const otp = text({ max: 8, min: 4, pattern: /^\d+$/, expected: '4 to 8 digits' });
+const pin = text({ max: 6, min: 4, pattern: /^\d+$/, expected: '4 to 6 digits' });
+const free = text({ max: 256 });
+const url = httpUrl();
+
+const dateOfBirth: GroupRule = {
+  kind: 'date-in-past',
+  day: 'dobDay',
+  month: 'dobMonth',
+  year: 'dobYear',
+  minYear: LIMITS.minBirthYear,
+};
+
+/** Fields of every create request (`reference` … `userPhone` in the specification's `Pos` table). */
+const CREATE_COMMON: Record<string, FieldRule> = {
+  reference: { required: true, format: reference },
+  'amount.total': { required: true, format: minorUnits },
+  'amount.currency': { required: true, format: currency },
+  callbackUrl: { required: false, format: url },
+  'product.name': { required: true, format: productName },
+  'product.description': { required: false, format: productDescription },
+  expireAt: { required: false, format: expireMinutes, default: LIMITS.defaultExpireMinutes },
+  country: { required: false, format: country },
+  customerName: { required: false, format: personName },
+  userClientIP: { required: false, format: ipAddress },
+  userPhone: { required: false, format: mobile },
+};
+
+export const POS_CREATE: RuleTable = {
+  fields: {
+    ...CREATE_COMMON,
+    payMethod: { required: true, format: oneOf(['Pos']) },
+    sn: { required: true, format: serialNumber },
+  },
+};
+
+export const BANK_ACCOUNT_CREATE: RuleTable = {
+  fields: {
+    ...CREATE_COMMON,
+    payMethod: { required: true, format: oneOf(['BankAccount']) },
+    bankAccountNumber: { required: true, format: bankAccountNumber },
+    bankCode: { required: true, format: bankCode },
+    returnUrl: { required: true, format: url },
+    dobDay: { required: true, format: datePart(2, 'day') },
+    dobMonth: { required: true, format: datePart(2, 'month') },
+    dobYear: { required: true, format: datePart(4, 'year') },
+    bvn: { required: false, format: text({ max: 32, pattern: /^\d+$/, expected: 'digits' }) },
+  },
+  groups: [dateOfBirth],
+};
+
+const emailChannels = ['BOTH', 'EMAIL'] as const;
+const smsChannels = ['BOTH', 'SMS'] as const;
+
+export const REFERENCE_CODE_CREATE: RuleTable = {
+  fields: {
+    reference: { required: true, format: reference },
+    merchantName: { required: false, format: personName },
+    'amount.total': { required: true, format: minorUnitsOrDigits },
+    'amount.currency': { required: true, format: currency },
+    callbackUrl: { required: false, format: url },
+    'product.name': { required: true, format: productName },
+    'product.description': { required: true, format: productDescription },
+    country: { required: true, format: country },
+    payMethod: { required: true, format: oneOf(['ReferenceCode']) },
+    expireAt: { required: false, format: expireMinutesOrDigits, default: LIMITS.defaultExpireMinutes },
+    'notify.notifyUserName': { required: true, format: personName },
+    'notify.notifyLanguage': { required: true, format: oneOf(NOTIFY_LANGUAGES) },
+    'notify.notifyMethod': { required: false, format: oneOf(NOTIFY_METHODS), default: 'BOTH' },
+    'notify.notifyUserEmail': { required: { when: 'notify.notifyMethod', in: emailChannels }, format: email },
+    'notify.notifyUserMobile': { required: { when: 'notify.notifyMethod', in: smsChannels }, format: mobile },
+    returnUrl: { required: false, format: url },
+  },
+};
+
+const orderOrReference: GroupRule = { kind: 'any-of', fields: ['orderNo', 'reference'] };
+
+export const OTP_REQUEST: RuleTable = {
+  fields: {
+    country: { required: true, format: country },
+    orderNo: { required: false, format: orderNo },
+    reference: { required: false, format: reference },
+    otp: { required: true, format: otp },
+  },
+  groups: [orderOrReference],
+};
+
+export const PIN_REQUEST: RuleTable = {
+  fields: {
+    country: { required: true, format: country },
+    orderNo: { required: false, format: orderNo },
+    reference: { required: false, format: reference },
+    pin: { required: true, format: pin },
+  },
+  groups: [orderOrReference],
+};
+
+export const RESEND_OTP_REQUEST: RuleTable = {
+  fields: {
+    country: { required: true, format: country },
+    orderNo: { required: false, format: orderNo },
+    reference: { required: false, format: reference },
+  },
+  groups: [orderOrReference],
+};
+
+export const STATUS_REQUEST: RuleTable = {
+  fields: {
+    country: { required: true, format: country },
+    reference: { required: false, format: reference },
+    orderNo: { required: false, format: orderNo },
+  },
+  groups: [orderOrReference],
+};
+
+export const REFUND_CREATE: RuleTable = {
+  fields: {
+    'amount.total': { required: true, format: minorUnits },
+    'amount.currency': { required: true, format: currency },
+    callbackUrl: { required: false, format: url },
+    country: { required: true, format: country },
+    originalReference: { required: true, format: reference },
+    reference: { required: true, format: reference },
+    refundWay: { required: true, format: oneOf(REFUND_WAYS) },
+  },
+};
+
+export const REFUND_QUERY: RuleTable = {
+  fields: {
+    reference: { required: true, format: reference },
+    country: { required: true, format: country },
+  },
+};
+
+/** What a merchant's callback endpoint accepts (the specification's callback body table). */
+export const CALLBACK_BODY: RuleTable = {
+  fields: {
+    notifyId: { required: true, format: free },
+    reference: { required: true, format: reference },
+    'amount.total': { required: true, format: minorUnitsOrDigits },
+    'amount.currency': { required: true, format: currency },
+    orderNo: { required: true, format: orderNo },
+    country: { required: true, format: country },
+    status: { required: true, format: oneOf(PAYMENT_STATUSES) },
+    timestamp: { required: true, format: integer({ min: 0, max: Number.MAX_SAFE_INTEGER, expected: 'milliseconds' }) },
+    type: { required: true, format: oneOf(['MACQUIRING_CALLBACK']) },
+    failureCode: { required: false, format: free },
+    failureReason: { required: false, format: text({ max: 1024 }) },
+    extras: { required: false, format: stringMap() },
+  },
+};
+
+/** A nine-digit reference code, as the service generates it and the payer types it. */
+export const REFERENCE_CODE: RuleTable = {
+  fields: {
+    referenceCode: {
+      required: true,
+      format: text({ max: 9, pattern: REFERENCE_CODE_PATTERN, expected: 'exactly 9 digits' }),
+    },
+  },
+};
+
+/** The create table for each `payMethod`. */
+export const CREATE_RULES = {
+  Pos: POS_CREATE,
+  BankAccount: BANK_ACCOUNT_CREATE,
+  ReferenceCode: REFERENCE_CODE_CREATE,
+} as const;

@@ -1,0 +1,164 @@
+/**
+ * One validator for every rule table. It returns every violation at once, and on success a new object that
+ * holds only the table's fields, normalised (trimmed, digit strings turned into numbers where the table
+ * allows them, defaults filled in). Fields outside the table never reach the output, so nothing the caller
+ * did not expect (`__proto__`, `constructor`, …) travels further.
+ */
+import { isPlainObject } from './formats.js';
+import { CREATE_RULES, type FieldRule, type GroupRule, type RuleTable } from './rules.js';
+import { isPayMethod, PAY_METHODS } from './status.js';
+import type { CreatePaymentRequest, Violation } from './types.js';
+
+export interface ValidateOptions {
+  /** The moment "in the past" is measured against; default now. */
+  now?: Date;
+}
+
+export type Validation<T> = { ok: true; value: T; violations: [] } | { ok: false; violations: Violation[] };
+
+export function validate<T = Record<string, unknown>>(
+  table: RuleTable,
+  input: unknown,
+  options: ValidateOptions = {},
+): Validation<T> {
+  if (!isPlainObject(input)) {
+    return { ok: false, violations: [{ field: 'body', rule: 'type', message: 'the request body must be a JSON object' }] };
+  }
+  const output: Record<string, unknown> = {};
+  const violations: Violation[] = [];
+  const brokenParents = new Set<string>();
+
+  const check = (field: string, rule: FieldRule, required: boolean, requiredMessage: string) => {
+    const located = locate(input, field);
+    if (located.brokenParent) {
+      if (!brokenParents.has(located.brokenParent)) {
+        brokenParents.add(located.brokenParent);
+        violations.push({ field: located.brokenParent, rule: 'type', message: `${located.brokenParent} must be an object` });
+      }
+      return;
+    }
+    if (isAbsent(located.value)) {
+      if (rule.default !== undefined) assign(output, field, rule.default);
+      else if (required) violations.push({ field, rule: 'required', message: requiredMessage });
+      return;
+    }
+    const result = rule.format(located.value, field);
+    if (result.ok) assign(output, field, result.value);
+    else violations.push({ field, rule: result.rule, message: result.message });
+  };
+
+  const entries = Object.entries(table.fields);
+  // Unconditional rows first, so that a condition reads the normalised (or default) value it depends on.
+  for (const [field, rule] of entries) {
+    if (typeof rule.required === 'boolean') check(field, rule, rule.required, `${field} is required`);
+  }
+  for (const [field, rule] of entries) {
+    if (typeof rule.required === 'boolean') continue;
+    const condition = rule.required;
+    const current = read(output, condition.when) ?? locate(input, condition.when).value;
+    const required = typeof current === 'string' && condition.in.includes(current);
+    check(field, rule, required, `${field} is required when ${condition.when} is ${condition.in.join(' or ')}`);
+  }
+  for (const group of table.groups ?? []) {
+    const violation = checkGroup(group, output, options.now ?? new Date());
+    if (violation) violations.push(violation);
+  }
+  if (violations.length > 0) return { ok: false, violations };
+  return { ok: true, value: output as T, violations: [] };
+}
+
+/**
+ * Validates a create request against the table of its `payMethod`. An unsupported method is reported alone,
+ * with rule `unsupported`, since no table applies to it (`envelopeForViolations` turns it into `02003`).
+ */
+export function validateCreateRequest(input: unknown, options: ValidateOptions = {}): Validation<CreatePaymentRequest> {
+  if (!isPlainObject(input)) return validate(CREATE_RULES.Pos, input, options) as Validation<CreatePaymentRequest>;
+  const method = input['payMethod'];
+  if (isAbsent(method)) {
+    return { ok: false, violations: [{ field: 'payMethod', rule: 'required', message: 'payMethod is required' }] };
+  }
+  if (!isPayMethod(method)) {
+    const message = `payMethod must be one of ${PAY_METHODS.join(', ')}`;
+    const rule = typeof method === 'string' ? 'unsupported' : 'type';
+    return { ok: false, violations: [{ field: 'payMethod', rule, message }] };
+  }
+  return validate<CreatePaymentRequest>(CREATE_RULES[method], input, options);
+}
+
+/** Absent, null, and blank strings all count as "not given". */
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Reads a dotted path through own properties only; reports the first segment that is not an object. */
+function locate(input: Record<string, unknown>, path: string): { value?: unknown; brokenParent?: string } {
+  const segments = path.split('.');
+  let current: unknown = input;
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index] as string;
+    if (index > 0 && !isPlainObject(current)) {
+      if (current === undefined || current === null) return {};
+      return { brokenParent: segments.slice(0, index).join('.') };
+    }
+    const container = current as Record<string, unknown>;
+    current = Object.hasOwn(container, segment) ? container[segment] : undefined;
+  }
+  return { value: current };
+}
+
+function read(output: Record<string, unknown>, path: string): unknown {
+  return locate(output, path).value;
+}
+
+function assign(output: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let container = output;
+  for (const segment of segments.slice(0, -1)) {
+    const next = container[segment];
+    if (isPlainObject(next)) container = next;
+    else {
+      const created: Record<string, unknown> = {};
+      container[segment] = created;
+      container = created;
+    }
+  }
+  container[segments[segments.length - 1] as string] = value;
+}
+
+function checkGroup(group: GroupRule, output: Record<string, unknown>, now: Date): Violation | undefined {
+  switch (group.kind) {
+    case 'any-of': {
+      if (group.fields.some((field) => read(output, field) !== undefined)) return undefined;
+      return { field: group.fields[0] as string, rule: 'required', message: `${group.fields.join(' or ')} is required` };
+    }
+    case 'date-in-past':
+      return checkDateInPast(group, output, now);
+  }
+}
+
+function checkDateInPast(
+  group: Extract<GroupRule, { kind: 'date-in-past' }>,
+  output: Record<string, unknown>,
+  now: Date,
+): Violation | undefined {
+  const parts = [group.day, group.month, group.year].map((field) => read(output, field));
+  // A part that broke its own rule has already been reported.
+  if (parts.some((part) => typeof part !== 'string')) return undefined;
+  const [day, month, year] = parts.map(Number) as [number, number, number];
+  const together = `${group.day}, ${group.month} and ${group.year}`;
+  if (month < 1 || month > 12) {
+    return { field: group.month, rule: 'date', message: `${group.month} must be a month from 1 to 12` };
+  }
+  if (year < group.minYear) {
+    return { field: group.year, rule: 'min', message: `${group.year} must be ${group.minYear} or later` };
+  }
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) {
+    return { field: group.day, rule: 'date', message: `${together} must form a real calendar date` };
+  }
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (Date.UTC(year, month - 1, day) >= today) {
+    return { field: group.year, rule: 'past', message: `${together} must be a date in the past` };
+  }
+  return undefined;
+}

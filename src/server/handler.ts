@@ -1,0 +1,245 @@
+/**
+ * The merchant endpoint the element talks to (DESIGN.md §3), as a Web-standard `(Request) => Promise<Response>`
+ * so that it runs on Node (through `toNodeListener`), serverless and edge runtimes alike.
+ *
+ * Every business outcome is HTTP 200 with the service's envelope, unchanged when it came from the service.
+ * Non-200 answers are for transport problems only: 404, 405, 413, 415, and 401/400 on the callback route.
+ */
+import {
+  CALLBACK_BODY,
+  errorEnvelope,
+  isSuccess,
+  MERCHANT_PATHS,
+  parseJson,
+  validate,
+  validateCreateRequest,
+  envelopeForViolations,
+  successEnvelope,
+  type CallbackBody,
+  type CreatePaymentRequest,
+  type Envelope,
+  type MerchantOperation,
+} from '../core/index.js';
+import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
+import { ServiceClient, ServiceError, type ServiceClientOptions } from './service-client.js';
+import { verifyCallback } from './signature.js';
+
+/** Throw this from `authorize` to refuse an order; the element shows the message (at `field` when given). */
+export class OrderRejection extends Error {
+  override readonly name = 'OrderRejection';
+  readonly field: string;
+  constructor(message: string, options: { field?: string } = {}) {
+    super(message);
+    this.field = options.field ?? 'order';
+  }
+}
+
+/**
+ * Sees every order before it is signed. Return the order to send (changed or not), or nothing to send it as
+ * it is; throw `OrderRejection` to refuse it. This is where the merchant sets the amount, currency and
+ * reference from its own records: whatever the browser sent is only a proposal.
+ */
+export type AuthorizeHook = (
+  order: CreatePaymentRequest,
+  request: Request,
+) => CreatePaymentRequest | void | Promise<CreatePaymentRequest | void>;
+
+/** A verified callback, handed to `onCallback` once per `notifyId`. */
+export interface CallbackEvent {
+  notifyId: string;
+  /** The body, validated; `amount.total` is a number whatever the service sent. */
+  body: CallbackBody & { amount: { total: number; currency: string } };
+  /** The body exactly as received and signed. */
+  raw: string;
+  /** `RequestTimestamp`, in milliseconds. */
+  timestamp: number;
+}
+
+export interface MerchantHandlerOptions extends ServiceClientOptions {
+  /** A path prefix the handler is mounted under (e.g. `/checkout`); requests outside it get 404. */
+  basePath?: string;
+  /** The public address of this handler's `/callbacks` route; when set, every order uses it. */
+  callbackUrl?: string;
+  authorize?: AuthorizeHook;
+  onCallback?: (event: CallbackEvent) => void | Promise<void>;
+  callbackStore?: CallbackStore;
+  /** How far a callback's `RequestTimestamp` may be from now. Default 300 seconds. */
+  callbackToleranceSeconds?: number;
+  /** Largest request body accepted. Default 16 KiB; the largest valid create body is well under 8 KiB. */
+  maxBodyBytes?: number;
+  /** Where problems are reported. Never given a body, a key or a signature. Default `console`. */
+  logger?: Pick<Console, 'warn' | 'error'>;
+  /** The clock callbacks are checked against, in milliseconds. */
+  now?: () => number;
+}
+
+export type MerchantHandler = (request: Request) => Promise<Response>;
+
+/** Response header on a successful create: seconds until the order expires, from the `expireAt` sent. */
+export const EXPIRES_IN_HEADER = 'Svc-Expires-In';
+
+const JSON_TYPE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/json)\s*(?:;|$)/i;
+
+export function createMerchantHandler(options: MerchantHandlerOptions): MerchantHandler {
+  const client = new ServiceClient(options);
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const store = options.callbackStore ?? new MemoryCallbackStore();
+  const logger = options.logger ?? console;
+  const now = options.now ?? Date.now;
+
+  const routes: Record<MerchantOperation, (request: Request, body: Uint8Array) => Promise<Response>> = {
+    create: (request, body) => withJson(body, (value) => createPayment(value, request)),
+    // The client validates these bodies with the tables of src/core and answers 02001 itself.
+    otp: (_, body) => withJson(body, async (value) => envelope(await callService('otp', () => client.submitOtp(value as never)))),
+    pin: (_, body) => withJson(body, async (value) => envelope(await callService('pin', () => client.submitPin(value as never)))),
+    resendOtp: (_, body) =>
+      withJson(body, async (value) => envelope(await callService('resendOtp', () => client.resendOtp(value as never)))),
+    status: (_, body) =>
+      withJson(body, async (value) => envelope(await callService('status', () => client.queryStatus(value as never)))),
+    callbacks: (request, body) => receiveCallback(request, body),
+  };
+
+  async function createPayment(input: unknown, request: Request): Promise<Response> {
+    const proposed = validateCreateRequest(input);
+    if (!proposed.ok) return envelope(envelopeForViolations(proposed.violations));
+    let order = proposed.value;
+    if (options.callbackUrl) order = { ...order, callbackUrl: options.callbackUrl };
+    if (options.authorize) {
+      try {
+        order = (await options.authorize(order, request)) ?? order;
+      } catch (error) {
+        if (!(error instanceof OrderRejection)) throw error;
+        return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: error.message }]));
+      }
+    }
+    const answer = await callService('create', () => client.createPayment(order));
+    const pending = isSuccess(answer) && (answer.data as { status?: unknown } | null)?.status === 'PENDING';
+    const expireAt = order.expireAt;
+    return envelope(answer, pending && typeof expireAt === 'number' ? { [EXPIRES_IN_HEADER]: String(expireAt * 60) } : {});
+  }
+
+  /** Calls the service; a transport failure becomes the service's own "not available" envelope. */
+  async function callService(operation: string, call: () => Promise<Envelope>): Promise<Envelope> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      logger.warn(`svc-checkout: ${operation} failed: ${error.message}`);
+      return errorEnvelope('50003');
+    }
+  }
+
+  async function receiveCallback(request: Request, body: Uint8Array): Promise<Response> {
+    const verification = await verifyCallback({
+      headers: request.headers,
+      body,
+      privateKey: options.privateKey,
+      merchantId: options.merchantId,
+      now: now(),
+      toleranceSeconds: options.callbackToleranceSeconds ?? 300,
+    });
+    if (!verification.ok) {
+      logger.warn(`svc-checkout: callback rejected: ${verification.reason}`);
+      return problem(401, `callback rejected: ${verification.message}`, { reason: verification.reason });
+    }
+    const raw = decodeUtf8(body);
+    const parsed = raw === undefined ? undefined : parseJson(raw);
+    if (raw === undefined || !parsed?.ok) return problem(400, 'the callback body is not JSON');
+    const checked = validate<CallbackEvent['body']>(CALLBACK_BODY, parsed.value);
+    if (!checked.ok) return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
+    const callback = checked.value;
+    if (!(await store.claim(callback.notifyId))) return envelope(successEnvelope({ duplicate: true }));
+    try {
+      await options.onCallback?.({ notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp });
+    } catch (error) {
+      await store.release(callback.notifyId);
+      logger.error(`svc-checkout: onCallback failed for notifyId ${callback.notifyId}: ${errorMessage(error)}`);
+      return problem(500, 'the callback could not be handled; the service will send it again');
+    }
+    return envelope(successEnvelope({ duplicate: false }));
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    try {
+      const operation = operationFor(new URL(request.url).pathname, basePath);
+      if (!operation) return problem(404, 'no such path');
+      if (request.method !== 'POST') return problem(405, 'only POST is served here', {}, { Allow: 'POST' });
+      if (operation !== 'callbacks' && !JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
+        return problem(415, 'the body must be JSON (Content-Type: application/json)');
+      }
+      const body = await readBody(request, maxBodyBytes);
+      if (body === 'too-large') return problem(413, `the body is larger than ${maxBodyBytes} bytes`);
+      return await routes[operation](request, body);
+    } catch (error) {
+      logger.error(`svc-checkout: request failed: ${errorMessage(error)}`);
+      return problem(500, 'internal error');
+    }
+  };
+}
+
+async function withJson(body: Uint8Array, next: (value: unknown) => Promise<Response>): Promise<Response> {
+  const text = decodeUtf8(body);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (!parsed?.ok) return problem(415, 'the body is not JSON');
+  return next(parsed.value);
+}
+
+function operationFor(pathname: string, basePath: string): MerchantOperation | undefined {
+  if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
+  const path = pathname.slice(basePath.length).replace(/\/+$/, '');
+  return (Object.keys(MERCHANT_PATHS) as MerchantOperation[]).find((operation) => MERCHANT_PATHS[operation] === path);
+}
+
+/** Reads at most `limit` bytes; stops reading as soon as the body proves larger. */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array | 'too-large'> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) return 'too-large';
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const COMMON_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function envelope(body: Envelope, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status: 200, headers: { ...COMMON_HEADERS, ...headers } });
+}
+
+function problem(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ message, ...extra }), { status, headers: { ...COMMON_HEADERS, ...headers } });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+}

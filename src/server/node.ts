@@ -1,0 +1,107 @@
+/**
+ * Runs a Web-standard handler under `node:http`, and as Express or Connect middleware. Mount it before any
+ * body parser: the callback route needs the body exactly as the service signed it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+
+export interface NodeListenerOptions {
+  /** Called when a request could not reach the handler (it then gets 500). Default: logs the message. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * `handler` as a `node:http` request listener. Given Express's or Connect's `next`, a path the handler does
+ * not serve (404) is passed on to the next middleware instead of being answered.
+ */
+export function toNodeListener(handler: (request: Request) => Promise<Response>, options: NodeListenerOptions = {}): NodeListener {
+  return (request, response, next) => {
+    void serve(handler, request, response, next).catch((error: unknown) => {
+      (options.onError ?? logError)(error);
+      if (!response.headersSent) {
+        response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify({ message: 'internal error' }));
+      } else {
+        response.destroy();
+      }
+    });
+  };
+}
+
+function logError(error: unknown): void {
+  console.error(`svc-checkout: ${error instanceof Error ? error.message : 'request failed'}`);
+}
+
+async function serve(
+  handler: (request: Request) => Promise<Response>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  next?: (error?: unknown) => void,
+): Promise<void> {
+  const answer = await handler(toWebRequest(request));
+  if (answer.status === 404 && typeof next === 'function') {
+    next();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // A body that was refused unread may still be arriving; close rather than read it to the end.
+  if (answer.status === 413) headers['connection'] = 'close';
+  const body = Buffer.from(await answer.arrayBuffer());
+  response.writeHead(answer.status, headers);
+  response.end(body);
+}
+
+function toWebRequest(request: IncomingMessage): Request {
+  const url = new URL(request.url ?? '/', `http://${safeHost(request.headers.host)}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = request.method ?? 'GET';
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  return new Request(url, { method, headers, body: bodyOf(request), duplex: 'half' } as RequestInit);
+}
+
+/** Only a plausible host name reaches `new URL`; anything else is served as localhost. */
+function safeHost(host: string | undefined): string {
+  return host && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost';
+}
+
+/** The body as a web stream; a body parser that ran first (Express's `express.json()`) is reported. */
+function bodyOf(request: IncomingMessage & { body?: unknown; rawBody?: unknown }): ReadableStream<Uint8Array> | Uint8Array {
+  if (request.rawBody instanceof Uint8Array) return request.rawBody;
+  if (request.readableEnded || request.body !== undefined) {
+    if (request.body instanceof Uint8Array) return request.body;
+    if (typeof request.body === 'string') return new TextEncoder().encode(request.body);
+    throw new Error('the request body was already read by another middleware: mount svc-checkout before body parsers');
+  }
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      request.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) request.pause();
+      });
+      request.on('end', () => {
+        try {
+          controller.close();
+        } catch {
+          // already cancelled
+        }
+      });
+      request.on('error', (error) => controller.error(error));
+    },
+    pull() {
+      request.resume();
+    },
+    cancel() {
+      // Stop reading; the 413 answer closes the connection.
+      request.pause();
+      request.removeAllListeners('data');
+    },
+  });
+}

@@ -1,0 +1,284 @@
+/**
+ * A typed client of the payment service. Each call is validated with the rules of src/core, serialised once
+ * (keys sorted, no whitespace), signed, and those exact bytes are sent. A business error comes back as the
+ * service's envelope; a transport failure throws a `ServiceError`.
+ */
+import {
+  canonicalJson,
+  envelopeForViolations,
+  isPlainObject,
+  OTP_REQUEST,
+  parseJson,
+  PIN_REQUEST,
+  REFUND_CREATE,
+  REFUND_QUERY,
+  RESEND_OTP_REQUEST,
+  SERVICE_ENVIRONMENTS,
+  SERVICE_PATHS,
+  STATUS_REQUEST,
+  validate,
+  validateCreateRequest,
+  type CashierStatusData,
+  type CreatePaymentData,
+  type CreatePaymentInput,
+  type Envelope,
+  type OtpRequest,
+  type PinRequest,
+  type RefundCreateRequest,
+  type RefundQueryRequest,
+  type RefundStatusData,
+  type ResendOtpRequest,
+  type RuleTable,
+  type ServiceOperation,
+  type StatusRequest,
+  type Validation,
+} from '../core/index.js';
+import { signRequest } from './signature.js';
+
+export type Environment = 'sandbox' | 'production' | { baseUrl: string };
+
+export interface ServiceClientOptions {
+  /** The merchant id the service issued (digits). */
+  merchantId: string;
+  /** The merchant's private key. It signs requests; it is never sent, logged or put in an error. */
+  privateKey: string;
+  environment: Environment;
+  /** Milliseconds before a call is abandoned. Default 15 000. */
+  timeoutMs?: number;
+  /** How many times a call that is safe to repeat is tried again after a transport failure. Default 2. */
+  retries?: number;
+  /** First pause between tries, doubled each time. Default 250 ms. */
+  retryDelayMs?: number;
+  /** Where OTPs go: the real service's action path (default) or the create path, as the specification shows. */
+  otpPath?: 'action' | 'create';
+  /** A fetch implementation; default the global one. */
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type ServiceErrorKind = 'timeout' | 'network' | 'http' | 'response';
+
+/** A call that produced no envelope. Its message names the operation and what went wrong, never a secret. */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  constructor(
+    readonly kind: ServiceErrorKind,
+    readonly operation: ServiceOperation,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The configuration cannot work (no base URL, no key): thrown by the constructor, not at the first call. */
+export class ServiceConfigError extends Error {
+  override readonly name = 'ServiceConfigError';
+}
+
+/** Reads; repeating one changes nothing. */
+const SAFE_TO_REPEAT: ReadonlySet<ServiceOperation> = new Set(['status', 'refundQuery']);
+
+/** Connection errors that prove the request never reached the service, so that any call may be repeated. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function resolveBaseUrl(environment: Environment): string {
+  if (typeof environment === 'object' && environment !== null && typeof environment.baseUrl === 'string') {
+    let url: URL;
+    try {
+      url = new URL(environment.baseUrl);
+    } catch {
+      throw new ServiceConfigError('environment.baseUrl must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ServiceConfigError('environment.baseUrl must be an absolute http(s) URL');
+    }
+    return url.href.replace(/\/+$/, '');
+  }
+  if (environment === 'sandbox') return SERVICE_ENVIRONMENTS.sandbox;
+  if (environment === 'production') {
+    throw new ServiceConfigError(
+      "the service's production address is issued at onboarding and is not published in its specification: " +
+        "pass environment: { baseUrl: 'https://…' }",
+    );
+  }
+  throw new ServiceConfigError("environment must be 'sandbox', 'production' or { baseUrl }");
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  readonly merchantId: string;
+  readonly #privateKey: string;
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+  readonly #retryDelayMs: number;
+  readonly #otpPath: 'action' | 'create';
+  readonly #fetch: typeof fetch;
+
+  constructor(options: ServiceClientOptions) {
+    if (typeof options.merchantId !== 'string' || !/^\d{1,32}$/.test(options.merchantId)) {
+      throw new ServiceConfigError('merchantId must be the string of digits the service issued');
+    }
+    if (typeof options.privateKey !== 'string' || options.privateKey.length === 0) {
+      throw new ServiceConfigError('privateKey is required');
+    }
+    this.baseUrl = resolveBaseUrl(options.environment);
+    this.merchantId = options.merchantId;
+    this.#privateKey = options.privateKey;
+    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#retries = options.retries ?? 2;
+    this.#retryDelayMs = options.retryDelayMs ?? 250;
+    this.#otpPath = options.otpPath ?? 'action';
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** Creates a payment order of any method. `ReferenceCode` amounts and expiry may be digit strings. */
+  createPayment(body: CreatePaymentInput, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
+    return this.#checked('create', validateCreateRequest(body), options);
+  }
+
+  submitOtp(body: OtpRequest, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
+    const operation = this.#otpPath === 'create' ? 'create' : 'inputOtp';
+    return this.#call(operation, OTP_REQUEST, body, options);
+  }
+
+  submitPin(body: PinRequest, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
+    return this.#call('inputPin', PIN_REQUEST, body, options);
+  }
+
+  resendOtp(body: ResendOtpRequest, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
+    return this.#call('resendOtp', RESEND_OTP_REQUEST, body, options);
+  }
+
+  queryStatus(body: StatusRequest, options?: CallOptions): Promise<Envelope<CashierStatusData>> {
+    return this.#call('status', STATUS_REQUEST, body, options);
+  }
+
+  createRefund(body: RefundCreateRequest, options?: CallOptions): Promise<Envelope<RefundStatusData>> {
+    return this.#call('refundCreate', REFUND_CREATE, body, options);
+  }
+
+  queryRefund(body: RefundQueryRequest, options?: CallOptions): Promise<Envelope<RefundStatusData>> {
+    return this.#call('refundQuery', REFUND_QUERY, body, options);
+  }
+
+  #call<T>(operation: ServiceOperation, table: RuleTable, body: unknown, options?: CallOptions): Promise<Envelope<T>> {
+    return this.#checked(operation, validate(table, body), options);
+  }
+
+  /** Invalid input never leaves the process: it gets the `02001` envelope the service would answer. */
+  async #checked<T>(operation: ServiceOperation, checked: Validation<unknown>, options?: CallOptions): Promise<Envelope<T>> {
+    if (!checked.ok) return envelopeForViolations(checked.violations) as Envelope<T>;
+    return this.send<T>(operation, checked.value, options);
+  }
+
+  /**
+   * Sends one signed request to an operation's path, unvalidated. The body is serialised here, once; the
+   * signature is computed over those bytes and the same bytes are sent.
+   */
+  async send<T = unknown>(operation: ServiceOperation, body: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
+    const text = canonicalJson(body);
+    const signature = await signRequest(text, this.#privateKey);
+    const url = `${this.baseUrl}${SERVICE_PATHS[operation]}`;
+    const headers = {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${signature}`,
+      MerchantId: this.merchantId,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const envelope = await this.#exchange<T>(operation, url, headers, text, options.signal);
+        if (envelope.code === '50003' && SAFE_TO_REPEAT.has(operation) && attempt < this.#retries) {
+          await this.#pause(attempt, options.signal);
+          continue;
+        }
+        return envelope;
+      } catch (error) {
+        if (!(error instanceof ServiceError) || attempt >= this.#retries || options.signal?.aborted) throw error;
+        const repeatable = SAFE_TO_REPEAT.has(operation) ? isTransient(error) : neverSent(error);
+        if (!repeatable) throw error;
+        await this.#pause(attempt, options.signal);
+      }
+    }
+  }
+
+  async #exchange<T>(
+    operation: ServiceOperation,
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    callerSignal?: AbortSignal,
+  ): Promise<Envelope<T>> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { method: 'POST', headers, body, signal, redirect: 'error' });
+    } catch (error) {
+      if (timeout.aborted) {
+        throw new ServiceError('timeout', operation, `${operation}: no answer within ${this.#timeoutMs} ms`, undefined, { cause: error });
+      }
+      if (callerSignal?.aborted) throw error;
+      throw new ServiceError('network', operation, `${operation}: the service could not be reached (${connectionErrorName(error)})`, undefined, {
+        cause: error,
+      });
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      const kind = timeout.aborted ? 'timeout' : 'network';
+      throw new ServiceError(kind, operation, `${operation}: the answer was cut off`, response.status, { cause: error });
+    }
+    if (response.status !== 200) {
+      throw new ServiceError('http', operation, `${operation}: the service answered HTTP ${response.status}`, response.status);
+    }
+    const parsed = parseJson(text);
+    if (!parsed.ok || !isPlainObject(parsed.value) || typeof parsed.value['code'] !== 'string') {
+      throw new ServiceError('response', operation, `${operation}: the answer is not a JSON envelope`, response.status);
+    }
+    const value = parsed.value;
+    return {
+      code: value['code'] as string,
+      message: typeof value['message'] === 'string' ? value['message'] : '',
+      data: (value['data'] ?? null) as T | null,
+    };
+  }
+
+  #pause(attempt: number, signal?: AbortSignal): Promise<void> {
+    const delay = this.#retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, delay);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+function isTransient(error: ServiceError): boolean {
+  if (error.kind === 'http') return error.status !== undefined && [429, 502, 503, 504].includes(error.status);
+  return error.kind === 'timeout' || error.kind === 'network';
+}
+
+function neverSent(error: ServiceError): boolean {
+  if (error.kind !== 'network') return false;
+  const cause = error.cause as { cause?: { code?: unknown }; code?: unknown } | undefined;
+  const code = cause?.cause?.code ?? cause?.code;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
+}
+
+function connectionErrorName(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (cause && typeof cause.code === 'string') return cause.code;
+  return error instanceof Error ? error.message : 'unknown error';
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatMinorUnits, minorUnitDigits, minorUnitsToDecimal, toAsciiDigits } from '../../src/core/index.js';
+
+describe('money', () => {
+  it('knows the minor units of a currency', () => {
+    expect(minorUnitDigits('EGP')).toBe(2);
+    expect(minorUnitDigits('JPY')).toBe(0);
+    expect(minorUnitDigits('KWD')).toBe(3);
+  });
+
+  it('turns minor units into exact decimal text', () => {
+    expect(minorUnitsToDecimal(123_456, 2)).toBe('1234.56');
+    expect(minorUnitsToDecimal(5, 2)).toBe('0.05');
+    expect(minorUnitsToDecimal(5, 3)).toBe('0.005');
+    expect(minorUnitsToDecimal(700, 0)).toBe('700');
+    expect(minorUnitsToDecimal(Number.MAX_SAFE_INTEGER, 2)).toBe('90071992547409.91');
+    expect(() => minorUnitsToDecimal(1.5, 2)).toThrow(RangeError);
+  });
+
+  it('formats for display with Intl, in the locale asked for', () => {
+    expect(formatMinorUnits(123_456, 'USD', 'en-US')).toBe('$1,234.56');
+    expect(formatMinorUnits(123_456, 'JPY', 'en-US')).toBe('¥123,456');
+    expect(formatMinorUnits(Number.MAX_SAFE_INTEGER, 'USD', 'en-US')).toBe('$90,071,992,547,409.91');
+    expect(formatMinorUnits(12_500, 'EGP', 'ar-EG')).toMatch(/١٢٥/);
+  });
+});
+
+describe('toAsciiDigits', () => {
+  it('turns Arabic-Indic, Extended Arabic-Indic and fullwidth digits into ASCII, leaving the rest', () => {
+    expect(toAsciiDigits('١١٣١٥٦٣٢')).toBe('11315632');
+    expect(toAsciiDigits('۰۵-۰۱-۱۹۹۰')).toBe('05-01-1990');
+    expect(toAsciiDigits('１２３')).toBe('123');
+    expect(toAsciiDigits('N78101818218')).toBe('N78101818218');
+  });
+});

@@ -1,0 +1,379 @@
+import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import express from 'express';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
+import {
+  createMerchantHandler,
+  EXPIRES_IN_HEADER,
+  OrderRejection,
+  signCallback,
+  toNodeListener,
+  type CallbackEvent,
+  type MerchantHandlerOptions,
+} from '../../src/server/index.js';
+import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
+import { listen, startFakeService, type FakeService } from '../support/fake-service.js';
+
+const merchantId = '256612345678901';
+const privateKey = 'merchant-private-key-for-tests';
+const created = (data: Record<string, unknown> = {}) => ({
+  body: {
+    code: '00000',
+    message: 'SUCCESSFUL',
+    data: { reference: 'order-1001', orderNo: '2611220000001', status: 'PENDING', nextAction: { actionType: 'SWIPE_CARD' }, ...data },
+  },
+});
+
+let service: FakeService;
+let merchant: { url: string; close(): Promise<void> };
+let callbacks: CallbackEvent[];
+const logs: string[] = [];
+const logger = { warn: (line: string) => logs.push(line), error: (line: string) => logs.push(line) };
+
+async function startMerchant(options: Partial<MerchantHandlerOptions> = {}) {
+  await merchant?.close();
+  const handler = createMerchantHandler({
+    merchantId,
+    privateKey,
+    environment: { baseUrl: service.url },
+    basePath: '/checkout',
+    retryDelayMs: 1,
+    logger,
+    onCallback: (event) => {
+      callbacks.push(event);
+    },
+    ...options,
+  });
+  merchant = await listen(toNodeListener(handler));
+}
+
+beforeEach(async () => {
+  callbacks = [];
+  logs.length = 0;
+  service = await startFakeService(() => created());
+  await startMerchant();
+});
+
+afterEach(async () => {
+  await merchant.close();
+  await service.close();
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${merchant.url}/checkout${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json };
+}
+
+describe('element routes', () => {
+  it('creates a payment: validates, signs, forwards, and returns the service envelope unchanged', async () => {
+    const answer = await post(MERCHANT_PATHS.create, posRequest({ reference: 'order-1001' }));
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual(created().body);
+    const forwarded = service.requests[0]!;
+    expect(forwarded.path).toBe(SERVICE_PATHS.create);
+    expect(forwarded.headers['authorization']).toBe(`Bearer ${createHmac('sha512', privateKey).update(forwarded.raw).digest('hex')}`);
+    expect(forwarded.json).toMatchObject({ reference: 'order-1001', payMethod: 'Pos', sn: 'N78101818218', expireAt: 30 });
+    expect(answer.headers.get(EXPIRES_IN_HEADER)).toBe('1800');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers invalid input with 02001 naming every field, and calls nobody', async () => {
+    const answer = await post(MERCHANT_PATHS.create, bankAccountRequest({ dobDay: '31', dobMonth: '02', returnUrl: 'ftp://x' }));
+    expect(answer.status).toBe(200);
+    expect(answer.json.code).toBe('02001');
+    expect(answer.json.data.errors.map((error: { field: string }) => error.field).sort()).toEqual(['dobDay', 'returnUrl']);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('answers an unknown payMethod with 02003', async () => {
+    const answer = await post(MERCHANT_PATHS.create, posRequest({ payMethod: 'Cash' }));
+    expect(answer.json.code).toBe('02003');
+    expect(answer.json.message).toBe('payMethod not support.');
+  });
+
+  it('lets authorize set the amount and reference before anything is signed', async () => {
+    await startMerchant({
+      authorize: (order) => ({ ...order, amount: { total: 99_900, currency: 'EGP' }, reference: 'server-ref-1' }),
+    });
+    await post(MERCHANT_PATHS.create, posRequest({ amount: { total: 1, currency: 'EGP' } }));
+    expect(service.requests[0]!.json).toMatchObject({ amount: { total: 99_900, currency: 'EGP' }, reference: 'server-ref-1' });
+  });
+
+  it('turns an OrderRejection into a clear envelope at the field it names', async () => {
+    await startMerchant({
+      authorize: () => {
+        throw new OrderRejection('This cart has changed; reload the page.', { field: 'amount.total' });
+      },
+    });
+    const answer = await post(MERCHANT_PATHS.create, posRequest());
+    expect(answer.json).toEqual({
+      code: '02001',
+      message: 'request params not valid.',
+      data: { errors: [{ field: 'amount.total', rule: 'merchant', message: 'This cart has changed; reload the page.' }] },
+    });
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('checks what authorize returns with the same rules', async () => {
+    await startMerchant({ authorize: (order) => ({ ...order, amount: { total: -5, currency: 'EGP' } }) });
+    const answer = await post(MERCHANT_PATHS.create, posRequest());
+    expect(answer.json.code).toBe('02001');
+    expect(answer.json.data.errors[0].field).toBe('amount.total');
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('answers 500 without details when authorize fails unexpectedly, and keeps serving', async () => {
+    await startMerchant({
+      authorize: () => {
+        throw new Error(`database down; key ${privateKey}`);
+      },
+    });
+    const answer = await post(MERCHANT_PATHS.create, posRequest());
+    expect(answer.status).toBe(500);
+    expect(JSON.stringify(answer.json)).not.toContain('database');
+    expect((await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1' })).status).toBe(200);
+  });
+
+  it('uses the configured callbackUrl over whatever the browser sent', async () => {
+    await startMerchant({ callbackUrl: 'https://shop.example/checkout/callbacks' });
+    await post(MERCHANT_PATHS.create, posRequest({ callbackUrl: 'https://attacker.example/' }));
+    expect(service.requests[0]!.json).toMatchObject({ callbackUrl: 'https://shop.example/checkout/callbacks' });
+  });
+
+  it('forwards OTP, PIN, resend and status bodies to their service paths', async () => {
+    await post(MERCHANT_PATHS.otp, { country: 'EG', orderNo: '2611220000001', otp: '11315632' });
+    await post(MERCHANT_PATHS.pin, { country: 'EG', orderNo: '2611220000001', pin: '1234' });
+    await post(MERCHANT_PATHS.resendOtp, { country: 'EG', orderNo: '2611220000001' });
+    await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1001' });
+    expect(service.requests.map((request) => [request.path, request.json])).toEqual([
+      [SERVICE_PATHS.inputOtp, { country: 'EG', orderNo: '2611220000001', otp: '11315632' }],
+      [SERVICE_PATHS.inputPin, { country: 'EG', orderNo: '2611220000001', pin: '1234' }],
+      [SERVICE_PATHS.resendOtp, { country: 'EG', orderNo: '2611220000001' }],
+      [SERVICE_PATHS.status, { country: 'EG', reference: 'order-1001' }],
+    ]);
+  });
+
+  it('validates action bodies with the same rules', async () => {
+    const answer = await post(MERCHANT_PATHS.otp, { country: 'EG', orderNo: '2611220000001', otp: '12' });
+    expect(answer.json.code).toBe('02001');
+    expect(answer.json.data.errors).toEqual([{ field: 'otp', rule: 'minLength', message: 'otp must be at least 4 characters' }]);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('turns an unreachable or slow service into envelope 50003, without leaking the key', async () => {
+    service.respond = () => ({ delayMs: 2_000, body: {} });
+    await startMerchant({ timeoutMs: 100 });
+    const slow = await post(MERCHANT_PATHS.create, posRequest());
+    expect(slow.json).toEqual({ code: '50003', message: 'service not available, please try again.', data: null });
+    service.respond = () => ({ drop: true });
+    const dropped = await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1' });
+    expect(dropped.json.code).toBe('50003');
+    expect(logs.join('\n')).not.toContain(privateKey);
+  });
+
+  it('sends no Svc-Expires-In when the create did not leave a pending order', async () => {
+    service.respond = () => ({ body: { code: '02004', message: 'the payment reference already exists.', data: null } });
+    const answer = await post(MERCHANT_PATHS.create, referenceCodeRequest({ expireAt: '45' }));
+    expect(answer.json.code).toBe('02004');
+    expect(answer.headers.get(EXPIRES_IN_HEADER)).toBeNull();
+  });
+});
+
+describe('transport rules', () => {
+  it('answers 404 outside its paths and 405 for other methods', async () => {
+    expect((await post('/nope', {})).status).toBe(404);
+    const outside = await fetch(`${merchant.url}/payments`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    expect(outside.status).toBe(404);
+    const get = await fetch(`${merchant.url}/checkout${MERCHANT_PATHS.status}`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 413 for a body over the limit, by header or by stream, and keeps serving', async () => {
+    const big = JSON.stringify(posRequest({ customerName: 'x'.repeat(20_000) }));
+    expect((await post(MERCHANT_PATHS.create, big)).status).toBe(413);
+    const streamed = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${merchant.url}/checkout${MERCHANT_PATHS.create}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      });
+      request.on('response', (response) => resolve(response.statusCode ?? 0));
+      request.on('error', reject);
+      for (let chunk = 0; chunk < 40; chunk++) request.write('x'.repeat(1024));
+      request.end();
+    });
+    expect(streamed).toBe(413);
+    expect(service.requests).toHaveLength(0);
+    expect((await post(MERCHANT_PATHS.create, posRequest())).status).toBe(200);
+  });
+
+  it('answers 415 for a body that is not JSON or not declared as JSON', async () => {
+    expect((await post(MERCHANT_PATHS.create, '{"reference":')).status).toBe(415);
+    expect((await post(MERCHANT_PATHS.create, JSON.stringify(posRequest()), { 'Content-Type': 'text/plain' })).status).toBe(415);
+    const invalidUtf8 = await fetch(`${merchant.url}/checkout${MERCHANT_PATHS.create}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
+    expect(invalidUtf8.status).toBe(415);
+  });
+
+  it('lets no __proto__ or constructor key pollute anything or reach the service', async () => {
+    const hostile =
+      '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},' +
+      JSON.stringify(posRequest()).slice(1, -1) +
+      ',"amount":{"total":100,"currency":"EGP","__proto__":{"polluted":"yes"}}}';
+    const answer = await post(MERCHANT_PATHS.create, hostile);
+    expect(answer.status).toBe(200);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    const sent = service.requests[0]!.raw.toString('utf8');
+    expect(sent).not.toContain('__proto__');
+    expect(sent).not.toContain('constructor');
+  });
+});
+
+describe('callbacks', () => {
+  const body = JSON.stringify({
+    notifyId: 'notify-1',
+    reference: 'order-1001',
+    amount: { total: '12500', currency: 'EGP' },
+    orderNo: '2611220000001',
+    country: 'EG',
+    status: 'SUCCESS',
+    timestamp: Date.now(),
+    type: 'MACQUIRING_CALLBACK',
+  });
+
+  async function deliver(payload = body, options: { key?: string; merchant?: string; timestamp?: number } = {}) {
+    const timestamp = String(options.timestamp ?? Date.now());
+    const signature = await signCallback(timestamp, payload, options.key ?? privateKey);
+    return post(MERCHANT_PATHS.callbacks, payload, {
+      Authorization: signature,
+      MerchantId: options.merchant ?? merchantId,
+      RequestTimestamp: timestamp,
+    });
+  }
+
+  it('verifies a callback and hands it to onCallback with a numeric amount', async () => {
+    const answer = await deliver();
+    expect(answer.status).toBe(200);
+    expect(answer.json.code).toBe('00000');
+    expect(callbacks).toHaveLength(1);
+    expect(callbacks[0]!.body).toMatchObject({ notifyId: 'notify-1', status: 'SUCCESS', amount: { total: 12_500 } });
+    expect(callbacks[0]!.raw).toBe(body);
+  });
+
+  it('hands a replayed notifyId to onCallback once, and still acknowledges it', async () => {
+    expect((await deliver()).status).toBe(200);
+    const replay = await deliver();
+    expect(replay.status).toBe(200);
+    expect(replay.json.data).toEqual({ duplicate: true });
+    expect(callbacks).toHaveLength(1);
+  });
+
+  it('rejects a tampered body, a wrong key, a wrong merchant and a stale timestamp with 401', async () => {
+    const tampered = await post(MERCHANT_PATHS.callbacks, body.replace('SUCCESS', 'FAIL'), {
+      Authorization: await signCallback(String(Date.now()), body, privateKey),
+      MerchantId: merchantId,
+      RequestTimestamp: String(Date.now()),
+    });
+    expect(tampered.status).toBe(401);
+    expect((await deliver(body, { key: 'not-the-key' })).json.reason).toBe('bad-signature');
+    expect((await deliver(body, { merchant: '999' })).json.reason).toBe('merchant-mismatch');
+    expect((await deliver(body, { timestamp: Date.now() - 10 * 60_000 })).json.reason).toBe('stale-timestamp');
+    expect(callbacks).toHaveLength(0);
+  });
+
+  it('answers 400 to a signed body that breaks the callback table', async () => {
+    const answer = await deliver(JSON.stringify({ notifyId: 'n-2', status: 'DONE' }));
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors.map((error: { field: string }) => error.field)).toContain('status');
+    expect(callbacks).toHaveLength(0);
+  });
+
+  it('answers 500 when onCallback fails, and handles the retry', async () => {
+    let failures = 1;
+    await startMerchant({
+      onCallback: (event) => {
+        if (failures-- > 0) throw new Error('disk full');
+        callbacks.push(event);
+      },
+    });
+    expect((await deliver()).status).toBe(500);
+    expect((await deliver()).status).toBe(200);
+    expect(callbacks).toHaveLength(1);
+  });
+});
+
+describe('Express', () => {
+  it('serves under a mount path and passes other paths to the next middleware', async () => {
+    const handler = createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: service.url }, logger });
+    const app = express();
+    app.use('/api/checkout', toNodeListener(handler));
+    app.use((_request, response) => {
+      response.status(404).json({ from: 'express' });
+    });
+    const server = await listen(app);
+    try {
+      const answer = await fetch(`${server.url}/api/checkout${MERCHANT_PATHS.create}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(posRequest()),
+      });
+      expect(answer.status).toBe(200);
+      expect((await answer.json()).code).toBe('00000');
+      const other = await fetch(`${server.url}/api/checkout/unknown`, { method: 'POST' });
+      expect(await other.json()).toEqual({ from: 'express' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports clearly when a body parser consumed the body first', async () => {
+    const handler = createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: service.url }, logger });
+    const errors: string[] = [];
+    const app = express();
+    app.use(express.json());
+    app.use('/api/checkout', toNodeListener(handler, { onError: (error) => errors.push(String(error)) }));
+    const server = await listen(app);
+    try {
+      const answer = await fetch(`${server.url}/api/checkout${MERCHANT_PATHS.create}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(posRequest()),
+      });
+      expect(answer.status).toBe(500);
+      expect(errors.join()).toMatch(/before body parsers/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the handler as a plain function', () => {
+  it('serves a Web Request without any server', async () => {
+    const handler = createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: service.url }, logger });
+    const response = await handler(
+      new Request('https://shop.example/payments/status', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ country: 'EG', reference: 'order-1' }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(service.requests[0]!.path).toBe(SERVICE_PATHS.status);
+  });
+});
