@@ -11,3 +11,8 @@ export function toAsciiDigits(text: string): string {
     return String(code - zero);
   });
 }
+
+/** Groups a reference code in threes for reading aloud and copying by eye: 123456789 -> "123 456 789". */
+export function groupReferenceCode(code: string): string {
+  return code.replace(/(\d{3})(?=\d)/g, '$1 ');
+}

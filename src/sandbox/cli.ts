@@ -1,0 +1,94 @@
+/**
+ * `svc-sandbox`: the sandbox as a command. Prints its base URL and the merchants it serves; stops cleanly
+ * on SIGINT and SIGTERM.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { SANDBOX_DEFAULT_PORT } from '../core/index.js';
+import { parseMerchantsFile, SandboxConfigError } from './config.js';
+import { createSandbox, type SandboxOptions } from './server.js';
+
+const USAGE = `Usage: svc-sandbox [options]
+
+  --port <n>             port to listen on (default ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
+  --host <address>       address to listen on (default 127.0.0.1)
+  --merchant-id <id>     the merchant's id (digits)
+  --private-key <key>    the merchant's private key: signs requests and callbacks
+  --public-key <key>     the merchant's public key: accepted on status queries
+  --webhook-url <url>    where callbacks go when an order has no callbackUrl
+  --config <file.json>   several merchants: {"merchants": [{merchantId, privateKey, publicKey?, webhookUrl?,
+                         methods?: ["Pos","BankAccount","ReferenceCode"], available?: true, name?}]}
+  --public-url <url>     the address browsers reach the sandbox at (for the 3-D Secure page)
+  --quiet                do not log requests
+  --help                 show this text
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'merchant-id': { type: 'string' },
+        'private-key': { type: 'string' },
+        'public-key': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        config: { type: 'string' },
+        'public-url': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`svc-sandbox: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values['help']) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const port = Number(values['port'] ?? SANDBOX_DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    process.stderr.write(`svc-sandbox: --port must be a whole number from 0 to 65535\n`);
+    return 2;
+  }
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const options: SandboxOptions = {
+    port,
+    host: text('host') ?? '127.0.0.1',
+    ...(text('merchant-id') ? { merchantId: text('merchant-id') } : {}),
+    ...(text('private-key') ? { privateKey: text('private-key') } : {}),
+    ...(text('public-key') ? { publicKey: text('public-key') } : {}),
+    ...(text('webhook-url') ? { webhookUrl: text('webhook-url') } : {}),
+    ...(text('public-url') ? { publicUrl: text('public-url') } : {}),
+    ...(values['quiet'] ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
+  };
+  let sandbox;
+  try {
+    const file = text('config');
+    if (file) options.merchants = parseMerchantsFile(await readFile(file, 'utf8'), file);
+    sandbox = await createSandbox(options);
+  } catch (error) {
+    const message = error instanceof SandboxConfigError ? error.message : (error as Error).message;
+    process.stderr.write(`svc-sandbox: ${message}\n`);
+    return 2;
+  }
+  process.stdout.write(`svc-sandbox listening on ${sandbox.url}\n`);
+  for (const merchant of sandbox.merchants) {
+    const state = merchant.available ? merchant.methods.join(', ') : 'unavailable';
+    process.stdout.write(`  merchant ${merchant.merchantId}: ${state}${merchant.webhookUrl ? `, webhook ${merchant.webhookUrl}` : ''}\n`);
+  }
+  const running = sandbox;
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stdout.write(`svc-sandbox: ${signal}, stopping\n`);
+      void running.close().then(resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}

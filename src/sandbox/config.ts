@@ -1,0 +1,96 @@
+/**
+ * The merchants a sandbox serves: from options, from the command line, or from a JSON file.
+ */
+import { isHttpUrl, isPayMethod, PAY_METHODS, type PayMethod } from '../core/index.js';
+
+export interface SandboxMerchant {
+  /** Digits, as the service issues them. */
+  merchantId: string;
+  /** Signs and verifies every request and callback of this merchant. */
+  privateKey: string;
+  /** Accepted instead of a signature on status queries, as the SDK's `getCashierStatus` sends it. */
+  publicKey?: string;
+  /** Where callbacks go when an order has no `callbackUrl`. */
+  webhookUrl?: string;
+  /** The payment methods the merchant is configured for; others answer `02002`. Default: all three. */
+  methods?: readonly PayMethod[];
+  /** An unavailable merchant answers `02007` to everything. Default true. */
+  available?: boolean;
+  /** Shown on the 3-D Secure page and in reference code messages. */
+  name?: string;
+}
+
+export const DEFAULT_MERCHANT: Readonly<Required<Omit<SandboxMerchant, 'webhookUrl'>>> = {
+  merchantId: '256612345678901',
+  privateKey: 'sandbox-private-key-256612345678901',
+  publicKey: 'sandbox-public-key-256612345678901',
+  methods: PAY_METHODS,
+  available: true,
+  name: 'Sandbox Shop',
+};
+
+/** A merchant with every field decided. */
+export type ResolvedMerchant = Required<Omit<SandboxMerchant, 'webhookUrl' | 'publicKey'>> &
+  Pick<SandboxMerchant, 'webhookUrl' | 'publicKey'>;
+
+export class SandboxConfigError extends Error {
+  override readonly name = 'SandboxConfigError';
+}
+
+/** Checks one merchant entry; every problem names the entry and the field. */
+export function resolveMerchant(input: unknown, where: string): ResolvedMerchant {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new SandboxConfigError(`${where} must be an object`);
+  }
+  const entry = input as Record<string, unknown>;
+  const merchantId = entry['merchantId'];
+  if (typeof merchantId !== 'string' || !/^\d{1,32}$/.test(merchantId)) {
+    throw new SandboxConfigError(`${where}.merchantId must be a string of digits`);
+  }
+  const privateKey = entry['privateKey'];
+  if (typeof privateKey !== 'string' || privateKey.length === 0) throw new SandboxConfigError(`${where}.privateKey is required`);
+  const publicKey = entry['publicKey'];
+  if (publicKey !== undefined && (typeof publicKey !== 'string' || publicKey.length === 0)) {
+    throw new SandboxConfigError(`${where}.publicKey must be a non-empty string`);
+  }
+  const webhookUrl = entry['webhookUrl'];
+  if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !isHttpUrl(webhookUrl))) {
+    throw new SandboxConfigError(`${where}.webhookUrl must be an absolute http(s) URL`);
+  }
+  const methods = entry['methods'] ?? PAY_METHODS;
+  if (!Array.isArray(methods) || !methods.every(isPayMethod)) {
+    throw new SandboxConfigError(`${where}.methods must list some of ${PAY_METHODS.join(', ')}`);
+  }
+  const available = entry['available'] ?? true;
+  if (typeof available !== 'boolean') throw new SandboxConfigError(`${where}.available must be true or false`);
+  const name = entry['name'] ?? DEFAULT_MERCHANT.name;
+  if (typeof name !== 'string') throw new SandboxConfigError(`${where}.name must be a string`);
+  return {
+    merchantId,
+    privateKey,
+    methods: [...methods],
+    available,
+    name,
+    ...(publicKey !== undefined ? { publicKey } : {}),
+    ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+  };
+}
+
+/** Reads `{ "merchants": [...] }` (or a bare array) from the text of a config file. */
+export function parseMerchantsFile(text: string, file: string): ResolvedMerchant[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SandboxConfigError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { merchants?: unknown } | null)?.merchants;
+  if (!Array.isArray(list) || list.length === 0) throw new SandboxConfigError(`${file} must hold a non-empty "merchants" array`);
+  const merchants = list.map((entry, index) => resolveMerchant(entry, `${file}: merchants[${index}]`));
+  const ids = new Set<string>();
+  for (const merchant of merchants) {
+    if (ids.has(merchant.merchantId)) throw new SandboxConfigError(`${file}: merchantId ${merchant.merchantId} appears twice`);
+    ids.add(merchant.merchantId);
+  }
+  return merchants;
+}

@@ -1,0 +1,14 @@
+/**
+ * `svc-checkout/sandbox`: the payment service on a developer's machine. Stateful: it keeps orders, moves
+ * them through their life on its own clock, and sends signed callbacks.
+ */
+export { createSandbox } from './server.js';
+export type { Sandbox, SandboxOptions } from './server.js';
+export { DEFAULT_MERCHANT, SandboxConfigError, parseMerchantsFile } from './config.js';
+export type { SandboxMerchant, ResolvedMerchant } from './config.js';
+export { RETRY_DELAYS_MS, RETRY_WINDOW_MS } from './callbacks.js';
+export type { DeliveryAttempt } from './callbacks.js';
+export type { SentMessage } from './notifications.js';
+export { FAULT_KINDS } from './faults.js';
+export type { FaultKind } from './faults.js';
+export * as testValues from './scenarios.js';

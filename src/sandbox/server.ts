@@ -1,0 +1,369 @@
+/**
+ * The sandbox's HTTP server: the service's API at the specification's paths (every business answer HTTP 200
+ * with the envelope), the 3-D Secure page, and the control API. `createSandbox` starts it in-process.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  errorEnvelope,
+  fillPath,
+  matchPath,
+  parseJson,
+  SANDBOX_PATHS,
+  SERVICE_PATHS,
+  type Envelope,
+  type ServiceOperation,
+} from '../core/index.js';
+import { hmacSha512Hex, readHeader } from '../server/signature.js';
+import { CallbackDispatcher } from './callbacks.js';
+import { SandboxClock } from './clock.js';
+import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from './config.js';
+import { handleControl, type SandboxState } from './control-api.js';
+import { FaultQueue } from './faults.js';
+import { Outbox } from './notifications.js';
+import { OrderBook } from './orders.js';
+import { FAILURES } from './scenarios.js';
+import * as service from './service-api.js';
+import { THREE_DS_CSP, threeDsPage } from './three-ds.js';
+
+export interface SandboxOptions {
+  /** Default 0: any free port (the CLI's default is 4010). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Several merchants; otherwise one, from the fields below or the default sandbox merchant. */
+  merchants?: readonly SandboxMerchant[];
+  merchantId?: string;
+  privateKey?: string;
+  publicKey?: string;
+  webhookUrl?: string;
+  /** The address browsers reach the sandbox at, when it is behind a proxy; default its own URL. */
+  publicUrl?: string;
+  /** How often due expiries, refunds and callback retries are applied, in real milliseconds. Default 200. */
+  tickMs?: number;
+  /** Milliseconds to wait for a merchant to answer a callback. Default 5 000. */
+  callbackTimeoutMs?: number;
+  /** Largest request body read. Default 1 MiB; larger bodies get HTTP 413. */
+  maxBodyBytes?: number;
+  /** One line per request (method, path, result code, time); never a body or a key. Default: silent. */
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  /** The base URL, e.g. http://127.0.0.1:4010. */
+  url: string;
+  merchants: readonly ResolvedMerchant[];
+  clock: SandboxClock;
+  /** Resolves when no callback is being sent. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SERVICE_ROUTES: Record<string, ServiceOperation> = Object.fromEntries(
+  Object.entries(SERVICE_PATHS).map(([operation, path]) => [path, operation as ServiceOperation]),
+);
+
+const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, body: unknown) => Envelope> = {
+  create: service.createPayment,
+  inputOtp: service.submitOtp,
+  inputPin: service.submitPin,
+  resendOtp: service.resendOtp,
+  status: service.queryStatus,
+  refundCreate: service.createRefund,
+  refundQuery: service.queryRefund,
+};
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type',
+};
+
+function merchantsOf(options: SandboxOptions): ResolvedMerchant[] {
+  if (options.merchants && options.merchants.length > 0) {
+    const merchants = options.merchants.map((merchant, index) => resolveMerchant(merchant, `merchants[${index}]`));
+    if (new Set(merchants.map((merchant) => merchant.merchantId)).size !== merchants.length) {
+      throw new SandboxConfigError('merchants: a merchantId appears twice');
+    }
+    return merchants;
+  }
+  const single = {
+    ...DEFAULT_MERCHANT,
+    ...(options.merchantId ? { merchantId: options.merchantId } : {}),
+    ...(options.privateKey ? { privateKey: options.privateKey } : {}),
+    ...(options.publicKey ? { publicKey: options.publicKey } : {}),
+    ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+  };
+  return [resolveMerchant(single, 'merchant')];
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const merchants = merchantsOf(options);
+  const merchantsById = new Map(merchants.map((merchant) => [merchant.merchantId, merchant]));
+  const clock = new SandboxClock();
+  const book = new OrderBook(clock);
+  const dispatcher = new CallbackDispatcher({ clock, ...(options.callbackTimeoutMs ? { timeoutMs: options.callbackTimeoutMs } : {}) });
+  const outbox = new Outbox();
+  const faults = new FaultQueue();
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const log = options.log ?? (() => undefined);
+  const held = new Set<NodeJS.Timeout>();
+  let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
+
+  const state: SandboxState = {
+    book,
+    dispatcher,
+    outbox,
+    faults,
+    clock,
+    merchants: merchantsById,
+    tick() {
+      book.expireDue();
+      book.settleRefunds();
+      dispatcher.deliverDue();
+    },
+  };
+  book.onChange((order) => {
+    const merchant = merchantsById.get(order.merchantId);
+    if (merchant) dispatcher.enqueue(order, merchant);
+    queueMicrotask(() => dispatcher.deliverDue());
+  });
+
+  async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Buffer): Promise<Envelope> {
+    const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';
+    const merchant = merchantsById.get(merchantId);
+    if (!merchant || !(await authenticated(operation, merchant, readHeader(request.headers, 'Authorization'), raw))) {
+      return errorEnvelope('02000');
+    }
+    if (!merchant.available) return errorEnvelope('02007');
+    const text = decodeUtf8(raw);
+    const parsed = text === undefined ? undefined : parseJson(text);
+    if (!parsed?.ok) {
+      return errorEnvelope('02001', { data: { errors: [{ field: 'body', rule: 'json', message: 'the request body is not JSON' }] } });
+    }
+    state.tick();
+    return OPERATIONS[operation]({ merchant, book, outbox, clock, publicUrl }, parsed.value);
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = Date.now();
+    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+    const method = request.method ?? 'GET';
+    const operation = SERVICE_ROUTES[url.pathname];
+    const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      const code = (body as { code?: unknown } | null)?.code;
+      log(`${method} ${url.pathname} ${status}${typeof code === 'string' ? ` ${code}` : ''} ${Date.now() - started}ms`);
+      send(response, status, body, headers);
+    };
+
+    if (method === 'OPTIONS' && url.pathname.startsWith('/sandbox/')) {
+      response.writeHead(204, CORS_HEADERS).end();
+      return;
+    }
+    const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(request, maxBodyBytes);
+    if (raw === 'too-large') {
+      finish(413, { message: `the body is larger than ${maxBodyBytes} bytes` }, { Connection: 'close' });
+      return;
+    }
+
+    if (operation) {
+      if (method !== 'POST') return finish(405, { message: 'use POST' }, { Allow: 'POST' });
+      const fault = faults.take();
+      if (fault?.kind === 'drop') {
+        log(`${method} ${url.pathname} dropped (fault)`);
+        request.socket.destroy();
+        return;
+      }
+      if (fault?.kind === 'timeout') {
+        log(`${method} ${url.pathname} held ${fault.delayMs}ms (fault)`);
+        const timer = setTimeout(() => {
+          held.delete(timer);
+          request.socket.destroy();
+        }, fault.delayMs);
+        held.add(timer);
+        return;
+      }
+      if (fault?.kind === '50003') return finish(200, errorEnvelope('50003'));
+      return finish(200, await serveService(operation, request, raw));
+    }
+
+    const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);
+    const decision = matchPath(SANDBOX_PATHS.threeDsDecision, url.pathname);
+    if (threeDs && method === 'GET') return serveThreeDsPage(threeDs['orderNo'] ?? '', response, finish);
+    if (decision && method === 'POST') return decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', response, finish);
+
+    if (url.pathname.startsWith('/sandbox/v1/')) {
+      const text = decodeUtf8(raw);
+      const parsed = text === undefined ? undefined : text.trim() === '' ? { ok: true as const, value: undefined } : parseJson(text);
+      if (!parsed?.ok) return finish(400, { message: 'the body is not JSON' }, CORS_HEADERS);
+      const answer = handleControl(state, method, url, parsed.value);
+      if (answer) return finish(answer.status, answer.body, CORS_HEADERS);
+    }
+    if (url.pathname === '/' && method === 'GET') {
+      return finish(200, {
+        name: 'svc-sandbox',
+        merchants: merchants.map((merchant) => ({ merchantId: merchant.merchantId, methods: merchant.methods, available: merchant.available })),
+        service: SERVICE_PATHS,
+        control: SANDBOX_PATHS,
+      });
+    }
+    finish(404, { message: `no such path: ${url.pathname}` });
+  }
+
+  function serveThreeDsPage(orderNo: string, response: ServerResponse, finish: (status: number, body: unknown) => void): void {
+    state.tick();
+    const order = book.get(orderNo);
+    if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
+    const merchantName = merchantsById.get(order.merchantId)?.name ?? '';
+    const html = threeDsPage(order, merchantName, (choice) => fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice }));
+    response.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': THREE_DS_CSP,
+      'Cache-Control': 'no-store',
+    });
+    response.end(html);
+  }
+
+  function decideThreeDs(
+    orderNo: string,
+    choice: string,
+    response: ServerResponse,
+    finish: (status: number, body: unknown) => void,
+  ): void {
+    state.tick();
+    const order = book.get(orderNo);
+    if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
+    if (choice !== 'approve' && choice !== 'decline') return finish(404, { message: 'decide approve or decline' });
+    if (order.status === 'PENDING' && order.nextAction === 'REDIRECT_3DS') {
+      if (choice === 'approve') {
+        const outcome = order.bank.scenario.outcome;
+        if (outcome === 'success') book.complete(order, 'SUCCESS');
+        else book.complete(order, 'FAIL', outcome);
+      } else {
+        book.complete(order, 'FAIL', FAILURES.threeDsDeclined);
+      }
+    }
+    response.writeHead(303, { Location: order.bank.returnUrl, 'Cache-Control': 'no-store' });
+    response.end();
+  }
+
+  const sockets = new Set<Socket>();
+  const server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      log(`${request.method} ${request.url} failed: ${error instanceof Error ? error.message : 'error'}`);
+      if (!response.headersSent) send(response, 500, { message: 'internal error' });
+      else response.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${urlHost}:${address.port}`;
+  if (!publicUrl) publicUrl = url;
+
+  const ticker = setInterval(() => state.tick(), options.tickMs ?? 200);
+  ticker.unref();
+
+  return {
+    url,
+    merchants,
+    clock,
+    idle: () => dispatcher.idle(),
+    async close() {
+      clearInterval(ticker);
+      for (const timer of held) clearTimeout(timer);
+      held.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await Promise.race([dispatcher.idle(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    },
+  };
+}
+
+async function authenticated(
+  operation: ServiceOperation,
+  merchant: ResolvedMerchant,
+  authorization: string | undefined,
+  raw: Buffer,
+): Promise<boolean> {
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '');
+  const token = match?.[1];
+  if (!token) return false;
+  // The SDK queries status with the public key in place of a signature.
+  if (operation === 'status' && merchant.publicKey !== undefined && constantTimeEqual(token, merchant.publicKey)) return true;
+  return constantTimeEqual(token.toLowerCase(), await hmacSha512Hex(merchant.privateKey, raw));
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
+}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > limit) {
+      request.resume();
+      resolve('too-large');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    request.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limit) {
+        settled = true;
+        request.pause();
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
+    request.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    });
+  });
+}
+
+function decodeUtf8(raw: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (response.destroyed) return;
+  response.writeHead(status, { ...JSON_HEADERS, ...headers });
+  response.end(JSON.stringify(body));
+}

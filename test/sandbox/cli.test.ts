@@ -1,0 +1,90 @@
+// The svc-sandbox command, as built (npm run build compiles it to dist/ first).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/server/index.js';
+import { posRequest, referenceCodeRequest } from '../core/fixtures.js';
+
+const bin = new URL('../../bin/svc-sandbox.js', import.meta.url).pathname;
+let child: ChildProcess | undefined;
+
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = undefined;
+});
+
+function run(args: string[]): { output: () => string; url: Promise<string>; exit: Promise<number | null> } {
+  child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed: ${output}`)), 10_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child!.stdout!.on('data', read);
+    child!.stderr!.on('data', read);
+  });
+  const exit = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+  return { output: () => output, url, exit };
+}
+
+describe('svc-sandbox', () => {
+  it('starts with a merchant from the command line, serves it, and stops cleanly on SIGTERM', async () => {
+    const started = run(['--port', '0', '--merchant-id', '256612345678901', '--private-key', 'cli-key']);
+    const url = await started.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new ServiceClient({ merchantId: '256612345678901', privateKey: 'cli-key', environment: { baseUrl: url } });
+    expect((await client.createPayment(posRequest() as never)).code).toBe('00000');
+    child!.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
+    expect(started.output()).toContain('SIGTERM, stopping');
+    expect(started.output()).toMatch(/POST \/api\/v1\/international\/payment\/create 200 00000/);
+    expect(started.output()).not.toContain('cli-key');
+  });
+
+  it('serves several merchants from --config, each with its methods and availability, and stops on SIGINT', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-sandbox-'));
+    const file = join(dir, 'merchants.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        merchants: [
+          { merchantId: '100', privateKey: 'k-100', methods: ['ReferenceCode'] },
+          { merchantId: '200', privateKey: 'k-200', available: false },
+        ],
+      }),
+    );
+    const started = run(['--port', '0', '--config', file, '--quiet']);
+    const url = await started.url;
+    const first = new ServiceClient({ merchantId: '100', privateKey: 'k-100', environment: { baseUrl: url } });
+    const second = new ServiceClient({ merchantId: '200', privateKey: 'k-200', environment: { baseUrl: url } });
+    expect((await first.createPayment(referenceCodeRequest() as never)).code).toBe('00000');
+    expect((await first.createPayment(posRequest() as never)).code).toBe('02002');
+    expect((await second.createPayment(posRequest() as never)).code).toBe('02007');
+    child!.kill('SIGINT');
+    expect(await started.exit).toBe(0);
+    expect(started.output()).not.toContain('POST /api');
+  });
+
+  it('refuses a bad config with a message that names the entry and field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-sandbox-'));
+    const file = join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify({ merchants: [{ merchantId: '100', privateKey: 'k', methods: ['Cash'] }] }));
+    const started = run(['--config', file]);
+    expect(await started.exit).toBe(2);
+    expect(started.output()).toContain('merchants[0].methods');
+  });
+
+  it('refuses an unknown option with the usage text', async () => {
+    const started = run(['--prot', '4010']);
+    expect(await started.exit).toBe(2);
+    expect(started.output()).toContain('Usage: svc-sandbox');
+  });
+});

@@ -1,0 +1,83 @@
+// Malformed, oversized or non-JSON input never crashes the sandbox, and it keeps serving; faults on demand.
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
+import { posRequest } from '../core/fixtures.js';
+import { wire, type Wired } from '../support/sandbox-fixture.js';
+
+let wired: Wired;
+beforeAll(async () => {
+  wired = await wire({ handler: { timeoutMs: 300, retries: 0 } });
+});
+afterAll(() => wired.close());
+
+async function stillServes() {
+  const answer = await wired.client.queryStatus({ country: 'EG', reference: 'nothing' });
+  expect(answer.code).toBe('02006');
+}
+
+describe('hostile input', () => {
+  it('answers an oversized body with 413 without reading it all, and keeps serving', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${wired.sandbox.url}${SERVICE_PATHS.create}`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+      request.on('response', (response) => resolve(response.statusCode ?? 0));
+      request.on('error', reject);
+      const chunk = 'x'.repeat(64 * 1024);
+      for (let index = 0; index < 20; index++) request.write(chunk);
+      request.end();
+    });
+    expect(status).toBe(413);
+    await stillServes();
+  });
+
+  it('survives garbage on the socket, unknown paths, wrong methods and bad control bodies', async () => {
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(new URL(wired.sandbox.url).port), '127.0.0.1', () => {
+        socket.write('THIS IS NOT HTTP\r\n\r\n');
+      });
+      socket.on('data', () => undefined);
+      socket.on('close', () => resolve());
+      socket.on('error', () => resolve());
+    });
+    expect((await fetch(`${wired.sandbox.url}/nope`)).status).toBe(404);
+    expect((await fetch(`${wired.sandbox.url}${SERVICE_PATHS.create}`)).status).toBe(405);
+    const badControl = await fetch(`${wired.sandbox.url}/sandbox/v1/clock/advance`, { method: 'POST', body: '{"minutes":' });
+    expect(badControl.status).toBe(400);
+    const badMinutes = await wired.control('POST', '/sandbox/v1/clock/advance', { minutes: -5 });
+    expect(badMinutes).toMatchObject({ status: 400, body: { errors: [{ field: 'minutes' }] } });
+    const badFault = await wired.control('POST', '/sandbox/v1/faults', { kind: 'explode' });
+    expect(badFault.body.errors[0].field).toBe('kind');
+    expect((await wired.control('POST', '/sandbox/v1/reference-codes/12345/pay')).body.errors[0].field).toBe('referenceCode');
+    await stillServes();
+  });
+
+  it('lets no __proto__ key pollute the sandbox', async () => {
+    const body = JSON.stringify(posRequest({ reference: 'proto-1' })).replace('{', '{"__proto__":{"polluted":1},');
+    await wired.client.send('create', JSON.parse(body));
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    await stillServes();
+  });
+});
+
+describe('faults', () => {
+  it('answers 50003 for the next N calls, then serves again', async () => {
+    await wired.control('POST', '/sandbox/v1/faults', { kind: '50003', count: 2 });
+    expect((await wired.client.createPayment(posRequest({ reference: 'fault-1' }) as never)).code).toBe('50003');
+    expect((await wired.merchant(MERCHANT_PATHS.create, posRequest({ reference: 'fault-1' }))).code).toBe('50003');
+    expect((await wired.merchant(MERCHANT_PATHS.create, posRequest({ reference: 'fault-1' }))).code).toBe('00000');
+  });
+
+  it('holds a call past the kit timeout, and the kit answers 50003', async () => {
+    await wired.control('POST', '/sandbox/v1/faults', { kind: 'timeout', count: 1, delayMs: 2_000 });
+    const answer = await wired.merchant(MERCHANT_PATHS.create, posRequest({ reference: 'fault-2' }));
+    expect(answer).toEqual({ code: '50003', message: 'service not available, please try again.', data: null });
+    await wired.control('DELETE', '/sandbox/v1/faults');
+  });
+
+  it('drops the connection, and the kit answers 50003', async () => {
+    await wired.control('POST', '/sandbox/v1/faults', { kind: 'drop' });
+    expect((await wired.merchant(MERCHANT_PATHS.status, { country: 'EG', reference: 'x' })).code).toBe('50003');
+    expect((await wired.control('GET', '/sandbox/v1/faults')).body.faults).toEqual([]);
+  });
+});
