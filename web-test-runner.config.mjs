@@ -1,6 +1,10 @@
 // Browser suites (test/browser) in real Chromium and Firefox from Debian's packages, driven by puppeteer-core.
+// Each test file starts its own sandbox and merchant kit (a "dev stack", from the built package in dist/) through
+// the `svc-dev-stack` command, mounted on this server under /stacks/<id>/, so that files running at the same time
+// in both browsers never share orders or a sandbox clock.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
+import { startDevStack } from './dist/sandbox/index.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -16,10 +20,60 @@ const chromiumArgs = [
   '--no-first-run',
 ];
 
+const stacks = new Map();
+let serverPort;
+let nextStack = 0;
+
+function devStacks() {
+  return {
+    name: 'svc-dev-stacks',
+    serverStart({ config }) {
+      serverPort = config.port;
+    },
+    async serverStop() {
+      await Promise.all([...stacks.values()].map((stack) => stack.close()));
+    },
+    async executeCommand({ command, payload }) {
+      if (command !== 'svc-dev-stack') return undefined;
+      const id = `s${++nextStack}`;
+      const prefix = `/stacks/${id}`;
+      const stack = await startDevStack({
+        publicUrl: `http://localhost:${serverPort}${prefix}`,
+        sandbox: { tickMs: 50, ...(payload?.sandbox ?? {}) },
+        handler: { logger: { warn() {}, error() {} }, ...(payload?.handler ?? {}) },
+      });
+      stacks.set(id, stack);
+      return { id, prefix, endpoint: `${prefix}${stack.basePath}`, merchantId: stack.sandbox.merchants[0].merchantId };
+    },
+  };
+}
+
+async function routeToStack(context, next) {
+  const match = /^\/stacks\/(\w+)(\/.*)?$/.exec(context.path);
+  if (!match) return next();
+  const stack = stacks.get(match[1]);
+  if (!stack) {
+    context.status = 404;
+    return undefined;
+  }
+  context.respond = false;
+  context.req.url = `${match[2] ?? '/'}${context.querystring ? `?${context.querystring}` : ''}`;
+  await new Promise((resolve) => {
+    context.res.once('close', resolve);
+    context.res.once('finish', resolve);
+    stack.middleware(context.req, context.res, () => {
+      context.res.statusCode = 404;
+      context.res.end();
+    });
+  });
+  return undefined;
+}
+
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' })],
+  middleware: [routeToStack],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath } }),

@@ -38,6 +38,22 @@ export const RESULT_CODES = {
 
 export type ErrorCode = keyof typeof RESULT_CODES;
 
+/**
+ * Codes the element reports in `svc-error` when the problem is not an envelope from the service: the merchant
+ * endpoint could not be reached or answered outside the protocol, or the element is configured wrongly.
+ */
+export const CLIENT_ERROR_CODES = {
+  NETWORK: { message: 'the merchant endpoint could not be reached', retryable: true },
+  TIMEOUT: { message: 'the merchant endpoint did not answer in time', retryable: true },
+  HTTP: { message: 'the merchant endpoint answered with an HTTP error', retryable: false },
+  BAD_RESPONSE: { message: 'the merchant endpoint answered something other than an envelope', retryable: false },
+  CONFIG: { message: 'the element is not configured correctly', retryable: false },
+  REDIRECT_URL: { message: 'the 3-D Secure address is not an http(s) URL', retryable: false },
+  STATUS_UNKNOWN: { message: 'the order status could not be checked', retryable: true },
+} as const satisfies Record<string, { message: string; retryable: boolean }>;
+
+export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;
+
 /** The specification's error sample for a payment that does not exist uses this wording with `02006`. */
 export const PAYMENT_NOT_FOUND_MESSAGE = 'payment not found.';
 
@@ -58,7 +74,8 @@ export function codesOf(family: ErrorFamily): ErrorCode[] {
 
 /** Whether a code means "send the same request again later". Unknown codes are not retryable. */
 export function isRetryable(code: string): boolean {
-  return isErrorCode(code) && RESULT_CODES[code].retryable;
+  if (isErrorCode(code)) return RESULT_CODES[code].retryable;
+  return Object.hasOwn(CLIENT_ERROR_CODES, code) && CLIENT_ERROR_CODES[code as ClientErrorCode].retryable;
 }
 
 export function successEnvelope<T>(data: T): Envelope<T> {

@@ -42,6 +42,12 @@ export const MERCHANT_PATHS = {
 
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
 
+/**
+ * The merchant kit's response header on a create that left a pending order: seconds until the order expires,
+ * from the `expireAt` it sent. The element counts down to it (the service's own answer carries no expiry).
+ */
+export const EXPIRES_IN_HEADER = 'Svc-Expires-In';
+
 /** The sandbox's control API and pages; `{name}` marks a path parameter. */
 export const SANDBOX_PATHS = {
   completeOrder: '/sandbox/v1/orders/{orderNo}/complete',

@@ -12,3 +12,5 @@ export type { SentMessage } from './notifications.js';
 export { FAULT_KINDS } from './faults.js';
 export type { FaultKind } from './faults.js';
 export * as testValues from './scenarios.js';
+export { startDevStack } from './dev-stack.js';
+export type { DevStack, DevStackOptions, Middleware } from './dev-stack.js';

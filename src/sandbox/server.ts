@@ -216,7 +216,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const order = book.get(orderNo);
     if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
     const merchantName = merchantsById.get(order.merchantId)?.name ?? '';
-    const html = threeDsPage(order, merchantName, (choice) => fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice }));
+    // Absolute, so that the page works wherever the sandbox is mounted (a dev server passes /sandbox/ through).
+    const html = threeDsPage(order, merchantName, (choice) => `${publicUrl}${fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice })}`);
     response.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': THREE_DS_CSP,

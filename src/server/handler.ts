@@ -7,6 +7,7 @@
  */
 import {
   CALLBACK_BODY,
+  EXPIRES_IN_HEADER,
   errorEnvelope,
   isSuccess,
   MERCHANT_PATHS,
@@ -74,9 +75,6 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
 }
 
 export type MerchantHandler = (request: Request) => Promise<Response>;
-
-/** Response header on a successful create: seconds until the order expires, from the `expireAt` sent. */
-export const EXPIRES_IN_HEADER = 'Svc-Expires-In';
 
 const JSON_TYPE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/json)\s*(?:;|$)/i;
 

@@ -6,7 +6,7 @@ export { signRequest, signCallback, verifyCallback, hmacSha512Hex, readHeader } 
 export type { VerifyCallbackOptions, CallbackVerification, CallbackRejection, HeaderSource } from './signature.js';
 export { ServiceClient, ServiceError, ServiceConfigError, resolveBaseUrl } from './service-client.js';
 export type { ServiceClientOptions, Environment, CallOptions, ServiceErrorKind } from './service-client.js';
-export { createMerchantHandler, OrderRejection, EXPIRES_IN_HEADER } from './handler.js';
+export { createMerchantHandler, OrderRejection } from './handler.js';
 export type { MerchantHandlerOptions, MerchantHandler, AuthorizeHook, CallbackEvent } from './handler.js';
 export { MemoryCallbackStore } from './callback-store.js';
 export type { CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';

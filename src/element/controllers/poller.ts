@@ -1,0 +1,124 @@
+/**
+ * Polls an order's status (DESIGN.md §6): one request at a time, the next only after the last returned;
+ * backing off; paused while the tab is hidden and checked at once when it shows again; stopped at a terminal
+ * status, or at the order's expiry after one last check.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { isTerminalStatus, type PaymentStatus } from '../../core/index.js';
+
+/** Multiples of the base interval between checks; the last repeats. With the default 2 s: 2, 2, 3, 5, 8, 13, 20, 30 s. */
+export const POLL_BACKOFF = [1, 1, 1.5, 2.5, 4, 6.5, 10, 15] as const;
+export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
+export interface StatusPollerOptions {
+  /** One status request; resolves to the status seen, or undefined when the request failed. */
+  check: (signal: AbortSignal) => Promise<PaymentStatus | undefined>;
+  /** The order's expiry passed and the last check still saw it pending. */
+  onExpired: () => void;
+  /** Base interval in milliseconds (read at every scheduling, so it can change). */
+  interval: () => number;
+}
+
+export class StatusPoller implements ReactiveController {
+  #running = false;
+  #expiresAt: number | undefined;
+  #step = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #inFlight: Promise<PaymentStatus | undefined> | undefined;
+  #abort: AbortController | undefined;
+  readonly #onVisibility = () => this.#visibilityChanged();
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly options: StatusPollerOptions,
+  ) {
+    host.addController(this);
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Starts polling. `checkFirst` checks at once (a resumed order); otherwise after the first interval. */
+  start(options: { expiresAt?: number | undefined; checkFirst?: boolean } = {}): void {
+    this.stop();
+    this.#running = true;
+    this.#expiresAt = options.expiresAt;
+    this.#step = 0;
+    document.addEventListener('visibilitychange', this.#onVisibility);
+    if (options.checkFirst) void this.#tick();
+    else this.#schedule();
+  }
+
+  stop(): void {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#abort?.abort();
+    document.removeEventListener('visibilitychange', this.#onVisibility);
+  }
+
+  /** A check on demand; shares the request already in flight rather than starting a second one. */
+  checkNow(): Promise<PaymentStatus | undefined> {
+    if (this.#inFlight) return this.#inFlight;
+    this.#abort = new AbortController();
+    const signal = this.#abort.signal;
+    this.#inFlight = this.options.check(signal).finally(() => {
+      this.#inFlight = undefined;
+    });
+    return this.#inFlight;
+  }
+
+  hostConnected(): void {
+    if (this.#running && this.#timer === undefined && !this.#inFlight) this.#schedule();
+  }
+
+  hostDisconnected(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!this.#running || document.visibilityState === 'hidden') return;
+    const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] as number;
+    let delay = multiple * this.options.interval();
+    if (this.#expiresAt !== undefined) delay = Math.min(delay, Math.max(0, this.#expiresAt - Date.now()));
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#tick();
+    }, delay);
+  }
+
+  async #tick(): Promise<void> {
+    if (!this.#running) return;
+    if (document.visibilityState === 'hidden') return;
+    const status = await this.checkNow().catch(() => undefined);
+    if (!this.#running) return;
+    if (status !== undefined && isTerminalStatus(status)) {
+      this.stop();
+      return;
+    }
+    if (this.#expiresAt !== undefined && Date.now() >= this.#expiresAt) {
+      // That was the last check, made at expiry; the order is still pending here.
+      this.stop();
+      this.options.onExpired();
+      return;
+    }
+    this.#step += 1;
+    this.#schedule();
+  }
+
+  #visibilityChanged(): void {
+    if (!this.#running) return;
+    if (document.visibilityState === 'hidden') {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      return;
+    }
+    // Back in view: the payer is looking, so check at once and poll briskly again.
+    this.#step = 0;
+    if (!this.#inFlight) void this.#tick();
+  }
+}

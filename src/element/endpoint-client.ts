@@ -1,0 +1,101 @@
+/**
+ * The element's only network peer: the merchant's endpoint (DESIGN.md §3). Every call is a JSON POST; an
+ * answer is the service's envelope, or a `EndpointError` saying why there is none.
+ */
+import {
+  CLIENT_ERROR_CODES,
+  EXPIRES_IN_HEADER,
+  isPlainObject,
+  MERCHANT_PATHS,
+  type ClientErrorCode,
+  type Envelope,
+  type MerchantOperation,
+} from '../core/index.js';
+
+export class EndpointError extends Error {
+  override readonly name = 'EndpointError';
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    if (this.code === 'HTTP') return this.status === 429 || (this.status !== undefined && this.status >= 500);
+    return CLIENT_ERROR_CODES[this.code].retryable;
+  }
+}
+
+export interface EndpointAnswer<T> {
+  envelope: Envelope<T>;
+  /** Seconds until the order expires, when the kit said so. */
+  expiresIn?: number;
+}
+
+export interface EndpointClientOptions {
+  endpoint: string;
+  credentials?: RequestCredentials;
+  timeoutMs?: number;
+}
+
+export class EndpointClient {
+  readonly #base: string;
+  readonly #credentials: RequestCredentials;
+  readonly #timeoutMs: number;
+
+  constructor(options: EndpointClientOptions) {
+    this.#base = options.endpoint.replace(/\/+$/, '');
+    this.#credentials = options.credentials ?? 'same-origin';
+    this.#timeoutMs = options.timeoutMs ?? 20_000;
+  }
+
+  async post<T>(operation: MerchantOperation, body: unknown, signal?: AbortSignal): Promise<EndpointAnswer<T>> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(`${this.#base}${MERCHANT_PATHS[operation]}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(body),
+        credentials: this.#credentials,
+        signal: signal ? anySignal(signal, timeout) : timeout,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (timeout.aborted) throw new EndpointError('TIMEOUT', `${operation}: no answer within ${this.#timeoutMs} ms`);
+      throw new EndpointError('NETWORK', `${operation}: ${CLIENT_ERROR_CODES.NETWORK.message}`);
+    }
+    if (response.status !== 200) {
+      throw new EndpointError('HTTP', `${operation}: HTTP ${response.status}`, response.status);
+    }
+    let value: unknown;
+    try {
+      value = await response.json();
+    } catch {
+      throw new EndpointError('BAD_RESPONSE', `${operation}: ${CLIENT_ERROR_CODES.BAD_RESPONSE.message}`);
+    }
+    if (!isPlainObject(value) || typeof value['code'] !== 'string') {
+      throw new EndpointError('BAD_RESPONSE', `${operation}: ${CLIENT_ERROR_CODES.BAD_RESPONSE.message}`);
+    }
+    const envelope: Envelope<T> = {
+      code: value['code'],
+      message: typeof value['message'] === 'string' ? value['message'] : '',
+      data: (value['data'] ?? null) as T | null,
+    };
+    const expiresIn = Number(response.headers.get(EXPIRES_IN_HEADER));
+    return Number.isFinite(expiresIn) && expiresIn > 0 ? { envelope, expiresIn } : { envelope };
+  }
+}
+
+/** `AbortSignal.any`, where the browser lacks it. */
+function anySignal(...signals: AbortSignal[]): AbortSignal {
+  if ('any' in AbortSignal) return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const signal of signals) {
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
+}

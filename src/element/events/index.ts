@@ -1,0 +1,7 @@
+export * from './svc-action.js';
+export * from './svc-change.js';
+export * from './svc-error.js';
+export * from './svc-expired.js';
+export * from './svc-http-response.js';
+export * from './svc-pay-result.js';
+export * from './svc-ready.js';

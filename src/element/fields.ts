@@ -1,0 +1,74 @@
+/**
+ * The payer's fields of each method, and where every other field of the create request comes from. Rules
+ * stay in src/core: this table only says how each field is asked for, and under which name it appears.
+ */
+import type { NotifyLanguage, NotifyMethod, PayMethod } from '../core/index.js';
+import type { Translation } from './i18n/translation.js';
+
+export type FieldName = keyof Translation['label'];
+
+export interface FieldSpec {
+  name: FieldName;
+  /** The wire field it fills (dotted), whose rules apply. */
+  wire: string;
+  type?: 'text' | 'email' | 'tel' | 'password';
+  inputmode?: 'text' | 'numeric' | 'email' | 'tel';
+  autocomplete: string;
+  maxlength?: number;
+  /** Typed digits only (Arabic-Indic ones too). */
+  digits?: boolean;
+  hint?: keyof Translation['hint'];
+}
+
+/** Fields per method, in the order they are asked. The date of birth is three fields shown as one group. */
+export const METHOD_FIELDS: Record<PayMethod, readonly FieldSpec[]> = {
+  Pos: [{ name: 'sn', wire: 'sn', autocomplete: 'off', maxlength: 32, hint: 'sn' }],
+  BankAccount: [
+    { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber' },
+    { name: 'bankCode', wire: 'bankCode', inputmode: 'numeric', autocomplete: 'off', maxlength: 11, hint: 'bankCode' },
+    { name: 'dobDay', wire: 'dobDay', inputmode: 'numeric', autocomplete: 'bday-day', maxlength: 2, digits: true },
+    { name: 'dobMonth', wire: 'dobMonth', inputmode: 'numeric', autocomplete: 'bday-month', maxlength: 2, digits: true },
+    { name: 'dobYear', wire: 'dobYear', inputmode: 'numeric', autocomplete: 'bday-year', maxlength: 4, digits: true },
+  ],
+  ReferenceCode: [
+    { name: 'notifyUserName', wire: 'notify.notifyUserName', autocomplete: 'name', maxlength: 100 },
+    { name: 'notifyMethod', wire: 'notify.notifyMethod', autocomplete: 'off' },
+    { name: 'notifyUserEmail', wire: 'notify.notifyUserEmail', type: 'email', inputmode: 'email', autocomplete: 'email', maxlength: 254 },
+    { name: 'notifyUserMobile', wire: 'notify.notifyUserMobile', type: 'tel', inputmode: 'tel', autocomplete: 'tel', maxlength: 20, hint: 'notifyUserMobile' },
+    { name: 'notifyLanguage', wire: 'notify.notifyLanguage', autocomplete: 'off' },
+  ],
+};
+
+export const CODE_FIELDS = {
+  INPUT_OTP: { name: 'otp', wire: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 8, digits: true, hint: 'otp' },
+  INPUT_PIN: { name: 'pin', wire: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 6, digits: true, hint: 'pin' },
+} as const satisfies Record<string, FieldSpec>;
+
+export const NOTIFY_METHOD_CHOICES: readonly NotifyMethod[] = ['BOTH', 'SMS', 'EMAIL'];
+export const NOTIFY_LANGUAGE_CHOICES: readonly NotifyLanguage[] = ['English', 'Arabic'];
+
+/**
+ * Wire fields the merchant configures rather than the payer types, and the attribute or property each comes
+ * from: a violation of one of them is a configuration error that names the setting.
+ */
+export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
+  reference: 'reference',
+  'amount.total': 'pay-amount',
+  'amount.currency': 'currency',
+  'product.name': 'product-name',
+  'product.description': 'product-description',
+  country: 'country-code',
+  expireAt: 'expire-at',
+  callbackUrl: 'callback-url',
+  returnUrl: 'return-url',
+  merchantName: 'merchant-name',
+  customerName: 'userInfo.userName',
+  userPhone: 'userInfo.userMobile',
+  body: 'payParams',
+  payMethod: 'pay-method',
+};
+
+/** The form field a wire field is typed into, for a method. */
+export function formFieldOf(method: PayMethod, wire: string): FieldName | undefined {
+  return METHOD_FIELDS[method].find((field) => field.wire === wire)?.name;
+}

@@ -1,0 +1,149 @@
+import type { Translation } from './translation.js';
+
+const numbers = new Intl.NumberFormat('ar');
+const plural = new Intl.PluralRules('ar');
+
+/**
+ * Arabic counted nouns (Intl.PluralRules): one and two have their own forms, 3–10 take the plural, 11–99 the
+ * accusative singular, 0 and 100 and up the genitive singular.
+ */
+function count(n: number, forms: { one: string; two: string; few: string; many: string; other?: string }): string {
+  switch (plural.select(n)) {
+    case 'one':
+      return forms.one;
+    case 'two':
+      return forms.two;
+    case 'few':
+      return `${numbers.format(n)} ${forms.few}`;
+    case 'many':
+      return `${numbers.format(n)} ${forms.many}`;
+    default:
+      return `${numbers.format(n)} ${forms.other ?? forms.many}`;
+  }
+}
+
+const minutes = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
+const seconds = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
+const problems = { one: 'خطأ واحد', two: 'خطآن', few: 'أخطاء', many: 'خطأً', other: 'خطأ' };
+
+const ar: Translation = {
+  $code: 'ar',
+  $name: 'العربية',
+  $dir: 'rtl',
+
+  testMode: 'وضع الاختبار',
+  testModeHint: 'لا تُنقل أموال حقيقية. استخدم قيم الاختبار الخاصة بالبيئة التجريبية.',
+  orderSummary: 'ملخص الطلب',
+  total: 'الإجمالي',
+  paymentMethod: 'طريقة الدفع',
+  method: { Pos: 'البطاقة عبر جهاز نقاط البيع', BankAccount: 'الحساب البنكي', ReferenceCode: 'الرمز المرجعي' },
+  methodHint: {
+    Pos: 'مرّر بطاقتك أو أدخلها في جهاز نقاط البيع لدى المتجر.',
+    BankAccount: 'ادفع من حسابك البنكي وأكّد العملية مع بنكك.',
+    ReferenceCode: 'احصل على رمز من ٩ أرقام وادفعه في أي نقطة دفع.',
+  },
+  required: 'مطلوب',
+  optional: 'اختياري',
+
+  label: {
+    sn: 'الرقم التسلسلي للجهاز',
+    bankAccountNumber: 'رقم الحساب',
+    bankCode: 'رمز البنك',
+    dateOfBirth: 'تاريخ ميلاد صاحب الحساب',
+    dobDay: 'اليوم',
+    dobMonth: 'الشهر',
+    dobYear: 'السنة',
+    notifyUserName: 'اسمك',
+    notifyUserEmail: 'البريد الإلكتروني',
+    notifyUserMobile: 'رقم الهاتف المحمول',
+    notifyLanguage: 'لغة الرسالة',
+    notifyMethod: 'أرسل الرمز عبر',
+    otp: 'رمز التحقق',
+    pin: 'الرقم السري',
+  },
+  hint: {
+    sn: 'يظهر على شاشة الجهاز أو مطبوع على ظهره.',
+    bankAccountNumber: 'أحرف وأرقام فقط، كما في كشف حسابك.',
+    bankCode: 'رمز بنكك، مثل 033.',
+    dateOfBirth: 'مثال: 05 01 1990.',
+    notifyUserMobile: 'مع رمز الدولة، مثل ‎+20 100 123 4567.',
+    otp: 'الرمز الوارد في الرسالة التي أرسلها بنكك.',
+    pin: 'الرقم السري لحسابك البنكي.',
+  },
+  notifyMethodOption: { BOTH: 'رسالة نصية وبريد إلكتروني', EMAIL: 'البريد الإلكتروني', SMS: 'رسالة نصية' },
+  notifyLanguageOption: { English: 'English', Arabic: 'العربية' },
+
+  fieldError: {
+    required: (label) => `أدخل ${label}.`,
+    format: (label) => `صيغة ${label} غير صحيحة.`,
+    length: (label) => `عدد أحرف ${label} غير صحيح.`,
+    date: 'أدخل تاريخًا صحيحًا.',
+    past: 'يجب أن يكون تاريخ الميلاد في الماضي.',
+    tooOld: 'تحقّق من سنة الميلاد.',
+    mismatchCode: 'الرمز غير صحيح. راجع الرسالة وحاول مرة أخرى.',
+    mismatchDateOfBirth: 'تاريخ الميلاد لا يطابق بيانات الحساب.',
+    other: (label) => `تحقّق من ${label}.`,
+  },
+  errorPrefix: 'خطأ:',
+  formHasErrors: (n) => `في النموذج ${count(n, problems)}.`,
+
+  pay: (amount) => `ادفع ${amount}`,
+  processing: 'جارٍ التنفيذ…',
+
+  swipeTitle: 'ادفع عبر الجهاز',
+  swipeBody: (sn) => `مرّر البطاقة أو أدخلها في الجهاز رقم ${sn}.`,
+  waiting: 'في انتظار الدفع…',
+
+  otpTitle: 'أدخل الرمز',
+  otpBody: 'أرسل بنكك رمز تحقق لمرة واحدة إلى رقم الهاتف المسجّل في الحساب.',
+  pinTitle: 'أدخل الرقم السري',
+  pinBody: 'يطلب بنكك الرقم السري للحساب.',
+  confirm: 'تأكيد',
+  resend: 'أعد إرسال الرمز',
+  resendIn: (n) => `إعادة الإرسال بعد ${count(n, seconds)}`,
+  resent: 'أُرسل رمز جديد.',
+
+  redirectTitle: 'أكّد مع بنكك',
+  redirectBody: 'يحتاج بنكك إلى تأكيد هذه العملية على صفحته. ستعود إلى هنا بعد ذلك.',
+  redirectGo: 'تابع إلى بنكك',
+  redirecting: 'جارٍ تحويلك إلى بنكك…',
+  redirectWindowOpened: 'أكمل التحقق في النافذة التي فُتحت. تتحدّث هذه الصفحة تلقائيًا.',
+  redirectReopen: 'افتح صفحة البنك مرة أخرى',
+
+  codeTitle: 'رمزك المرجعي',
+  codeBody: 'ادفع هذا الرمز في أي نقطة دفع قبل انتهاء صلاحيته.',
+  copy: 'انسخ الرمز',
+  copied: 'نُسخ الرمز.',
+  copyFailed: 'تعذّر النسخ. حدّد الرمز وانسخه.',
+  sentBy: (method, email, mobile) =>
+    method === 'BOTH'
+      ? `أرسلناه أيضًا برسالة نصية إلى ${mobile} وبالبريد الإلكتروني إلى ${email}.`
+      : method === 'SMS'
+        ? `أرسلناه أيضًا برسالة نصية إلى ${mobile}.`
+        : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${email}.`,
+  expiresIn: 'ينتهي خلال',
+  timeLeft: (m, s) => `الوقت المتبقي: ${m > 0 ? count(m, minutes) : count(s, seconds)}`,
+
+  status: { INITIAL: 'قيد البدء', PENDING: 'في انتظار الدفع', SUCCESS: 'تم الدفع', FAIL: 'فشل', CLOSE: 'انتهت الصلاحية' },
+  statusLabel: 'الحالة',
+
+  successTitle: 'تم استلام الدفعة',
+  successBody: (amount, orderNo) => `استلمنا ${amount}. رقم الطلب ${orderNo}.`,
+  failTitle: 'لم تتم عملية الدفع',
+  failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
+  failReason: (reason) => `السبب: ${reason}`,
+  expiredTitle: 'انتهت صلاحية عملية الدفع',
+  expiredBody: 'انتهى وقت الدفع ولم يُخصم أي مبلغ. يمكنك البدء من جديد.',
+  retry: 'حاول مرة أخرى',
+  startOver: 'ابدأ من جديد',
+
+  networkError: 'تعذّر الاتصال بالمتجر. تحقّق من اتصالك وحاول مرة أخرى.',
+  serviceError: 'الدفع غير متاح الآن. حاول بعد قليل.',
+  duplicateInProgress: 'هناك عملية دفع جارية لهذا الطلب بالفعل.',
+  genericError: 'حدث خطأ ما. حاول مرة أخرى.',
+  configError: (setting) => `إعداد صفحة الدفع غير صحيح (${setting}).`,
+  redirectBlocked: 'منع متصفحك نافذة البنك. استخدم الزر لفتحها.',
+  statusCheckFailed: 'تعذّر التحقق من حالة الدفع. سنواصل المحاولة.',
+};
+
+export default ar;

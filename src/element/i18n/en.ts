@@ -1,0 +1,127 @@
+import type { Translation } from './translation.js';
+
+const plural = new Intl.PluralRules('en');
+const count = (n: number, one: string, other: string) => `${n} ${plural.select(n) === 'one' ? one : other}`;
+
+const en: Translation = {
+  $code: 'en',
+  $name: 'English',
+  $dir: 'ltr',
+
+  testMode: 'Test mode',
+  testModeHint: 'No real money moves. Use the sandbox test values.',
+  orderSummary: 'Order summary',
+  total: 'Total',
+  paymentMethod: 'Payment method',
+  method: { Pos: 'Card at the terminal', BankAccount: 'Bank account', ReferenceCode: 'Reference code' },
+  methodHint: {
+    Pos: 'Swipe or insert your card at the shop’s POS terminal.',
+    BankAccount: 'Pay from your bank account and confirm with your bank.',
+    ReferenceCode: 'Get a 9-digit code and pay it at any payment point.',
+  },
+  required: 'required',
+  optional: 'optional',
+
+  label: {
+    sn: 'Terminal serial number',
+    bankAccountNumber: 'Account number',
+    bankCode: 'Bank code',
+    dateOfBirth: 'Date of birth of the account holder',
+    dobDay: 'Day',
+    dobMonth: 'Month',
+    dobYear: 'Year',
+    notifyUserName: 'Your name',
+    notifyUserEmail: 'Email',
+    notifyUserMobile: 'Mobile number',
+    notifyLanguage: 'Language of the message',
+    notifyMethod: 'Send me the code by',
+    otp: 'One-time code',
+    pin: 'PIN',
+  },
+  hint: {
+    sn: 'Shown on the terminal’s screen or printed on its back.',
+    bankAccountNumber: 'Letters and digits only, as on your statement.',
+    bankCode: 'The code of your bank, e.g. 033.',
+    dateOfBirth: 'For example 05 01 1990.',
+    notifyUserMobile: 'With the country code, e.g. +20 100 123 4567.',
+    otp: 'The code in the message your bank sent.',
+    pin: 'The PIN of your bank account.',
+  },
+  notifyMethodOption: { BOTH: 'SMS and email', EMAIL: 'Email', SMS: 'SMS' },
+  notifyLanguageOption: { English: 'English', Arabic: 'العربية' },
+
+  fieldError: {
+    required: (label) => `Enter ${label.toLowerCase()}.`,
+    format: (label) => `${label} is not in the right format.`,
+    length: (label) => `${label} has too few or too many characters.`,
+    date: 'Enter a real date.',
+    past: 'The date of birth must be in the past.',
+    tooOld: 'Check the year of birth.',
+    mismatchCode: 'That code is not right. Check the message and try again.',
+    mismatchDateOfBirth: 'The date of birth does not match the account.',
+    other: (label) => `Check ${label.toLowerCase()}.`,
+  },
+  errorPrefix: 'Error:',
+  formHasErrors: (n) => `There ${n === 1 ? 'is' : 'are'} ${count(n, 'problem', 'problems')} with the form.`,
+
+  pay: (amount) => `Pay ${amount}`,
+  processing: 'Processing…',
+
+  swipeTitle: 'Pay at the terminal',
+  swipeBody: (sn) => `Swipe or insert the card at terminal ${sn}.`,
+  waiting: 'Waiting for the payment…',
+
+  otpTitle: 'Enter the code',
+  otpBody: 'Your bank sent a one-time code to the phone number of the account.',
+  pinTitle: 'Enter your PIN',
+  pinBody: 'Your bank asks for the PIN of the account.',
+  confirm: 'Confirm',
+  resend: 'Send the code again',
+  resendIn: (seconds) => `Send again in ${count(seconds, 'second', 'seconds')}`,
+  resent: 'A new code is on its way.',
+
+  redirectTitle: 'Confirm with your bank',
+  redirectBody: 'Your bank needs to confirm this payment on its own page. You will come back here afterwards.',
+  redirectGo: 'Continue to your bank',
+  redirecting: 'Taking you to your bank…',
+  redirectWindowOpened: 'Complete the check in the window that opened. This page updates by itself.',
+  redirectReopen: 'Open the bank’s page again',
+
+  codeTitle: 'Your reference code',
+  codeBody: 'Pay this code at any payment point before it expires.',
+  copy: 'Copy code',
+  copied: 'Code copied.',
+  copyFailed: 'Could not copy. Select the code and copy it.',
+  sentBy: (method, email, mobile) =>
+    method === 'BOTH'
+      ? `We also sent it by SMS to ${mobile} and by email to ${email}.`
+      : method === 'SMS'
+        ? `We also sent it by SMS to ${mobile}.`
+        : `We also sent it by email to ${email}.`,
+  expiresIn: 'Expires in',
+  timeLeft: (minutes, seconds) =>
+    minutes > 0 ? `${count(minutes, 'minute', 'minutes')} left` : `${count(seconds, 'second', 'seconds')} left`,
+
+  status: { INITIAL: 'Starting', PENDING: 'Waiting for payment', SUCCESS: 'Paid', FAIL: 'Failed', CLOSE: 'Expired' },
+  statusLabel: 'Status',
+
+  successTitle: 'Payment received',
+  successBody: (amount, orderNo) => `We received ${amount}. Order number ${orderNo}.`,
+  failTitle: 'The payment did not go through',
+  failBody: 'Nothing was charged. You can try again.',
+  failReason: (reason) => `Reason: ${reason}`,
+  expiredTitle: 'This payment expired',
+  expiredBody: 'The time to pay ran out and nothing was charged. You can start again.',
+  retry: 'Try again',
+  startOver: 'Start again',
+
+  networkError: 'We could not reach the shop. Check your connection and try again.',
+  serviceError: 'Payments are not available right now. Try again in a moment.',
+  duplicateInProgress: 'A payment for this order is already in progress.',
+  genericError: 'Something went wrong. Try again.',
+  configError: (setting) => `This checkout is not set up correctly (${setting}).`,
+  redirectBlocked: 'Your browser blocked the bank’s window. Use the button to open it.',
+  statusCheckFailed: 'We could not check the payment status. We keep trying.',
+};
+
+export default en;

@@ -1,0 +1,129 @@
+/**
+ * Every string `<svc-checkout>` shows or announces. A catalog implements this interface whole; a merchant's
+ * overrides and added locales may be partial, and fall back to the catalog of the language, then English.
+ * Terms that take values are functions, so that each language orders words and chooses plural forms itself.
+ */
+import type { NotifyLanguage, NotifyMethod, PayMethod, PaymentStatus } from '../../core/index.js';
+
+export interface Translation {
+  /** BCP 47 tag, e.g. `en`, `ar`, `ar-EG`. */
+  $code: string;
+  /** The language's own name. */
+  $name: string;
+  $dir: 'ltr' | 'rtl';
+
+  testMode: string;
+  testModeHint: string;
+  orderSummary: string;
+  total: string;
+  paymentMethod: string;
+  method: Record<PayMethod, string>;
+  methodHint: Record<PayMethod, string>;
+  required: string;
+  optional: string;
+
+  /** Form labels, by form field name. */
+  label: {
+    sn: string;
+    bankAccountNumber: string;
+    bankCode: string;
+    dateOfBirth: string;
+    dobDay: string;
+    dobMonth: string;
+    dobYear: string;
+    notifyUserName: string;
+    notifyUserEmail: string;
+    notifyUserMobile: string;
+    notifyLanguage: string;
+    notifyMethod: string;
+    otp: string;
+    pin: string;
+  };
+  hint: {
+    sn: string;
+    bankAccountNumber: string;
+    bankCode: string;
+    dateOfBirth: string;
+    notifyUserMobile: string;
+    otp: string;
+    pin: string;
+  };
+  notifyMethodOption: Record<NotifyMethod, string>;
+  notifyLanguageOption: Record<NotifyLanguage, string>;
+
+  /** An error message per broken rule, given the field's label. */
+  fieldError: {
+    required: (label: string) => string;
+    format: (label: string) => string;
+    length: (label: string) => string;
+    date: string;
+    past: string;
+    tooOld: string;
+    mismatchCode: string;
+    mismatchDateOfBirth: string;
+    other: (label: string) => string;
+  };
+  errorPrefix: string;
+  formHasErrors: (count: number) => string;
+
+  pay: (amount: string) => string;
+  processing: string;
+
+  swipeTitle: string;
+  swipeBody: (serialNumber: string) => string;
+  waiting: string;
+
+  otpTitle: string;
+  otpBody: string;
+  pinTitle: string;
+  pinBody: string;
+  confirm: string;
+  resend: string;
+  resendIn: (seconds: number) => string;
+  resent: string;
+
+  redirectTitle: string;
+  redirectBody: string;
+  redirectGo: string;
+  redirecting: string;
+  redirectWindowOpened: string;
+  redirectReopen: string;
+
+  codeTitle: string;
+  codeBody: string;
+  copy: string;
+  copied: string;
+  copyFailed: string;
+  sentBy: (method: NotifyMethod, email: string, mobile: string) => string;
+  expiresIn: string;
+  /** Spoken (and shown to screen readers) form of the time left. */
+  timeLeft: (minutes: number, seconds: number) => string;
+
+  status: Record<PaymentStatus, string>;
+  statusLabel: string;
+
+  successTitle: string;
+  successBody: (amount: string, orderNo: string) => string;
+  failTitle: string;
+  failBody: string;
+  failReason: (reason: string) => string;
+  expiredTitle: string;
+  expiredBody: string;
+  retry: string;
+  startOver: string;
+
+  networkError: string;
+  serviceError: string;
+  duplicateInProgress: string;
+  genericError: string;
+  configError: (setting: string) => string;
+  redirectBlocked: string;
+  statusCheckFailed: string;
+}
+
+/** A partial catalog: overrides of some terms, or a new locale that falls back for what it lacks. */
+export type PartialTranslation = { $code: string } & DeepPartial<Omit<Translation, '$code'>>;
+
+type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};

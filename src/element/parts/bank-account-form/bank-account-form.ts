@@ -1,0 +1,76 @@
+import { css, html, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { live } from 'lit/directives/live.js';
+import { METHOD_FIELDS, type FieldSpec } from '../../fields.js';
+import type { CheckoutContext } from '../../state.js';
+import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
+import { PaymentForm } from '../payment-form.js';
+
+/**
+ * Bank account: account number, bank code and the account holder's date of birth (three fields in one
+ * group, as the service takes them). The return address for 3-D Secure comes from the configuration.
+ */
+export class SvcBankAccountForm extends PaymentForm {
+  static override styles = [
+    ...CheckoutPart.styles,
+    css`
+      .date {
+        display: grid;
+        grid-template-columns: 4.5em 4.5em 6.5em;
+        gap: calc(var(--_space) / 2);
+      }
+      .date .field {
+        gap: 0.15em;
+      }
+      .date label {
+        font-weight: 400;
+      }
+    `,
+  ];
+
+  protected renderFields(context: CheckoutContext): TemplateResult {
+    const [account, bankCode, ...dateParts] = METHOD_FIELDS.BankAccount;
+    const { state, localize } = context;
+    const t = localize.term;
+    const dateErrors = dateParts.map((spec) => [spec, state.errors[spec.name]] as const).filter(([, error]) => error);
+    return html`
+      ${renderTextField({ context, spec: account! })} ${renderTextField({ context, spec: bankCode! })}
+      <fieldset aria-describedby="dob-hint">
+        <legend>${t.label.dateOfBirth}</legend>
+        <p class="hint" part="hint" id="dob-hint">${t.hint.dateOfBirth}</p>
+        <div class="date">${dateParts.map((spec) => this.#datePart(context, spec))}</div>
+        ${dateErrors.map(
+          ([spec, error]) =>
+            html`<p class="error" part="error" id="${spec.name}-error"><span class="visually-hidden">${t.errorPrefix}</span>${error}</p>`,
+        )}
+      </fieldset>
+    `;
+  }
+
+  #datePart(context: CheckoutContext, spec: FieldSpec): TemplateResult {
+    const { state, actions, localize } = context;
+    const error = state.errors[spec.name];
+    return html`
+      <div class="field" part="field">
+        <label part="label" for=${spec.name}>${localize.term.label[spec.name]}</label>
+        <input
+          part="input"
+          id=${spec.name}
+          name=${spec.name}
+          inputmode=${ifDefined(spec.inputmode)}
+          autocomplete=${spec.autocomplete}
+          maxlength=${ifDefined(spec.maxlength)}
+          dir="ltr"
+          required
+          aria-invalid=${error ? 'true' : 'false'}
+          aria-describedby=${error ? `dob-hint ${spec.name}-error` : 'dob-hint'}
+          .value=${live(state.values.BankAccount[spec.name] ?? '')}
+          @input=${(event: Event) => actions.input(spec.name, (event.target as HTMLInputElement).value)}
+          @blur=${() => actions.blur(spec.name)}
+        />
+      </div>
+    `;
+  }
+}
+
+definePart('svc-bank-account-form', SvcBankAccountForm);

@@ -1,0 +1,130 @@
+/**
+ * What every part of `<svc-checkout>` shares: the checkout context (state, actions, terms), the shared
+ * styles, guarded registration, and where focus goes when the part appears.
+ */
+import { ContextConsumer } from '@lit/context';
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { live } from 'lit/directives/live.js';
+import { checkoutContext, type CheckoutContext } from '../state.js';
+import type { FieldName, FieldSpec } from '../fields.js';
+import { partStyles } from './shared.styles.js';
+
+export abstract class CheckoutPart extends LitElement {
+  static override styles = [partStyles];
+
+  protected readonly consumer = new ContextConsumer(this, { context: checkoutContext, subscribe: true });
+
+  protected get context(): CheckoutContext | undefined {
+    return this.consumer.value;
+  }
+
+  /** Focuses where the payer should start in this part: `[data-focus-start]`, else the first heading. */
+  focusStart(): void {
+    const target = this.renderRoot.querySelector<HTMLElement>('[data-focus-start]') ?? this.renderRoot.querySelector<HTMLElement>('h2');
+    target?.focus();
+  }
+
+  /** Focuses the first input whose value is invalid; true when there was one. */
+  focusFirstInvalid(): boolean {
+    const invalid = this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]');
+    invalid?.focus();
+    return invalid !== null;
+  }
+}
+
+/** Registers a part once, even when a page loads two copies of the element. */
+export function definePart(name: string, constructor: CustomElementConstructor): void {
+  if (!customElements.get(name)) customElements.define(name, constructor);
+}
+
+export interface FieldOptions {
+  context: CheckoutContext;
+  spec: FieldSpec;
+  /** Overrides the label from the catalog. */
+  label?: string;
+  /** For the code step: the field's value lives in the part, not in the checkout state. */
+  value?: string;
+  onInput?: (value: string) => void;
+  required?: boolean;
+  focusStart?: boolean;
+}
+
+/** A labelled input with its hint and error, tied together with aria-describedby and aria-invalid. */
+export function renderTextField(options: FieldOptions): TemplateResult {
+  const { context, spec } = options;
+  const { state, actions, localize } = context;
+  const t = localize.term;
+  const name = spec.name;
+  const error = state.errors[name];
+  const hint = spec.hint ? t.hint[spec.hint] : undefined;
+  const value = options.value ?? state.values[state.method][name] ?? '';
+  const describedBy = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
+  return html`
+    <div class="field" part="field">
+      <label part="label" for=${name}>${options.label ?? t.label[name]}</label>
+      ${hint ? html`<p class="hint" part="hint" id="${name}-hint">${hint}</p>` : nothing}
+      <input
+        part="input"
+        id=${name}
+        name=${name}
+        type=${spec.type ?? 'text'}
+        inputmode=${ifDefined(spec.inputmode)}
+        autocomplete=${spec.autocomplete}
+        maxlength=${ifDefined(spec.maxlength)}
+        dir=${spec.digits || spec.type === 'email' || spec.type === 'tel' ? 'ltr' : 'auto'}
+        ?required=${options.required ?? true}
+        aria-invalid=${error ? 'true' : 'false'}
+        aria-describedby=${ifDefined(describedBy || undefined)}
+        ?data-focus-start=${options.focusStart ?? false}
+        spellcheck="false"
+        .value=${live(value)}
+        @input=${(event: Event) => {
+          const input = (event.target as HTMLInputElement).value;
+          if (options.onInput) options.onInput(input);
+          else actions.input(name, input);
+        }}
+        @blur=${() => actions.blur(name)}
+      />
+      ${error ? html`<p class="error" part="error" id="${name}-error"><span class="visually-hidden">${t.errorPrefix}</span>${error}</p>` : nothing}
+    </div>
+  `;
+}
+
+/** A labelled select of fixed choices. */
+export function renderSelectField(
+  context: CheckoutContext,
+  name: FieldName,
+  choices: readonly { value: string; label: string; lang?: string }[],
+): TemplateResult {
+  const { state, actions, localize } = context;
+  const value = state.values[state.method][name] ?? choices[0]?.value ?? '';
+  return html`
+    <div class="field" part="field">
+      <label part="label" for=${name}>${localize.term.label[name]}</label>
+      <select
+        part="input"
+        id=${name}
+        name=${name}
+        .value=${live(value)}
+        @change=${(event: Event) => actions.input(name, (event.target as HTMLSelectElement).value)}
+      >
+        ${choices.map(
+          (choice) =>
+            html`<option value=${choice.value} lang=${ifDefined(choice.lang)} ?selected=${choice.value === value}>${choice.label}</option>`,
+        )}
+      </select>
+    </div>
+  `;
+}
+
+/** The form-level alert and the submit button every payment form ends with. */
+export function renderFormEnd(context: CheckoutContext, label: string): TemplateResult {
+  const { state, localize } = context;
+  return html`
+    ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
+    <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'}>
+      ${state.busy ? localize.term.processing : label}
+    </button>
+  `;
+}

@@ -1,0 +1,78 @@
+import { html, nothing, type PropertyValues } from 'lit';
+import { CODE_FIELDS } from '../../fields.js';
+import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
+import { renderStatusLine } from '../status-line.js';
+
+/**
+ * INPUT_OTP and INPUT_PIN: a one-time code (offered by the phone's keyboard and autofill through
+ * `autocomplete="one-time-code"`) or the account's PIN (masked), with "send the code again" for OTPs.
+ */
+export class SvcCodeStep extends CheckoutPart {
+  #code = '';
+  #seenSubmits: number | undefined;
+
+  protected override render() {
+    const context = this.context;
+    const order = context?.state.order;
+    if (!context || !order) return nothing;
+    const { state, actions, localize } = context;
+    const t = localize.term;
+    const isPin = order.actionType === 'INPUT_PIN';
+    const spec = isPin ? CODE_FIELDS.INPUT_PIN : CODE_FIELDS.INPUT_OTP;
+    return html`
+      <section class="step" part="step" aria-labelledby="heading">
+        <h2 id="heading" part="heading" tabindex="-1">${isPin ? t.pinTitle : t.otpTitle}</h2>
+        <p>${isPin ? t.pinBody : t.otpBody}</p>
+        <form
+          part="form"
+          novalidate
+          @submit=${(event: Event) => {
+            event.preventDefault();
+            void actions.submitCode(this.#code);
+          }}
+        >
+          ${renderTextField({
+            context,
+            spec,
+            value: this.#code,
+            focusStart: true,
+            onInput: (value) => {
+              this.#code = value;
+            },
+          })}
+          ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
+          <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'}>
+            ${state.busy ? t.processing : t.confirm}
+          </button>
+        </form>
+        ${isPin
+          ? nothing
+          : html`
+              <div class="row">
+                <button
+                  class="secondary"
+                  part="button-secondary"
+                  type="button"
+                  aria-disabled=${state.resendWait > 0 || state.busy ? 'true' : 'false'}
+                  @click=${() => actions.resendOtp()}
+                >
+                  ${state.resendWait > 0 ? t.resendIn(state.resendWait) : t.resend}
+                </button>
+              </div>
+            `}
+        ${state.notice ? html`<p class="notice">${state.notice}</p>` : nothing} ${renderStatusLine(context)}
+      </section>
+    `;
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const submits = this.context?.state.submitCount;
+    if (submits === undefined) return;
+    // Focus moves after this update: moving it may change the checkout's state, which updates this part again.
+    if (this.#seenSubmits !== undefined && submits !== this.#seenSubmits) void this.updateComplete.then(() => this.focusFirstInvalid());
+    this.#seenSubmits = submits;
+  }
+}
+
+definePart('svc-code-step', SvcCodeStep);

@@ -1,0 +1,62 @@
+import { css, html, nothing } from 'lit';
+import { CountdownController } from '../../controllers/countdown.js';
+import { CheckoutPart, definePart } from '../checkout-part.js';
+
+/**
+ * The time left to pay, counted down to the order's own expiry. The visible timer ticks every second;
+ * screen readers hear the time left at milestones (30, 20, 10, 5, 2 and 1 minutes, 30 and 10 seconds).
+ */
+export class SvcCountdown extends CheckoutPart {
+  static override styles = [
+    ...CheckoutPart.styles,
+    css`
+      .countdown {
+        display: flex;
+        gap: 0.5em;
+        align-items: baseline;
+        margin: 0;
+      }
+      time {
+        font-variant-numeric: tabular-nums;
+        font-weight: 700;
+        font-size: 1.125em;
+      }
+    `,
+  ];
+
+  readonly #countdown = new CountdownController(this, { announce: (seconds) => this.#announce(seconds) });
+  #spoken = '';
+
+  protected override render() {
+    const context = this.context;
+    this.#countdown.expiresAt = context?.state.order?.expiresAt;
+    const left = this.#countdown.secondsLeft;
+    if (!context || left === undefined) return nothing;
+    const { localize } = context;
+    const t = localize.term;
+    const two = (n: number) => localize.number(n, { minimumIntegerDigits: 2, useGrouping: false });
+    const hours = Math.floor(left / 3600);
+    const minutes = Math.floor((left % 3600) / 60);
+    const seconds = left % 60;
+    const clock = hours > 0 ? `${localize.number(hours)}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
+    const spokenMinutes = Math.ceil(left / 60);
+    return html`
+      <p class="countdown" part="countdown">
+        <span>${t.expiresIn}</span>
+        <time role="timer" dir="ltr" datetime="PT${left}S" aria-label=${left >= 60 ? t.timeLeft(spokenMinutes, 0) : t.timeLeft(0, left)}
+          >${clock}</time
+        >
+      </p>
+      <p class="visually-hidden" aria-live="polite" aria-atomic="true">${this.#spoken}</p>
+    `;
+  }
+
+  #announce(secondsLeft: number): void {
+    const t = this.context?.localize.term;
+    if (!t) return;
+    this.#spoken = secondsLeft >= 60 ? t.timeLeft(Math.round(secondsLeft / 60), 0) : t.timeLeft(0, secondsLeft);
+    this.requestUpdate();
+  }
+}
+
+definePart('svc-countdown', SvcCountdown);

@@ -1,0 +1,212 @@
+import { css } from 'lit';
+
+/** Styles every part shares: fields, buttons, alerts, steps. Colours come from the host's `--_*` tokens. */
+export const partStyles = css`
+  :host {
+    display: block;
+  }
+
+  * {
+    box-sizing: border-box;
+  }
+
+  form {
+    display: grid;
+    gap: var(--_space);
+    margin: 0;
+  }
+
+  fieldset {
+    border: 0;
+    margin: 0;
+    padding: 0;
+    min-inline-size: 0;
+  }
+
+  legend {
+    padding: 0;
+    font-weight: 600;
+    margin-block-end: calc(var(--_space) / 4);
+  }
+
+  .field {
+    display: grid;
+    gap: calc(var(--_space) / 4);
+  }
+
+  label,
+  .label {
+    font-weight: 600;
+  }
+
+  .hint {
+    color: var(--_muted);
+    font-size: 0.875em;
+    margin: 0;
+  }
+
+  input,
+  select {
+    font: inherit;
+    color: var(--_text);
+    background: var(--_background);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    padding: 0.5em 0.75em;
+    min-block-size: 2.75em;
+    inline-size: 100%;
+  }
+
+  input[aria-invalid='true'],
+  select[aria-invalid='true'] {
+    border-color: var(--_danger);
+    border-width: 2px;
+  }
+
+  input:focus-visible,
+  select:focus-visible,
+  button:focus-visible,
+  [tabindex='-1']:focus-visible,
+  .choice input:focus-visible + span {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+
+  [tabindex='-1']:focus:not(:focus-visible) {
+    outline: none;
+  }
+
+  .error {
+    color: var(--_danger);
+    font-weight: 600;
+    margin: 0;
+    display: flex;
+    gap: 0.35em;
+    align-items: baseline;
+  }
+
+  .error::before {
+    content: '!';
+    display: inline-grid;
+    place-items: center;
+    flex: none;
+    inline-size: 1.15em;
+    block-size: 1.15em;
+    border-radius: 50%;
+    background: var(--_danger);
+    color: var(--_background);
+    font-size: 0.8em;
+    font-weight: 800;
+  }
+
+  .alert {
+    border-inline-start: 4px solid var(--_danger);
+    background: var(--_surface);
+    padding: calc(var(--_space) / 2) var(--_space);
+    border-radius: calc(var(--_radius) / 2);
+    margin: 0;
+  }
+
+  .notice {
+    border-inline-start: 4px solid var(--_primary);
+    background: var(--_surface);
+    padding: calc(var(--_space) / 2) var(--_space);
+    border-radius: calc(var(--_radius) / 2);
+    margin: 0;
+  }
+
+  button {
+    font: inherit;
+    cursor: pointer;
+    border-radius: calc(var(--_radius) / 2);
+    min-block-size: 2.75em;
+    padding: 0.5em 1.25em;
+  }
+
+  .primary {
+    background: var(--_primary);
+    color: var(--_on-primary);
+    border: 2px solid var(--_primary);
+    font-weight: 700;
+    inline-size: 100%;
+  }
+
+  .secondary {
+    background: transparent;
+    color: var(--_primary);
+    border: 2px solid var(--_primary);
+    font-weight: 600;
+  }
+
+  button[aria-disabled='true'] {
+    cursor: not-allowed;
+    opacity: 0.7;
+  }
+
+  .step {
+    display: grid;
+    gap: var(--_space);
+    background: var(--_surface);
+    border-radius: var(--_radius);
+    padding: var(--_space);
+  }
+
+  h2 {
+    margin: 0;
+    font-size: 1.25em;
+    line-height: 1.3;
+  }
+
+  p {
+    margin: 0;
+  }
+
+  .status {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    color: var(--_muted);
+  }
+
+  .spinner {
+    inline-size: 1.25em;
+    block-size: 1.25em;
+    flex: none;
+    border-radius: 50%;
+    border: 3px solid var(--_border);
+    border-block-start-color: var(--_primary);
+    animation: spin 0.9s linear infinite;
+  }
+
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation: none;
+      border-block-start-color: var(--_border);
+      background: radial-gradient(circle, var(--_primary) 30%, transparent 32%);
+    }
+  }
+
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--_space) / 2);
+  }
+
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    padding: 0;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border: 0;
+  }
+`;

@@ -1,0 +1,16 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { CheckoutContext } from '../state.js';
+
+/** "Waiting for the payment…" with the waiting indicator; the status changes are announced by the element. */
+export function renderStatusLine(context: CheckoutContext): TemplateResult | typeof nothing {
+  const order = context.state.order;
+  if (!order) return nothing;
+  const t = context.localize.term;
+  return html`
+    <p class="status" part="status">
+      <span class="spinner" part="spinner" aria-hidden="true"></span>
+      <span>${t.statusLabel}: ${t.status[order.status]}</span>
+    </p>
+    <svc-countdown exportparts="countdown"></svc-countdown>
+  `;
+}

@@ -1,0 +1,150 @@
+import { css } from 'lit';
+
+/**
+ * The element's design tokens and outer layout. Public tokens are `--svc-*`; each is read once here into a
+ * private `--_*` variable that the parts use, so that a merchant sets a token once, on the element or above.
+ */
+export const styles = css`
+  :host {
+    --_primary: var(--svc-color-primary, #0b57d0);
+    --_on-primary: var(--svc-color-on-primary, #ffffff);
+    --_text: var(--svc-color-text, #1b1b1f);
+    --_muted: var(--svc-color-muted, #4f5158);
+    --_background: var(--svc-color-background, #ffffff);
+    --_surface: var(--svc-color-surface, #f3f4f8);
+    --_border: var(--svc-color-border, #74777f);
+    --_danger: var(--svc-color-danger, #b3261e);
+    --_success: var(--svc-color-success, #146c2e);
+    --_warning: var(--svc-color-warning, #7a4a00);
+    --_on-warning: #ffffff;
+    --_focus: var(--svc-color-focus, var(--_primary));
+    --_radius: var(--svc-radius, 8px);
+    --_space: var(--svc-spacing, 1rem);
+    --_font: var(--svc-font-family, inherit);
+    --_font-size: var(--svc-font-size, 1rem);
+
+    display: block;
+    color-scheme: light;
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+    line-height: 1.5;
+    color: var(--_text);
+  }
+
+  :host([theme='dark']) {
+    --_primary: var(--svc-color-primary, #a8c7fa);
+    --_on-primary: var(--svc-color-on-primary, #062e6f);
+    --_text: var(--svc-color-text, #e4e2e6);
+    --_muted: var(--svc-color-muted, #c4c6cf);
+    --_background: var(--svc-color-background, #1b1b1f);
+    --_surface: var(--svc-color-surface, #2a2a30);
+    --_border: var(--svc-color-border, #8e9099);
+    --_danger: var(--svc-color-danger, #ffb4ab);
+    --_success: var(--svc-color-success, #7fd88f);
+    --_warning: var(--svc-color-warning, #ffb95c);
+    --_on-warning: #2b1700;
+    color-scheme: dark;
+  }
+
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      --_primary: var(--svc-color-primary, #a8c7fa);
+      --_on-primary: var(--svc-color-on-primary, #062e6f);
+      --_text: var(--svc-color-text, #e4e2e6);
+      --_muted: var(--svc-color-muted, #c4c6cf);
+      --_background: var(--svc-color-background, #1b1b1f);
+      --_surface: var(--svc-color-surface, #2a2a30);
+      --_border: var(--svc-color-border, #8e9099);
+      --_danger: var(--svc-color-danger, #ffb4ab);
+      --_success: var(--svc-color-success, #7fd88f);
+      --_warning: var(--svc-color-warning, #ffb95c);
+      --_on-warning: #2b1700;
+      color-scheme: dark;
+    }
+  }
+
+  :host([hidden]) {
+    display: none;
+  }
+
+  .base {
+    background: var(--_background);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: var(--_space);
+    display: grid;
+    gap: var(--_space);
+  }
+
+  .header {
+    display: grid;
+    gap: calc(var(--_space) / 4);
+  }
+
+  .merchant {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--_space) / 2);
+    font-weight: 600;
+  }
+
+  .badge {
+    display: inline-block;
+    padding-inline: calc(var(--_space) / 2);
+    border-radius: calc(var(--_radius) / 2);
+    background: var(--_warning);
+    color: var(--_on-warning);
+    font-size: 0.8125em;
+    font-weight: 700;
+    letter-spacing: 0.02em;
+  }
+
+  .amount {
+    margin: 0;
+    display: flex;
+    align-items: baseline;
+    justify-content: space-between;
+    gap: var(--_space);
+  }
+
+  .amount-label {
+    color: var(--_muted);
+  }
+
+  .amount-value {
+    font-size: 1.5em;
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .product {
+    margin: 0;
+    color: var(--_muted);
+  }
+
+  .body {
+    display: grid;
+    gap: var(--_space);
+  }
+
+  .alert {
+    border-inline-start: 4px solid var(--_danger);
+    background: var(--_surface);
+    padding: calc(var(--_space) / 2) var(--_space);
+    border-radius: calc(var(--_radius) / 2);
+  }
+
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    padding: 0;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border: 0;
+  }
+`;

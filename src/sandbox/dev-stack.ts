@@ -1,0 +1,108 @@
+/**
+ * A whole payment backend for a development server: a sandbox, and the merchant kit's handler in front of
+ * it, as one Connect-style middleware. The kit is mounted at `basePath` (where `<svc-checkout endpoint>`
+ * points), and the sandbox's pages and control API are passed through under `/sandbox/`, so that a page on
+ * the dev server reaches all of it on its own origin. The demo's Vite plugin and the browser tests use it;
+ * so can a merchant's own dev server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMerchantHandler, toNodeListener, type CallbackEvent, type MerchantHandlerOptions } from '../server/index.js';
+import { DEFAULT_MERCHANT } from './config.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
+
+export type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
+
+export interface DevStackOptions {
+  /** The origin (and any path prefix) the dev server serves this middleware at, e.g. http://localhost:5173. */
+  publicUrl: string;
+  /** Where the merchant kit is mounted. Default `/api/checkout`. */
+  basePath?: string;
+  sandbox?: Omit<SandboxOptions, 'publicUrl'>;
+  /** Options of the kit's handler; the merchant, key and environment come from the sandbox. */
+  handler?: Partial<MerchantHandlerOptions>;
+}
+
+export interface DevStack {
+  sandbox: Sandbox;
+  basePath: string;
+  middleware: Middleware;
+  /** Every verified callback the kit received, oldest first. */
+  callbacks: CallbackEvent[];
+  /** Called with each verified callback as it arrives. */
+  onCallback(listener: (event: CallbackEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+
+export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const basePath = (options.basePath ?? '/api/checkout').replace(/\/+$/, '');
+  const sandbox = await createSandbox({ ...options.sandbox, publicUrl });
+  const merchant = sandbox.merchants[0] ?? DEFAULT_MERCHANT;
+  const callbacks: CallbackEvent[] = [];
+  const listeners = new Set<(event: CallbackEvent) => void>();
+  const handler = createMerchantHandler({
+    merchantId: merchant.merchantId,
+    privateKey: merchant.privateKey,
+    environment: { baseUrl: sandbox.url },
+    basePath,
+    callbackUrl: `${publicUrl}${basePath}/callbacks`,
+    ...options.handler,
+    onCallback: async (event) => {
+      callbacks.push(event);
+      for (const listener of listeners) listener(event);
+      await options.handler?.onCallback?.(event);
+    },
+  });
+  const kit = toNodeListener(handler);
+
+  const middleware: Middleware = (request, response, next) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (path === basePath || path.startsWith(`${basePath}/`)) {
+      kit(request, response, next);
+      return;
+    }
+    if (path.startsWith('/sandbox/')) {
+      void proxy(sandbox.url, request, response).catch(next);
+      return;
+    }
+    next();
+  };
+
+  return {
+    sandbox,
+    basePath,
+    middleware,
+    callbacks,
+    onCallback(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => sandbox.close(),
+  };
+}
+
+/** Passes one request to the sandbox and its answer back, redirects included (the 3-D Secure page's 303). */
+async function proxy(target: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string' && !HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  const method = request.method ?? 'GET';
+  const answer = await fetch(`${target}${request.url ?? '/'}`, {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks),
+    redirect: 'manual',
+  });
+  const outgoing: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') outgoing[name] = value;
+  });
+  const body = Buffer.from(await answer.arrayBuffer());
+  response.writeHead(answer.status, outgoing);
+  response.end(body);
+}

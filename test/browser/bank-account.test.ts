@@ -1,0 +1,192 @@
+// Bank account: OTP, PIN and 3-D Secure, end to end against this file's own sandbox and merchant kit.
+import { expect } from '@open-wc/testing';
+import type { SvcCheckout } from '../../src/element/index.js';
+import {
+  checkout,
+  clickButton,
+  deepQuery,
+  record,
+  type,
+  uniqueReference,
+  until,
+  untilText,
+  visibleText,
+} from './support/checkout.js';
+import { startStack, type Stack } from './support/stack.js';
+
+async function fillBankAccount(element: Element, account: string, dob = ['05', '01', '1990']) {
+  await type(element, 'input[name=bankAccountNumber]', account);
+  await type(element, 'input[name=bankCode]', '033');
+  await type(element, 'input[name=dobDay]', dob[0]!);
+  await type(element, 'input[name=dobMonth]', dob[1]!);
+  await type(element, 'input[name=dobYear]', dob[2]!);
+}
+
+describe('<svc-checkout> bank account', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => sessionStorage.clear());
+
+  it('pays with the test account and its OTP, sent as one-time-code', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await expect(element).to.be.accessible();
+    const events = record(element, 'svc-action', 'svc-pay-result');
+    await fillBankAccount(element, '2215381176');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter the code');
+    const otp = deepQuery<HTMLInputElement>(element, 'input[name=otp]')!;
+    expect(otp.getAttribute('autocomplete')).to.equal('one-time-code');
+    expect(otp.getAttribute('inputmode')).to.equal('numeric');
+    expect(otp.type).to.equal('text');
+    await expect(element).to.be.accessible();
+    await type(element, 'input[name=otp]', '11315632');
+    await clickButton(element, 'Confirm');
+    await untilText(element, 'Payment received');
+    expect(events.map((event) => [event.name, event.detail.actionType ?? event.detail.orderStatus])).to.deep.equal([
+      ['svc-pay-result', 'PENDING'],
+      ['svc-action', 'INPUT_OTP'],
+      ['svc-pay-result', 'SUCCESS'],
+    ]);
+  });
+
+  it('accepts an OTP typed in Arabic-Indic digits', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await fillBankAccount(element, '2215381176', ['٠٥', '٠١', '١٩٩٠']);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter the code');
+    await type(element, 'input[name=otp]', '١١٣١٥٦٣٢');
+    await clickButton(element, 'Confirm');
+    await untilText(element, 'Payment received');
+  });
+
+  it('says a wrong OTP is wrong, at the field, and lets the payer send the code again', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await fillBankAccount(element, '2215381176');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter the code');
+    await type(element, 'input[name=otp]', '00000000');
+    await clickButton(element, 'Confirm');
+    await untilText(element, 'That code is not right');
+    const otp = deepQuery<HTMLInputElement>(element, 'input[name=otp]')!;
+    expect(otp.getAttribute('aria-invalid')).to.equal('true');
+    const error = deepQuery(element, '#otp-error')!;
+    expect(otp.getAttribute('aria-describedby')).to.contain('otp-error');
+    expect(error.textContent).to.contain('That code is not right');
+    await expect(element).to.be.accessible();
+    await clickButton(element, 'Send the code again');
+    await untilText(element, 'A new code is on its way.');
+    await untilText(element, /Send again in \d+ seconds/);
+    const sent = await stack.control('GET', '/sandbox/v1/notifications');
+    expect(sent.body.notifications.filter((message: { text: string }) => message.text.includes('11315632')).length).to.be.at.least(2);
+    await type(element, 'input[name=otp]', '11315632');
+    await clickButton(element, 'Confirm');
+    await untilText(element, 'Payment received');
+  });
+
+  it('shows the failure of the published failing account after its OTP', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await fillBankAccount(element, '2215381190');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter the code');
+    await type(element, 'input[name=otp]', '11315632');
+    await clickButton(element, 'Confirm');
+    await untilText(element, 'The payment did not go through');
+    expect(visibleText(element)).to.contain('The account does not have enough funds.');
+  });
+
+  it('asks for a masked PIN for the PIN account', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await fillBankAccount(element, '2215381183');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter your PIN');
+    const pin = deepQuery<HTMLInputElement>(element, 'input[name=pin]')!;
+    expect(pin.type).to.equal('password');
+    expect(pin.getAttribute('inputmode')).to.equal('numeric');
+    expect(visibleText(element)).not.to.contain('Send the code again');
+    await expect(element).to.be.accessible();
+    await type(element, 'input[name=pin]', '1234');
+    await clickButton(element, 'Confirm');
+    await untilText(element, 'Payment received');
+  });
+
+  it('names the date of birth when it does not match the account', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await fillBankAccount(element, '2215381176', ['06', '01', '1990']);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'The date of birth does not match the account.');
+    expect(deepQuery(element, 'input[name=dobDay]')!.getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  for (const decision of ['Approve', 'Decline'] as const) {
+    it(`goes to the bank's 3-D Secure page and, back from ${decision}, resumes the same order`, async () => {
+      const reference = uniqueReference('3ds');
+      const query = new URLSearchParams({
+        endpoint: stack.endpoint,
+        'merchant-id': stack.merchantId,
+        reference,
+        'country-code': 'EG',
+        currency: 'EGP',
+        'pay-amount': '12500',
+        'product-name': 'Espresso beans',
+        'pay-method': 'BankAccount',
+        'poll-interval': '100',
+        locale: 'en',
+      });
+      const frame = document.createElement('iframe');
+      frame.title = 'shop';
+      frame.src = `/test/browser/fixtures/checkout-page.html?${query}`;
+      document.body.append(frame);
+      try {
+        const inFrame = () => frame.contentDocument?.querySelector('svc-checkout') as SvcCheckout | null;
+        const first = await until('the element in the shop page', () => inFrame()?.shadowRoot && inFrame());
+        await fillBankAccount(first, '2215381200');
+        await clickButton(first, /^Pay/);
+        await until('the bank page', () => frame.contentWindow?.location.pathname.includes('/sandbox/3ds/'));
+        const button = await until(`the ${decision} button`, () =>
+          [...(frame.contentDocument?.querySelectorAll('button') ?? [])].find((item) => item.textContent?.trim() === decision),
+        );
+        button.click();
+        await until('the return to the shop', () => frame.contentWindow?.location.pathname.endsWith('/checkout-page.html') && inFrame()?.shadowRoot);
+        const back = inFrame()!;
+        await untilText(back, decision === 'Approve' ? 'Payment received' : 'The payment did not go through');
+        const orders = (await stack.control('GET', '/sandbox/v1/orders')).body.orders.filter((order: { reference: string }) =>
+          order.reference.startsWith(reference),
+        );
+        expect(orders).to.have.length(1);
+        expect(orders[0].status).to.equal(decision === 'Approve' ? 'SUCCESS' : 'FAIL');
+        if (decision === 'Decline') expect(visibleText(back)).to.contain('The payer declined the 3-D Secure check.');
+      } finally {
+        frame.remove();
+      }
+    });
+  }
+
+  it('opens 3-D Secure in a new window when configured, and follows the order from here', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount', redirectMode: 'new-window' });
+    const opened: string[] = [];
+    const open = window.open;
+    window.open = ((url?: string | URL) => {
+      opened.push(String(url));
+      return null;
+    }) as typeof window.open;
+    try {
+      await fillBankAccount(element, '2215381200');
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'Confirm with your bank');
+      expect(opened).to.have.length(1);
+      expect(opened[0]).to.contain('/sandbox/3ds/');
+      // The browser refused the window: the payer gets a button instead.
+      await untilText(element, 'Your browser blocked the bank’s window.');
+      await expect(element).to.be.accessible();
+      const orderNo = new URL(opened[0]!).pathname.split('/').pop()!;
+      const approve = await fetch(`${new URL(opened[0]!).pathname}/approve`, { method: 'POST', redirect: 'manual' });
+      expect([0, 303]).to.include(approve.status);
+      await untilText(element, 'Payment received');
+      expect((await stack.order(orderNo)).status).to.equal('SUCCESS');
+    } finally {
+      window.open = open;
+    }
+  });
+});

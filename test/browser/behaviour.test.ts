@@ -1,0 +1,321 @@
+// What holds across methods: no duplicate orders, resuming after a reload, configuration, errors and events.
+import { expect, fixture, html } from '@open-wc/testing';
+import { SvcCheckout } from '../../src/element/index.js';
+import {
+  checkout,
+  clickButton,
+  deepQuery,
+  record,
+  type,
+  uniqueReference,
+  until,
+  untilText,
+  visibleText,
+} from './support/checkout.js';
+import { countRequests } from './support/requests.js';
+import { startStack, type Stack } from './support/stack.js';
+
+describe('<svc-checkout> behaviour', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => sessionStorage.clear());
+
+  it('creates one order however many times Pay is pressed', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N78101818301');
+    const creates = countRequests('/payments');
+    try {
+      const button = deepQuery<HTMLButtonElement>(element, 'svc-pos-form button[type=submit]') ?? deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!;
+      button.click();
+      button.click();
+      const calls = [element.submit(), element.submit()];
+      expect(calls[0]).to.equal(calls[1]);
+      await Promise.all(calls);
+      await untilText(element, 'Swipe or insert');
+      expect(creates.count).to.equal(1);
+    } finally {
+      creates.restore();
+    }
+  });
+
+  it('resumes the order in progress when the page is loaded again, without creating another', async () => {
+    const reference = uniqueReference('reload');
+    const first = await checkout(stack, { payMethod: 'ReferenceCode', reference });
+    const created = record(first, 'svc-http-response');
+    await type(first, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(first, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(first, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(first, /^Pay/);
+    await untilText(first, 'Your reference code');
+    const code = created[0]!.detail.data.referenceCode;
+    first.remove();
+
+    const creates = countRequests('/payments');
+    try {
+      const second = await checkout(stack, { payMethod: 'ReferenceCode', reference });
+      await untilText(second, 'Your reference code');
+      expect(visibleText(second)).to.contain(`${code.slice(0, 3)} ${code.slice(3, 6)} ${code.slice(6)}`);
+      expect(creates.count).to.equal(0);
+      await stack.control('POST', `/sandbox/v1/reference-codes/${code}/pay`);
+      await untilText(second, 'Payment received');
+    } finally {
+      creates.restore();
+    }
+    let readyDetail: unknown;
+    const third = await fixture<SvcCheckout>(html`<svc-checkout
+      endpoint=${stack.endpoint}
+      merchant-id=${stack.merchantId}
+      reference=${reference}
+      country-code="EG"
+      currency="EGP"
+      pay-amount="12500"
+      product-name="Beans"
+      product-description="1 kg"
+      @svc-ready=${(event: CustomEvent) => (readyDetail = event.detail)}
+    ></svc-checkout>`);
+    await untilText(third, 'Payment received');
+    expect(readyDetail).to.deep.equal({
+      methods: ['Pos', 'BankAccount', 'ReferenceCode'],
+      resumed: true,
+    });
+  });
+
+  it('resumes the payment in progress after a real reload of the page', async () => {
+    const reference = uniqueReference('frame');
+    const query = new URLSearchParams({
+      endpoint: stack.endpoint,
+      'merchant-id': stack.merchantId,
+      reference,
+      'country-code': 'EG',
+      currency: 'EGP',
+      'pay-amount': '9900',
+      'product-name': 'Beans',
+      'pay-method': 'Pos',
+      'poll-interval': '100',
+    });
+    const frame = document.createElement('iframe');
+    frame.title = 'shop';
+    frame.src = `/test/browser/fixtures/checkout-page.html?${query}`;
+    document.body.append(frame);
+    try {
+      const inFrame = () => frame.contentDocument?.querySelector('svc-checkout') as SvcCheckout | null;
+      const page = await until('the shop page', () => inFrame()?.shadowRoot && inFrame());
+      await type(page, 'input[name=sn]', 'N78101818302');
+      await clickButton(page, /^Pay/);
+      await untilText(page, 'Swipe or insert');
+      frame.contentWindow!.location.reload();
+      await until('the reloaded page', () => inFrame() !== page && inFrame()?.shadowRoot && inFrame());
+      const reloaded = inFrame()!;
+      await untilText(reloaded, 'Swipe or insert the card at terminal N78101818302.');
+      await stack.control('POST', '/sandbox/v1/pos/N78101818302/swipe', { outcome: 'success' });
+      await untilText(reloaded, 'Payment received');
+      const orders = (await stack.control('GET', '/sandbox/v1/orders')).body.orders.filter((order: { reference: string }) =>
+        order.reference.startsWith(reference),
+      );
+      expect(orders).to.have.length(1);
+    } finally {
+      frame.remove();
+    }
+  });
+
+  it('never charges twice for a reference already paid elsewhere: it shows the payment', async () => {
+    const reference = uniqueReference('paid');
+    const direct = await fetch(`${stack.endpoint}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        reference,
+        amount: { total: 12_500, currency: 'EGP' },
+        product: { name: 'Beans' },
+        payMethod: 'Pos',
+        sn: 'N78101818303',
+        country: 'EG',
+      }),
+    }).then((response) => response.json());
+    await stack.control('POST', '/sandbox/v1/pos/N78101818303/swipe', { outcome: 'success' });
+    const element = await checkout(stack, { payMethod: 'Pos', reference });
+    const errors = record(element, 'svc-error');
+    await type(element, 'input[name=sn]', 'N78101818303');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Payment received');
+    expect(visibleText(element)).to.contain(direct.data.orderNo);
+    expect(errors).to.have.length(0);
+  });
+
+  it('waits for an order of the same reference that is already pending elsewhere', async () => {
+    const reference = uniqueReference('pending');
+    await fetch(`${stack.endpoint}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        reference,
+        amount: { total: 12_500, currency: 'EGP' },
+        product: { name: 'Beans' },
+        payMethod: 'Pos',
+        sn: 'N78101818304',
+        country: 'EG',
+      }),
+    });
+    const element = await checkout(stack, { payMethod: 'Pos', reference });
+    await type(element, 'input[name=sn]', 'N78101818304');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'A payment for this order is already in progress.');
+    await expect(element).to.be.accessible();
+    await stack.control('POST', '/sandbox/v1/pos/N78101818304/swipe', { outcome: 'success' });
+    await untilText(element, 'Payment received');
+  });
+
+  it('reports a service outage as a retryable svc-error, and the same reference goes through afterwards', async () => {
+    const reference = uniqueReference('outage');
+    const element = await checkout(stack, { payMethod: 'Pos', reference });
+    const events = record(element, 'svc-error', 'svc-http-response');
+    await type(element, 'input[name=sn]', 'N78101818305');
+    await stack.control('POST', '/sandbox/v1/faults', { kind: '50003', count: 1 });
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Payments are not available right now. Try again in a moment.');
+    expect(events.find((event) => event.name === 'svc-error')!.detail).to.deep.equal({
+      code: '50003',
+      message: 'service not available, please try again.',
+      retryable: true,
+    });
+    await expect(element).to.be.accessible();
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    expect(events.filter((event) => event.name === 'svc-http-response').at(-1)!.detail.data.reference).to.equal(reference);
+  });
+
+  it('reports an endpoint it cannot reach as a NETWORK error', async () => {
+    const element = await fixture<SvcCheckout>(html`<svc-checkout
+      endpoint="http://127.0.0.1:9/checkout"
+      merchant-id="256612345678901"
+      country-code="EG"
+      currency="EGP"
+      pay-amount="100"
+      product-name="Beans"
+      pay-method="Pos"
+    ></svc-checkout>`);
+    const errors = record(element, 'svc-error');
+    await type(element, 'input[name=sn]', 'N1');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'We could not reach the shop.');
+    expect(errors[0]!.detail).to.include({ code: 'NETWORK', retryable: true });
+  });
+
+  it('answers getCashierStatus() with the status envelope', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N78101818306');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    const envelope = await element.getCashierStatus();
+    expect(envelope.code).to.equal('00000');
+    expect(envelope.data).to.include({ status: 'PENDING', silence: 'Y' });
+    expect(envelope.data!.vat).to.include({ rate: 14, currencySymbo: 'E£' });
+  });
+
+  it('takes the whole PayParams as a property, and offers only the preferred method', async () => {
+    const element = document.createElement('svc-checkout');
+    element.endpoint = stack.endpoint;
+    element.payParams = {
+      merchantId: stack.merchantId,
+      merchantName: 'Nile Coffee Roasters',
+      reference: uniqueReference('params'),
+      countryCode: 'EG',
+      currency: 'EGP',
+      payAmount: 250_075,
+      productName: 'Grinder',
+      productDescription: 'Burr grinder',
+      expireAt: 45,
+      payMethod: 'ReferenceCode',
+    };
+    element.userInfo = { userName: 'Omar Adel', userEmail: 'omar@example.com', userMobile: '+201112223334' };
+    document.body.append(element);
+    try {
+      await untilText(element, 'EGP 2,500.75');
+      expect(deepQuery(element, 'svc-method-picker')).to.equal(null);
+      expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserName]')!.value).to.equal('Omar Adel');
+      expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.value).to.equal('omar@example.com');
+    } finally {
+      element.remove();
+    }
+  });
+
+  it('offers the methods listed, and reports the choice and completeness in svc-change', async () => {
+    const element = await checkout(stack, { methods: 'Pos, ReferenceCode' });
+    const changes = record(element, 'svc-change');
+    const options = [...element.shadowRoot!.querySelector('svc-method-picker')!.shadowRoot!.querySelectorAll<HTMLInputElement>('input[type=radio]')];
+    expect(options.map((option) => option.value)).to.deep.equal(['Pos', 'ReferenceCode']);
+    options[1]!.click();
+    await until('the reference code form', () => deepQuery(element, 'svc-reference-code-form'));
+    expect(changes[0]!.detail).to.deep.equal({ payMethod: 'ReferenceCode', complete: false });
+    await type(element, 'input[name=notifyUserName]', 'Mona');
+    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
+    expect(changes.at(-1)!.detail).to.deep.equal({ payMethod: 'ReferenceCode', complete: true });
+  });
+
+  it('shows a configuration error that names the setting instead of a broken form', async () => {
+    const element = await fixture<SvcCheckout>(html`<svc-checkout merchant-id="1" currency="EGP" pay-amount="100"></svc-checkout>`);
+    await untilText(element, 'This checkout is not set up correctly (endpoint).');
+    const wrongAmount = await checkout(stack, { amount: -5 });
+    await untilText(wrongAmount, 'This checkout is not set up correctly (pay-amount).');
+    await expect(wrongAmount).to.be.accessible();
+  });
+
+  it('refuses a private key, and never sends it', async () => {
+    const errors: unknown[] = [];
+    const creates = countRequests('/payments');
+    const element = document.createElement('svc-checkout');
+    element.addEventListener('svc-error', (event) => errors.push(event.detail));
+    element.setAttribute('endpoint', stack.endpoint);
+    element.payParams = {
+      merchantId: stack.merchantId,
+      merchantName: 'Shop',
+      reference: uniqueReference('key'),
+      countryCode: 'EG',
+      currency: 'EGP',
+      payAmount: 100,
+      productName: 'Beans',
+      productDescription: 'Beans',
+      expireAt: 30,
+      privateKey: 'OPAYPRV-must-not-be-here',
+    } as never;
+    const log = console.error;
+    console.error = () => undefined;
+    try {
+      document.body.append(element);
+      await untilText(element, 'This checkout is not set up correctly (private-key).');
+      expect(JSON.stringify(element.payParams)).not.to.contain('OPAYPRV');
+      expect(errors).to.deep.include({
+        code: 'CONFIG',
+        message: 'the element never takes a private key: keep it on your server, in the merchant kit',
+        retryable: false,
+      });
+      expect(creates.count).to.equal(0);
+    } finally {
+      console.error = log;
+      creates.restore();
+      element.remove();
+    }
+  });
+
+  it('shows the Test mode badge in sandbox mode, and SvcCheckout.isSandBox sets the default', async () => {
+    const element = await checkout(stack);
+    expect(visibleText(element)).to.contain('Test mode');
+    element.sandbox = false;
+    await element.updateComplete;
+    expect(visibleText(element)).not.to.contain('Test mode');
+    element.sandbox = undefined;
+    await element.updateComplete;
+    expect(visibleText(element)).not.to.contain('Test mode');
+    SvcCheckout.isSandBox = true;
+    try {
+      element.requestUpdate();
+      await element.updateComplete;
+      expect(visibleText(element)).to.contain('Test mode');
+    } finally {
+      SvcCheckout.isSandBox = false;
+    }
+  });
+});

@@ -1,0 +1,175 @@
+// The status poller and the countdown, on their own, in real browsers with real timers.
+import { expect } from '@open-wc/testing';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { PaymentStatus } from '../../src/core/index.js';
+import { CountdownController } from '../../src/element/controllers/countdown.js';
+import { POLL_BACKOFF, StatusPoller } from '../../src/element/controllers/poller.js';
+import { until } from './support/checkout.js';
+
+function host(): ReactiveControllerHost & { controllers: ReactiveController[]; updates: number } {
+  const controllers: ReactiveController[] = [];
+  return {
+    controllers,
+    updates: 0,
+    addController: (controller) => controllers.push(controller),
+    removeController: () => undefined,
+    requestUpdate() {
+      this.updates += 1;
+    },
+    updateComplete: Promise.resolve(true),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Makes the page look hidden or visible to the poller. A real tab cannot be hidden from inside a test. */
+function setVisibility(state: DocumentVisibilityState) {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+describe('StatusPoller', () => {
+  afterEach(() => {
+    delete (document as unknown as Record<string, unknown>)['visibilityState'];
+  });
+
+  it('never has two checks in flight, however slow they are', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let checks = 0;
+    const poller = new StatusPoller(host(), {
+      check: async () => {
+        checks++;
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await sleep(120);
+        inFlight--;
+        return 'PENDING';
+      },
+      onExpired: () => undefined,
+      interval: () => 5,
+    });
+    poller.start({ checkFirst: true });
+    const extra = [poller.checkNow(), poller.checkNow()];
+    await sleep(700);
+    poller.stop();
+    await Promise.all(extra);
+    expect(most).to.equal(1);
+    expect(checks).to.be.greaterThan(2);
+  });
+
+  it('shares the check in flight with getCashierStatus-style calls', async () => {
+    let checks = 0;
+    const poller = new StatusPoller(host(), {
+      check: async () => {
+        checks++;
+        await sleep(50);
+        return 'PENDING';
+      },
+      onExpired: () => undefined,
+      interval: () => 10_000,
+    });
+    const [first, second] = [poller.checkNow(), poller.checkNow()];
+    expect(first).to.equal(second);
+    await first;
+    expect(checks).to.equal(1);
+  });
+
+  it('waits longer after each check, as POLL_BACKOFF says', async () => {
+    const base = 40;
+    const starts: number[] = [];
+    const poller = new StatusPoller(host(), {
+      check: async () => {
+        starts.push(performance.now());
+        return 'PENDING';
+      },
+      onExpired: () => undefined,
+      interval: () => base,
+    });
+    const started = performance.now();
+    poller.start();
+    await sleep(1_500);
+    poller.stop();
+    const gaps = starts.map((start, index) => start - (index === 0 ? started : (starts[index - 1] as number)));
+    gaps.forEach((gap, index) => {
+      const planned = (POLL_BACKOFF[Math.min(index, POLL_BACKOFF.length - 1)] as number) * base;
+      expect(gap, `gap ${index}`).to.be.at.least(planned - 5);
+    });
+    // Without backing off there would have been 37 checks.
+    expect(starts.length).to.be.within(3, 9);
+  });
+
+  it('pauses while the page is hidden and checks at once when it shows again', async () => {
+    let checks = 0;
+    const poller = new StatusPoller(host(), {
+      check: async () => {
+        checks++;
+        return 'PENDING';
+      },
+      onExpired: () => undefined,
+      interval: () => 20,
+    });
+    poller.start();
+    await until('a first check', () => checks >= 1);
+    setVisibility('hidden');
+    const whileHidden = checks;
+    await sleep(400);
+    expect(checks).to.equal(whileHidden);
+    const shown = performance.now();
+    setVisibility('visible');
+    await until('a check on return', () => checks > whileHidden, 1_000);
+    expect(performance.now() - shown).to.be.below(500);
+    poller.stop();
+  });
+
+  it('stops at a terminal status', async () => {
+    const answers: PaymentStatus[] = ['PENDING', 'PENDING', 'FAIL'];
+    let checks = 0;
+    const poller = new StatusPoller(host(), {
+      check: async () => answers[Math.min(checks++, answers.length - 1)],
+      onExpired: () => undefined,
+      interval: () => 10,
+    });
+    poller.start({ checkFirst: true });
+    await until('the terminal status', () => checks === 3);
+    await sleep(300);
+    expect(checks).to.equal(3);
+    expect(poller.running).to.equal(false);
+  });
+
+  it('makes one last check at expiry, then stops and reports the expiry', async () => {
+    const checkedAt: number[] = [];
+    let expired = 0;
+    const expiresAt = Date.now() + 250;
+    const poller = new StatusPoller(host(), {
+      check: async () => {
+        checkedAt.push(Date.now());
+        return 'PENDING';
+      },
+      onExpired: () => expired++,
+      interval: () => 1_000,
+    });
+    poller.start({ expiresAt });
+    await until('the expiry', () => expired === 1, 2_000);
+    expect(checkedAt).to.have.length(1);
+    expect(checkedAt[0]).to.be.at.least(expiresAt);
+    await sleep(300);
+    expect(checkedAt).to.have.length(1);
+    expect(expired).to.equal(1);
+  });
+});
+
+describe('CountdownController', () => {
+  it('counts down to the given moment and announces only at milestones', async () => {
+    const announced: number[] = [];
+    const target = host();
+    const countdown = new CountdownController(target, { announce: (seconds) => announced.push(seconds) });
+    countdown.expiresAt = Date.now() + 11_500;
+    expect(countdown.secondsLeft).to.equal(12);
+    await until('the 10 second mark', () => announced.length > 0, 4_000);
+    expect(announced).to.deep.equal([10]);
+    expect(target.updates).to.be.at.least(2);
+    countdown.expiresAt = undefined;
+    expect(countdown.secondsLeft).to.equal(undefined);
+  });
+});

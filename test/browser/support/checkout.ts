@@ -1,0 +1,198 @@
+/**
+ * Helpers to drive <svc-checkout> in a test: make one against a stack, find elements through the parts'
+ * shadow roots, type, click, and wait for what the payer would see.
+ */
+import { fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/element/index.js';
+import type { SvcCheckout } from '../../../src/element/index.js';
+import type { Stack } from './stack.js';
+
+let counter = 0;
+
+// Lit's development build warns about mistakes (updates scheduled after an update, and the like): in these
+// suites a warning is a failure.
+const litWarnings: string[] = [];
+const warn = console.warn.bind(console);
+console.warn = (...args: unknown[]) => {
+  const text = args.map(String).join(' ');
+  if (/lit\.dev\/msg\/(?!dev-mode)/.test(text)) litWarnings.push(text);
+  warn(...args);
+};
+afterEach(() => {
+  if (litWarnings.length > 0) throw new Error(`Lit warned:\n${litWarnings.splice(0).join('\n')}`);
+});
+
+/** A reference no other test uses. */
+export function uniqueReference(prefix = 'wtr'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export interface CheckoutOptions {
+  reference?: string;
+  methods?: string;
+  payMethod?: string;
+  amount?: number;
+  locale?: string;
+  expireAt?: number;
+  redirectMode?: string;
+  returnUrl?: string;
+}
+
+export async function checkout(stack: Stack, options: CheckoutOptions = {}): Promise<SvcCheckout> {
+  const element = await fixture<SvcCheckout>(html`
+    <svc-checkout
+      endpoint=${stack.endpoint}
+      merchant-id=${stack.merchantId}
+      merchant-name="Nile Coffee Roasters"
+      reference=${options.reference ?? uniqueReference()}
+      country-code="EG"
+      currency="EGP"
+      pay-amount=${String(options.amount ?? 12_500)}
+      product-name="Espresso beans, 1 kg"
+      product-description="Single-origin Ethiopian beans"
+      expire-at=${String(options.expireAt ?? 30)}
+      methods=${options.methods ?? 'Pos BankAccount ReferenceCode'}
+      pay-method=${options.payMethod ?? ''}
+      poll-interval="100"
+      locale=${options.locale ?? 'en'}
+      redirect-mode=${options.redirectMode ?? 'same-window'}
+      return-url=${options.returnUrl ?? ''}
+      sandbox
+    ></svc-checkout>
+  `);
+  await element.updateComplete;
+  return element;
+}
+
+/** Walks down shadow roots: each selector is looked up in the previous match's shadow root (or light DOM). */
+export function query<T extends Element = HTMLElement>(root: Element, ...selectors: string[]): T | null {
+  let current: Element | null = root;
+  for (const selector of selectors) {
+    if (!current) return null;
+    const scope: ParentNode = current.shadowRoot ?? current;
+    current = scope.querySelector(selector);
+  }
+  return current as T | null;
+}
+
+/** Finds an element anywhere below `root`, through every shadow root. */
+/** The element's shadow root, else the node itself; realm-independent (elements in an iframe are not `instanceof Element` here). */
+function scopeOf(root: Element | ShadowRoot): ParentNode {
+  return root.nodeType === Node.ELEMENT_NODE ? ((root as Element).shadowRoot ?? root) : root;
+}
+
+export function deepQuery<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T | null {
+  const scope = scopeOf(root);
+  const direct = scope.querySelector<T>(selector);
+  if (direct) return direct;
+  for (const element of scope.querySelectorAll('*')) {
+    if (element.shadowRoot) {
+      const found = deepQuery<T>(element.shadowRoot, selector);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+export function deepQueryAll<T extends Element = HTMLElement>(root: Element | ShadowRoot, selector: string): T[] {
+  const scope = scopeOf(root);
+  const found = [...scope.querySelectorAll<T>(selector)];
+  for (const element of scope.querySelectorAll('*')) {
+    if (element.shadowRoot) found.push(...deepQueryAll<T>(element.shadowRoot, selector));
+  }
+  return found;
+}
+
+/** The text the payer sees, through shadow roots. */
+export function visibleText(root: Element): string {
+  const parts: string[] = [];
+  const walk = (node: Node) => {
+    const shadow = node.nodeType === Node.ELEMENT_NODE ? (node as Element).shadowRoot : null;
+    if (shadow) shadow.childNodes.forEach(walk);
+    if (node.nodeType === Node.TEXT_NODE) parts.push(node.textContent ?? '');
+    node.childNodes.forEach(walk);
+  };
+  walk(root);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Types into an input as a payer would: the value changes and `input` fires; then the field is left. */
+export async function type(root: Element, selector: string, value: string): Promise<void> {
+  const input = await until(`an input ${selector}`, () => deepQuery<HTMLInputElement>(root, selector));
+  input.focus();
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new FocusEvent('blur'));
+  await settle(root);
+}
+
+export async function choose(root: Element, selector: string, value: string): Promise<void> {
+  const select = await until(`a select ${selector}`, () => deepQuery<HTMLSelectElement>(root, selector));
+  select.value = value;
+  select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+  await settle(root);
+}
+
+export async function click(root: Element, selector: string): Promise<void> {
+  const target = await until(`something to click: ${selector}`, () => deepQuery<HTMLElement>(root, selector));
+  target.click();
+  await settle(root);
+}
+
+/** A button by its visible text. */
+export function buttonNamed(root: Element, name: string | RegExp): HTMLButtonElement | undefined {
+  return deepQueryAll<HTMLButtonElement>(root, 'button').find((button) => {
+    const text = (button.textContent ?? '').replace(/\s+/g, ' ').trim();
+    return typeof name === 'string' ? text === name : name.test(text);
+  });
+}
+
+export async function clickButton(root: Element, name: string | RegExp): Promise<void> {
+  const button = await until(`a button "${name}"`, () => buttonNamed(root, name));
+  button.click();
+  await settle(root);
+}
+
+/** Lets Lit render everything that changed. */
+export async function settle(root: Element): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    await (root as SvcCheckout).updateComplete;
+    for (const element of deepQueryAll(root, '*')) {
+      const lit = element as unknown as { updateComplete?: Promise<unknown> };
+      if (lit.updateComplete) await lit.updateComplete;
+    }
+  }
+}
+
+/** Checks every 25 ms until `check` returns something, for at most `timeoutMs`. */
+export async function until<T>(what: string, check: () => T | null | undefined | false, timeoutMs = 8_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Waits until the payer sees `text`. */
+export function untilText(root: Element, text: string | RegExp, timeoutMs?: number): Promise<string> {
+  return until(
+    `the text ${text}`,
+    () => {
+      const seen = visibleText(root);
+      return (typeof text === 'string' ? seen.includes(text) : text.test(seen)) && seen;
+    },
+    timeoutMs,
+  );
+}
+
+/** Collects every event of the given names the element dispatches. */
+export function record(element: Element, ...names: string[]): { name: string; detail: any }[] {
+  const seen: { name: string; detail: any }[] = [];
+  for (const name of names) element.addEventListener(name, (event) => seen.push({ name, detail: (event as CustomEvent).detail }));
+  return seen;
+}
+
+export { oneEvent };
