@@ -3,6 +3,7 @@
 // the `svc-dev-stack` command, mounted on this server under /stacks/<id>/, so that files running at the same time
 // in both browsers never share orders or a sandbox clock.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { build } from 'esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { startDevStack } from './dist/sandbox/index.js';
 
@@ -69,11 +70,37 @@ async function routeToStack(context, next) {
   return undefined;
 }
 
+/** Pages asked for with ?csp=strict are served under a strict Content-Security-Policy: no inline script or style. */
+async function strictCsp(context, next) {
+  await next();
+  if (context.query.csp === 'strict') context.set('Content-Security-Policy', "default-src 'self'");
+}
+
+/** The React fixture app, bundled with React (which ships CommonJS) and the built wrapper when a test asks. */
+function reactApp() {
+  return {
+    name: 'svc-react-app',
+    async serve(context) {
+      if (context.path !== '/__react-app.js') return undefined;
+      const result = await build({
+        entryPoints: ['test/browser/fixtures/react-app.tsx'],
+        bundle: true,
+        format: 'esm',
+        write: false,
+        jsx: 'automatic',
+        define: { 'process.env.NODE_ENV': '"development"' },
+        logLevel: 'silent',
+      });
+      return { body: result.outputFiles[0].text, type: 'js' };
+    },
+  };
+}
+
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [routeToStack],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks()],
+  middleware: [routeToStack, strictCsp],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath } }),

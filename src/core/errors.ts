@@ -2,6 +2,7 @@
  * The service's result codes: one table for every code the specification lists. The element, the merchant
  * kit and the sandbox all read messages and retry advice from here.
  */
+import type { PayMethod } from './status.js';
 import type { Envelope, Violation } from './types.js';
 
 /** Which of the specification's error tables a code appears in. */
@@ -37,6 +38,16 @@ export const RESULT_CODES = {
 } as const satisfies Record<string, ResultCode>;
 
 export type ErrorCode = keyof typeof RESULT_CODES;
+
+/** The code a create answers when its reference was used before (rule 4 of create). */
+export const DUPLICATE_REFERENCE_CODES = { Pos: '02004', BankAccount: '02004', ReferenceCode: '20000' } as const satisfies Record<
+  PayMethod,
+  ErrorCode
+>;
+
+export function isDuplicateReference(code: string): boolean {
+  return (Object.values(DUPLICATE_REFERENCE_CODES) as string[]).includes(code);
+}
 
 /**
  * Codes the element reports in `svc-error` when the problem is not an envelope from the service: the merchant

@@ -85,7 +85,10 @@ export function httpUrl(max = 2048): Format {
     const trimmed = value.trim();
     if (trimmed.length === 0) return broken('required', `${field} is required`);
     if (trimmed.length > max) return broken('maxLength', `${field} must be at most ${max} characters`);
-    if (!isHttpUrl(trimmed)) return broken('url', `${field} must be an absolute http or https URL`);
+    // new URL() silently drops tabs and line breaks; a URL that needs them dropped is not taken as given.
+    if (/[\u0000-\u0020\u007f]/.test(trimmed) || !isHttpUrl(trimmed)) {
+      return broken('url', `${field} must be an absolute http or https URL`);
+    }
     return ok(trimmed);
   };
 }

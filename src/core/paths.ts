@@ -48,8 +48,16 @@ export type MerchantOperation = keyof typeof MERCHANT_PATHS;
  */
 export const EXPIRES_IN_HEADER = 'Svc-Expires-In';
 
+/**
+ * The merchant kit's response header on a create that returned an order number, and the header the element
+ * sends it back in on that order's OTP, PIN and resend calls: an HMAC of the order number under the merchant's
+ * key, so that only the page that created an order can act on it.
+ */
+export const ORDER_TOKEN_HEADER = 'Svc-Order-Token';
+
 /** The sandbox's control API and pages; `{name}` marks a path parameter. */
 export const SANDBOX_PATHS = {
+  orders: '/sandbox/v1/orders',
   completeOrder: '/sandbox/v1/orders/{orderNo}/complete',
   order: '/sandbox/v1/orders/{orderNo}',
   payReferenceCode: '/sandbox/v1/reference-codes/{code}/pay',

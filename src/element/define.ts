@@ -6,10 +6,10 @@ import { SvcCheckout } from './svc-checkout.js';
 
 export const TAG_NAME = 'svc-checkout';
 
-const existing = customElements.get(TAG_NAME);
-if (!existing) customElements.define(TAG_NAME, SvcCheckout);
+const existing = customElements.get('svc-checkout');
+if (!existing) customElements.define('svc-checkout', SvcCheckout);
 else if (existing !== SvcCheckout) {
-  console.warn(`<${TAG_NAME}> is already defined by another copy of svc-checkout; this copy is not used. Load the element once.`);
+  console.warn('<svc-checkout> is already defined by another copy of svc-checkout; this copy is not used. Load the element once.');
 }
 
 declare global {

@@ -5,6 +5,7 @@
 import {
   CLIENT_ERROR_CODES,
   EXPIRES_IN_HEADER,
+  ORDER_TOKEN_HEADER,
   isPlainObject,
   MERCHANT_PATHS,
   type ClientErrorCode,
@@ -32,6 +33,8 @@ export interface EndpointAnswer<T> {
   envelope: Envelope<T>;
   /** Seconds until the order expires, when the kit said so. */
   expiresIn?: number;
+  /** The order's token, for its OTP, PIN and resend calls. */
+  orderToken?: string;
 }
 
 export interface EndpointClientOptions {
@@ -51,13 +54,23 @@ export class EndpointClient {
     this.#timeoutMs = options.timeoutMs ?? 20_000;
   }
 
-  async post<T>(operation: MerchantOperation, body: unknown, signal?: AbortSignal): Promise<EndpointAnswer<T>> {
+  /** Posts `body`; `orderToken` goes in the header the kit checks on an order's actions. */
+  async post<T>(
+    operation: MerchantOperation,
+    body: unknown,
+    options: { signal?: AbortSignal | undefined; orderToken?: string | undefined } = {},
+  ): Promise<EndpointAnswer<T>> {
+    const signal = options.signal;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     let response: Response;
     try {
       response = await fetch(`${this.#base}${MERCHANT_PATHS[operation]}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          ...(options.orderToken ? { [ORDER_TOKEN_HEADER]: options.orderToken } : {}),
+        },
         body: JSON.stringify(body),
         credentials: this.#credentials,
         signal: signal ? anySignal(signal, timeout) : timeout,
@@ -85,7 +98,12 @@ export class EndpointClient {
       data: (value['data'] ?? null) as T | null,
     };
     const expiresIn = Number(response.headers.get(EXPIRES_IN_HEADER));
-    return Number.isFinite(expiresIn) && expiresIn > 0 ? { envelope, expiresIn } : { envelope };
+    const orderToken = response.headers.get(ORDER_TOKEN_HEADER) ?? undefined;
+    return {
+      envelope,
+      ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresIn } : {}),
+      ...(orderToken ? { orderToken } : {}),
+    };
   }
 }
 

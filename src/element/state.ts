@@ -30,6 +30,8 @@ export interface ActiveOrder {
   failureReason?: string | undefined;
   /** True once the payer went to (or opened) the 3-D Secure page. */
   redirected?: boolean | undefined;
+  /** The merchant kit's token for this order's OTP, PIN and resend calls (not a secret beyond this order). */
+  token?: string | undefined;
 }
 
 export type Step =

@@ -1,6 +1,7 @@
 import { ContextProvider } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import {
+  isDuplicateReference,
   isErrorCode,
   isHttpUrl,
   isPaymentStatus,
@@ -50,6 +51,8 @@ type Values = CheckoutState['values'];
 
 const EMPTY_VALUES: Values = { Pos: {}, BankAccount: {}, ReferenceCode: {} };
 const RESEND_WAIT_SECONDS = 30;
+/** Failed status checks in a row before the payer is told the status cannot be checked. */
+const STATUS_FAILURES_BEFORE_NOTICE = 3;
 
 /** `sandbox` is true, false, or unset (then `SvcCheckout.isSandBox` decides). */
 const optionalBoolean = {
@@ -230,6 +233,10 @@ export class SvcCheckout extends LitElement {
   #resendTimer: ReturnType<typeof setInterval> | undefined;
   #initializedFor: string | undefined;
   #redirectWindow: Window | null = null;
+  #statusRequest: { reference: string; promise: Promise<Envelope<CashierStatusData>> } | undefined;
+  #statusFailures = 0;
+  /** When "send the code again" may be used again (epoch ms). */
+  #resendAllowedAt = 0;
   /** `svc-ready` to dispatch once the initialised state is rendered. */
   #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
 
@@ -261,19 +268,20 @@ export class SvcCheckout extends LitElement {
   reset(): void {
     this.#poller.stop();
     this.#stopResendTimer();
-    const saved = this.#saved ?? { version: 1 as const, base: this.#baseReference(), attempt: 1 };
-    this.#saved = { version: 1, base: saved.base, attempt: saved.order || saved.creating ? saved.attempt + 1 : saved.attempt };
-    this.#session?.save(this.#saved);
+    if (!this.#saved || this.#saved.order || this.#saved.creating) this.#nextAttempt();
     this.#touched.clear();
     this.#serverErrors.clear();
     this.#set({ step: { kind: 'form' }, order: undefined, alert: undefined, errors: {}, busy: false, notice: undefined });
     this.#emitChange();
   }
 
-  /** Asks the merchant endpoint for the order's status now. Resolves to the status envelope. */
+  /**
+   * Asks the merchant endpoint for the order's status now. Resolves to the status envelope; shares the poll's
+   * request when one is in flight, so that there is never more than one.
+   */
   async getCashierStatus(): Promise<Envelope<CashierStatusData>> {
     const reference = this.#state.order?.reference ?? this.#saved?.creating?.reference ?? this.#attemptReference();
-    const { envelope } = await this.#client().post<CashierStatusData>('status', { country: this.#country(), reference });
+    const envelope = await this.#fetchStatus(reference);
     if (isSuccess(envelope) && envelope.data) this.#observeStatus(envelope.data);
     return envelope;
   }
@@ -284,6 +292,8 @@ export class SvcCheckout extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('privateKey') && this.privateKey !== undefined) {
       this.privateKey = undefined;
+      // Not even left in the DOM, where other scripts on the page could read it.
+      this.removeAttribute('private-key');
       this.#refusePrivateKey();
     }
     if (changed.has('payParams') && carriesPrivateKey(this.payParams)) {
@@ -311,8 +321,8 @@ export class SvcCheckout extends LitElement {
       this.userInfo,
     );
     this.#config = resolved.config;
-    this.#configProblem ??= resolved.problem;
-    if (resolved.problem === undefined && this.#configProblem !== 'private-key') this.#configProblem = undefined;
+    // A refused private key stays refused; any other problem is whatever the settings say now.
+    if (this.#configProblem !== 'private-key') this.#configProblem = resolved.problem;
     const methods = this.#config.methods;
     const method = methods.includes(this.#state.method) ? this.#state.method : (methods[0] as PayMethod);
     const amount =
@@ -328,8 +338,10 @@ export class SvcCheckout extends LitElement {
       productName: this.#config.productName ?? '',
       redirectMode: this.redirectMode === 'new-window' ? 'new-window' : 'same-window',
     };
-    // First update, or a new order (another reference or merchant): pick up where this order stands.
-    if (this.#sessionKey() !== this.#initializedFor) this.#initialize();
+    // First update, a new order (another reference or merchant), or settings that arrived late and are now
+    // complete: pick up where this order stands.
+    const settled = this.#state.step.kind === 'config-error' && !this.#configProblem && this.#configViolations().length === 0;
+    if (this.#sessionKey() !== this.#initializedFor || settled) this.#initialize();
     this.#applyDirection();
     this.#publish();
   }
@@ -341,6 +353,11 @@ export class SvcCheckout extends LitElement {
       this.#ready = undefined;
       this.dispatchEvent(new SvcReadyEvent(detail));
     }
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.#resendAllowedAt > Date.now()) this.#tickResendTimer();
   }
 
   override disconnectedCallback(): void {
@@ -432,10 +449,12 @@ export class SvcCheckout extends LitElement {
 
   #set(patch: Partial<CheckoutState>): void {
     const before = this.#state.step;
+    // Read before the update: the focused control (Pay, Confirm) goes away with its step.
+    const hadFocus = this.matches(':focus-within');
     this.#state = { ...this.#state, ...patch };
     this.#publish();
     this.requestUpdate();
-    if (patch.step && (patch.step.kind !== before.kind || patch.step !== before)) void this.#focusStep();
+    if (patch.step && patch.step !== before && hadFocus) void this.#focusStep();
   }
 
   #publish(): void {
@@ -443,11 +462,11 @@ export class SvcCheckout extends LitElement {
     this.#provider.setValue(value, true);
   }
 
-  /** Moves focus to the new step's heading, so that keyboard and screen reader users follow it. */
+  /** Moves focus to the new step's start, so that keyboard and screen reader users follow it. */
   async #focusStep(): Promise<void> {
     await this.updateComplete;
     const part = this.shadowRoot?.querySelector<HTMLElement & { focusStart?: () => void }>('.body > *:last-child');
-    if (!part || !this.matches(':focus-within')) return;
+    if (!part) return;
     await (part as unknown as LitElement).updateComplete;
     part.focusStart?.();
   }
@@ -475,6 +494,10 @@ export class SvcCheckout extends LitElement {
     const key = this.#sessionKey();
     this.#initializedFor = key;
     this.#poller.stop();
+    this.#stopResendTimer();
+    this.#touched.clear();
+    this.#serverErrors.clear();
+    this.#state = { ...this.#state, order: undefined, alert: undefined, notice: undefined, errors: {}, busy: false, resendWait: 0 };
     if (this.#configProblem) {
       this.#set({ step: { kind: 'config-error', setting: this.#configProblem } });
       this.#emitError('CONFIG', `${CLIENT_ERROR_CODES.CONFIG.message}: ${this.#configProblem}`, false);
@@ -496,7 +519,10 @@ export class SvcCheckout extends LitElement {
       this.#resume(this.#saved.order);
     } else if (this.#saved?.creating) {
       resumed = true;
-      void this.#recoverCreate(this.#saved.creating.reference);
+      // Nothing to press while the lost answer is looked for: a second create would race the recovery.
+      this.#set({ step: { kind: 'waiting' }, busy: true });
+      const reference = this.#saved.creating.reference;
+      void this.#recoverCreate(reference).finally(() => this.#set({ busy: false }));
     } else {
       this.#saved ??= { version: 1, base: this.#baseReference(), attempt: 1 };
       this.#session.save(this.#saved);
@@ -557,7 +583,7 @@ export class SvcCheckout extends LitElement {
   // The form
 
   #selectMethod(method: PayMethod): void {
-    if (!this.#config.methods.includes(method) || this.#state.step.kind !== 'form') return;
+    if (!this.#config.methods.includes(method) || this.#state.step.kind !== 'form' || this.#state.busy) return;
     this.#touched.clear();
     this.#serverErrors.clear();
     this.#set({ method, errors: {}, alert: undefined });
@@ -665,7 +691,7 @@ export class SvcCheckout extends LitElement {
     return violations;
   }
 
-  #messageFor(field: FieldName, violation: Pick<Violation, 'rule' | 'message'>, fromServer = false): string {
+  #messageFor(field: FieldName, violation: Pick<Violation, 'rule' | 'message'>): string {
     const t = this.#localize.term;
     const label = t.label[field];
     switch (violation.rule) {
@@ -691,8 +717,12 @@ export class SvcCheckout extends LitElement {
         return field === 'otp' || field === 'pin' ? t.fieldError.mismatchCode : t.fieldError.mismatchDateOfBirth;
       case 'merchant':
         return violation.message;
+      case 'limit':
+        return t.fieldError.limit;
+      case 'state':
+        return t.fieldError.state;
       default:
-        return fromServer ? violation.message : t.fieldError.other(label);
+        return t.fieldError.other(label);
     }
   }
 
@@ -704,13 +734,13 @@ export class SvcCheckout extends LitElement {
   // ---------------------------------------------------------------------------------------------------------
   // Create
 
-  async #create(): Promise<void> {
+  async #create(retried = false): Promise<void> {
     if (this.#state.step.kind !== 'form' || this.#configProblem) return;
     for (const field of METHOD_FIELDS[this.#state.method]) this.#touched.add(field.name);
     const violations = this.#showErrors(true);
     this.#set({ submitCount: this.#state.submitCount + 1, alert: undefined });
     if (violations.size > 0) {
-      this.#announce(this.#localize.term.formHasErrors(violations.size));
+      this.#announce(this.#localize.term.formHasErrors(violations.size, (n) => this.#localize.number(n)));
       return;
     }
     const checked = validateCreateRequest(this.#createBody());
@@ -735,16 +765,21 @@ export class SvcCheckout extends LitElement {
       this.#transportError(error);
       return;
     }
-    const { envelope, expiresIn } = answer;
+    const { envelope, expiresIn, orderToken } = answer;
     this.dispatchEvent(new SvcHttpResponseEvent(envelope));
     if (isSuccess(envelope) && envelope.data) {
       this.#set({ busy: false });
-      this.#applyCreated(envelope.data, method, body as unknown as Record<string, unknown>, expiresIn);
+      this.#applyCreated(envelope.data, method, body as unknown as Record<string, unknown>, expiresIn, orderToken);
       return;
     }
-    if (envelope.code === '02004' || envelope.code === '20000') {
-      await this.#recoverCreate(body.reference, { duplicate: true });
+    if (isDuplicateReference(envelope.code)) {
+      const outcome = await this.#recoverCreate(body.reference, { duplicate: true });
       this.#set({ busy: false });
+      // That reference is spent (its order failed or closed): the payer meant to pay, so once, send the next.
+      if (outcome === 'spent' && !retried) {
+        this.#nextAttempt();
+        await this.#create(true);
+      }
       return;
     }
     this.#set({ busy: false });
@@ -752,7 +787,13 @@ export class SvcCheckout extends LitElement {
     this.#envelopeError(envelope);
   }
 
-  #applyCreated(data: CreatePaymentData, method: PayMethod, body: Record<string, unknown>, expiresIn: number | undefined): void {
+  #applyCreated(
+    data: CreatePaymentData,
+    method: PayMethod,
+    body: Record<string, unknown>,
+    expiresIn: number | undefined,
+    token: string | undefined,
+  ): void {
     const notify = (body['notify'] ?? {}) as { notifyMethod?: NotifyMethod; notifyUserEmail?: string; notifyUserMobile?: string };
     const status: PaymentStatus = isPaymentStatus(data.status) ? data.status : 'PENDING';
     const actionType = method === 'ReferenceCode' ? 'REFERENCE_CODE' : normalizeNextActionType(data.nextAction?.actionType);
@@ -773,6 +814,7 @@ export class SvcCheckout extends LitElement {
       expiresAt: expiresIn !== undefined ? Date.now() + expiresIn * 1000 : undefined,
       failureCode: data.failureCode,
       failureReason: data.failureReason,
+      token,
     };
     this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
     this.#session?.save(this.#saved);
@@ -788,14 +830,14 @@ export class SvcCheckout extends LitElement {
    * A create whose answer was lost (a reload) or refused as a duplicate: the order may exist. Its status
    * decides: pending resumes, paid shows the result, failed or closed moves on to a new attempt.
    */
-  async #recoverCreate(reference: string, options: { duplicate?: boolean } = {}): Promise<void> {
+  async #recoverCreate(reference: string, options: { duplicate?: boolean } = {}): Promise<'resolved' | 'spent'> {
     let envelope: Envelope<CashierStatusData>;
     try {
-      ({ envelope } = await this.#client().post<CashierStatusData>('status', { country: this.#config.countryCode ?? '', reference }));
+      envelope = await this.#fetchStatus(reference);
     } catch (error) {
       this.#set({ step: { kind: 'form' } });
       this.#transportError(error);
-      return;
+      return 'resolved';
     }
     const data = envelope.data;
     if (!isSuccess(envelope) || !data || !isPaymentStatus(data.status)) {
@@ -803,7 +845,7 @@ export class SvcCheckout extends LitElement {
       this.#clearCreating();
       this.#set({ step: { kind: 'form' } });
       if (options.duplicate) this.#envelopeError(envelope);
-      return;
+      return 'resolved';
     }
     const order: ActiveOrder = {
       reference: data.reference ?? reference,
@@ -816,25 +858,33 @@ export class SvcCheckout extends LitElement {
       failureReason: data.failureReason ?? undefined,
     };
     if (data.status === 'FAIL' || data.status === 'CLOSE') {
-      if (options.duplicate) {
-        // That reference is spent; the payer's intent is to pay, so try once more with the next one.
-        this.reset();
-        void this.submit();
-        return;
-      }
+      if (options.duplicate) return 'spent';
       this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
       this.#session?.save(this.#saved);
       this.#showResult(order);
-      return;
+      return 'resolved';
     }
     this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
     this.#session?.save(this.#saved);
     this.#emitPayResult(order);
     if (data.status === 'SUCCESS') this.#showResult(order);
-    else {
-      this.#set({ order, step: { kind: 'waiting' }, alert: this.#localize.term.duplicateInProgress });
-      this.#poller.start({ checkFirst: false });
-    }
+    else this.#wait(order);
+    return 'resolved';
+  }
+
+  /** A pending order whose next action this page does not know: follow its status. */
+  #wait(order: ActiveOrder): void {
+    const t = this.#localize.term;
+    this.#set({ order, step: { kind: 'waiting' }, alert: t.duplicateInProgress });
+    this.#announce(t.duplicateInProgress);
+    this.#poller.start({ checkFirst: true });
+  }
+
+  /** Moves on to the next attempt's reference, keeping what the payer typed. */
+  #nextAttempt(): void {
+    const saved = this.#saved ?? { version: 1 as const, base: this.#baseReference(), attempt: 1 };
+    this.#saved = { version: 1, base: saved.base, attempt: saved.attempt + 1 };
+    this.#session?.save(this.#saved);
   }
 
   #clearCreating(): void {
@@ -872,6 +922,8 @@ export class SvcCheckout extends LitElement {
         this.#emitError('REDIRECT_URL', 'the 3-D Secure address is not an http(s) URL', false);
         return;
       }
+      // Taken out of the page meanwhile (another route of an app): the order is saved; do not leave the page.
+      if (!this.isConnected) return;
       if (this.#state.redirectMode === 'same-window') {
         this.#redirect(order);
         return;
@@ -912,8 +964,7 @@ export class SvcCheckout extends LitElement {
       return;
     }
     if (!order.actionType) {
-      this.#set({ order, step: { kind: 'waiting' }, alert: this.#localize.term.duplicateInProgress });
-      this.#poller.start({ checkFirst: true });
+      this.#wait(order);
       return;
     }
     this.#showAction(order, true);
@@ -934,7 +985,9 @@ export class SvcCheckout extends LitElement {
     }
     this.#set({ busy: true, errors: {}, alert: undefined, notice: undefined });
     try {
-      const { envelope } = await this.#client().post<CreatePaymentData>(actionType === 'INPUT_PIN' ? 'pin' : 'otp', checked.value);
+      const { envelope } = await this.#client().post<CreatePaymentData>(actionType === 'INPUT_PIN' ? 'pin' : 'otp', checked.value, {
+        orderToken: order.token,
+      });
       this.#set({ busy: false });
       if (isSuccess(envelope) && envelope.data) {
         this.#observeStatus(envelope.data);
@@ -942,8 +995,8 @@ export class SvcCheckout extends LitElement {
       }
       const violation = violationsOf(envelope).find((item) => item.field === field.name);
       if (violation) {
-        this.#set({ errors: { [field.name]: this.#messageFor(field.name, violation, true) }, submitCount: this.#state.submitCount + 1 });
-        this.#announce(this.#messageFor(field.name, violation, true));
+        this.#set({ errors: { [field.name]: this.#messageFor(field.name, violation) }, submitCount: this.#state.submitCount + 1 });
+        this.#announce(this.#messageFor(field.name, violation));
         return;
       }
       this.#envelopeError(envelope);
@@ -958,7 +1011,11 @@ export class SvcCheckout extends LitElement {
     if (!order || this.#state.busy || this.#state.resendWait > 0) return;
     this.#set({ busy: true, alert: undefined, notice: undefined });
     try {
-      const { envelope } = await this.#client().post<CreatePaymentData>('resendOtp', { country: order.country, orderNo: order.orderNo });
+      const { envelope } = await this.#client().post<CreatePaymentData>(
+        'resendOtp',
+        { country: order.country, orderNo: order.orderNo },
+        { orderToken: order.token },
+      );
       this.#set({ busy: false });
       if (isSuccess(envelope)) {
         const t = this.#localize.term;
@@ -975,13 +1032,16 @@ export class SvcCheckout extends LitElement {
   }
 
   #startResendTimer(): void {
+    this.#resendAllowedAt = Date.now() + RESEND_WAIT_SECONDS * 1000;
+    this.#tickResendTimer();
+  }
+
+  /** Counts down to `#resendAllowedAt` from the clock, so that a pause (the element moved) loses nothing. */
+  #tickResendTimer(): void {
     this.#stopResendTimer();
-    this.#set({ resendWait: RESEND_WAIT_SECONDS });
-    this.#resendTimer = setInterval(() => {
-      const left = this.#state.resendWait - 1;
-      this.#set({ resendWait: Math.max(0, left) });
-      if (left <= 0) this.#stopResendTimer();
-    }, 1000);
+    const left = Math.max(0, Math.ceil((this.#resendAllowedAt - Date.now()) / 1000));
+    this.#set({ resendWait: left });
+    if (left > 0) this.#resendTimer = setInterval(() => this.#tickResendTimer(), 1000);
   }
 
   #stopResendTimer(): void {
@@ -1006,23 +1066,59 @@ export class SvcCheckout extends LitElement {
   // ---------------------------------------------------------------------------------------------------------
   // Status
 
+  /** One status request at a time for the whole element: the poller and getCashierStatus() share it. */
+  #fetchStatus(reference: string, signal?: AbortSignal): Promise<Envelope<CashierStatusData>> {
+    if (this.#statusRequest?.reference === reference) return this.#statusRequest.promise;
+    const promise = this.#client()
+      .post<CashierStatusData>('status', { country: this.#country(), reference }, { signal })
+      .then((answer) => answer.envelope)
+      .finally(() => {
+        if (this.#statusRequest?.promise === promise) this.#statusRequest = undefined;
+      });
+    this.#statusRequest = { reference, promise };
+    return promise;
+  }
+
   async #checkStatus(signal: AbortSignal): Promise<PaymentStatus | undefined> {
     const order = this.#state.order;
     if (!order) return undefined;
+    let envelope: Envelope<CashierStatusData> | undefined;
     try {
-      const { envelope } = await this.#client().post<CashierStatusData>('status', { country: order.country, reference: order.reference }, signal);
-      if (!isSuccess(envelope) || !envelope.data || !isPaymentStatus(envelope.data.status)) return undefined;
-      this.#observeStatus(envelope.data);
-      return envelope.data.status;
+      envelope = await this.#fetchStatus(order.reference, signal);
     } catch {
+      envelope = undefined;
+    }
+    if (signal.aborted) return undefined;
+    if (!envelope || !isSuccess(envelope) || !envelope.data || !isPaymentStatus(envelope.data.status)) {
+      this.#statusFailures += 1;
+      if (this.#statusFailures === STATUS_FAILURES_BEFORE_NOTICE) {
+        const t = this.#localize.term;
+        this.#set({ notice: t.statusCheckFailed });
+        this.#announce(t.statusCheckFailed);
+        this.#emitError('STATUS_UNKNOWN', CLIENT_ERROR_CODES.STATUS_UNKNOWN.message, true);
+      }
       return undefined;
     }
+    if (this.#statusFailures >= STATUS_FAILURES_BEFORE_NOTICE) this.#set({ notice: undefined });
+    this.#statusFailures = 0;
+    this.#observeStatus(envelope.data);
+    return envelope.data.status;
   }
 
   /** Applies a status seen in any answer; a change is reported, and a terminal one ends the flow. */
-  #observeStatus(data: { status: string; failureCode?: string | null | undefined; failureReason?: string | null | undefined; nextAction?: { actionType: string; redirectUrl?: string } | undefined }): void {
+  #observeStatus(data: {
+    status: string;
+    reference?: string | undefined;
+    orderNo?: string | undefined;
+    failureCode?: string | null | undefined;
+    failureReason?: string | null | undefined;
+    nextAction?: { actionType: string; redirectUrl?: string } | undefined;
+  }): void {
     const order = this.#state.order;
     if (!order || !isPaymentStatus(data.status)) return;
+    // An answer about another order (the one before a retry) says nothing about this one.
+    if (data.reference !== undefined && data.reference !== order.reference) return;
+    if (data.orderNo !== undefined && order.orderNo !== '' && String(data.orderNo) !== order.orderNo) return;
     const nextActionType = normalizeNextActionType(data.nextAction?.actionType);
     const changedAction = nextActionType !== undefined && nextActionType !== order.actionType;
     if (data.status === order.status && !changedAction) return;
@@ -1112,16 +1208,18 @@ export class SvcCheckout extends LitElement {
       for (const violation of violationsOf(envelope)) {
         const field = formFieldOf(this.#state.method, violation.field);
         if (field) {
-          errors[field] = this.#messageFor(field, violation, true);
+          errors[field] = this.#messageFor(field, violation);
           this.#serverErrors.set(field, errors[field] as string);
         }
         else if (CONFIG_SOURCES[violation.field] && violation.rule !== 'merchant') configSetting ??= CONFIG_SOURCES[violation.field];
-        else others.push(violation.message);
+        // The merchant's own words (an OrderRejection) are for the payer; the service's English is not.
+        else if (violation.rule === 'merchant') others.push(violation.message);
+        else others.push(violation.rule === 'limit' ? t.fieldError.limit : violation.rule === 'state' ? t.fieldError.state : t.genericError);
       }
       if (Object.keys(errors).length > 0) {
         for (const field of Object.keys(errors)) this.#touched.add(field as FieldName);
         this.#set({ errors, submitCount: this.#state.submitCount + 1, alert: others[0] });
-        this.#announce(t.formHasErrors(Object.keys(errors).length));
+        this.#announce(t.formHasErrors(Object.keys(errors).length, (n) => this.#localize.number(n)));
         return;
       }
       if (configSetting) {

@@ -89,6 +89,11 @@ export class CallbackDispatcher {
   /** Starts every attempt that is due on the sandbox clock. */
   deliverDue(): void {
     const now = this.#clock.now();
+    // Settled deliveries are done with; their attempts stay in the log.
+    for (let index = this.#deliveries.length - 1; index >= 0; index--) {
+      const state = this.#deliveries[index]?.state;
+      if (state === 'acknowledged' || state === 'abandoned') this.#deliveries.splice(index, 1);
+    }
     for (const delivery of this.#deliveries) {
       if (delivery.state !== 'waiting' || delivery.nextAttemptAt > now) continue;
       const sending = this.#attempt(delivery).finally(() => this.#sending.delete(sending));
@@ -103,11 +108,6 @@ export class CallbackDispatcher {
 
   attempts(filter: { orderNo?: string } = {}): DeliveryAttempt[] {
     return this.#attempts.filter((attempt) => filter.orderNo === undefined || attempt.orderNo === filter.orderNo);
-  }
-
-  /** Deliveries not yet acknowledged or abandoned. */
-  get outstanding(): number {
-    return this.#deliveries.filter((delivery) => delivery.state === 'waiting' || delivery.state === 'sending').length;
   }
 
   clear(): void {

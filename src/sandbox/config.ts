@@ -1,7 +1,7 @@
 /**
  * The merchants a sandbox serves: from options, from the command line, or from a JSON file.
  */
-import { isHttpUrl, isPayMethod, PAY_METHODS, type PayMethod } from '../core/index.js';
+import { isHttpUrl, isPayMethod, MERCHANT_ID_PATTERN, PAY_METHODS, type PayMethod } from '../core/index.js';
 
 export interface SandboxMerchant {
   /** Digits, as the service issues them. */
@@ -44,7 +44,7 @@ export function resolveMerchant(input: unknown, where: string): ResolvedMerchant
   }
   const entry = input as Record<string, unknown>;
   const merchantId = entry['merchantId'];
-  if (typeof merchantId !== 'string' || !/^\d{1,32}$/.test(merchantId)) {
+  if (typeof merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(merchantId)) {
     throw new SandboxConfigError(`${where}.merchantId must be a string of digits`);
   }
   const privateKey = entry['privateKey'];

@@ -9,6 +9,7 @@ import {
   oneOf,
   REFERENCE_CODE,
   SANDBOX_PATHS,
+  TERMINAL_PAYMENT_STATUSES,
   text,
   validate,
   type Format,
@@ -72,7 +73,7 @@ const positiveMinutes: Format = (value, field) => {
 
 const COMPLETE_BODY: RuleTable = {
   fields: {
-    status: { required: true, format: oneOf(['SUCCESS', 'FAIL', 'CLOSE']) },
+    status: { required: true, format: oneOf([...TERMINAL_PAYMENT_STATUSES]) },
     failureCode: { required: false, format: text({ max: 64 }) },
     failureReason: { required: false, format: text({ max: 256 }) },
   },
@@ -103,7 +104,7 @@ type Route = {
 const ROUTES: Route[] = [
   {
     method: 'GET',
-    path: '/sandbox/v1/orders',
+    path: SANDBOX_PATHS.orders,
     run: (state) => ({ status: 200, body: { orders: state.book.list().map(orderView) } }),
   },
   {
@@ -123,12 +124,8 @@ const ROUTES: Route[] = [
       const order = state.book.get(orderNo ?? '');
       if (!order) return notFound(`no order ${orderNo}`);
       const { status, failureCode, failureReason } = checked.value;
-      const fallback = status === 'CLOSE' ? FAILURES.closedByTest : FAILURES.failedByTest;
-      const failure = {
-        failureCode: failureCode ?? fallback.failureCode,
-        failureReason: failureReason ?? fallback.failureReason,
-      };
-      if (!state.book.complete(order, status, status === 'SUCCESS' ? undefined : failure)) {
+      const given = { ...(failureCode ? { failureCode } : {}), ...(failureReason ? { failureReason } : {}) };
+      if (!state.book.complete(order, status, status === 'SUCCESS' ? undefined : given)) {
         return conflict(`order ${order.orderNo} is already ${order.status}`, order);
       }
       return { status: 200, body: orderView(order) };

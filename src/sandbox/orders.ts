@@ -136,8 +136,11 @@ export class OrderBook {
     return [...this.#orders.values()].reverse();
   }
 
-  /** Moves a pending order to a terminal status. Returns false (and changes nothing) if it was not pending. */
-  complete(order: Order, status: Exclude<PaymentStatus, 'INITIAL' | 'PENDING'>, failure?: Failure): boolean {
+  /**
+   * Moves a pending order to a terminal status; `FAIL` and `CLOSE` take the failure given, each part of it
+   * defaulting to the generic one. Returns false (and changes nothing) if the order was not pending.
+   */
+  complete(order: Order, status: Exclude<PaymentStatus, 'INITIAL' | 'PENDING'>, failure?: Partial<Failure>): boolean {
     this.expireDue();
     if (isTerminalStatus(order.status)) return false;
     order.status = status;
@@ -190,6 +193,9 @@ export class OrderBook {
         refund.orderStatus = 'FAIL';
         refund.errorCode = refund.failsWith.errorCode;
         refund.errorMsg = refund.failsWith.errorMsg;
+        // A failed refund gives back what it had reserved of the original order.
+        const original = this.#orders.get(refund.originalOrderNo);
+        if (original) original.refundedTotal -= refund.amount.total;
       } else {
         refund.orderStatus = 'SUCCESS';
       }

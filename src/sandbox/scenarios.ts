@@ -62,7 +62,7 @@ export const BANK_ACCOUNTS: Readonly<Record<string, BankAccountScenario>> = {
 const DEFAULT_BANK_ACCOUNT: BankAccountScenario = { nextAction: 'INPUT_OTP', outcome: 'success', checksDateOfBirth: false };
 
 export function bankAccountScenario(bankCode: string, accountNumber: string): BankAccountScenario {
-  if (bankCode === TEST_BANK_CODE) return BANK_ACCOUNTS[accountNumber] ?? DEFAULT_BANK_ACCOUNT;
+  if (bankCode === TEST_BANK_CODE && Object.hasOwn(BANK_ACCOUNTS, accountNumber)) return BANK_ACCOUNTS[accountNumber] as BankAccountScenario;
   return DEFAULT_BANK_ACCOUNT;
 }
 
@@ -86,6 +86,6 @@ export const REFUND_FAILURE = { errorCode: 'REFUND_REJECTED', errorMsg: 'The ref
 export const VAT_RATES: Readonly<Record<string, number>> = { EG: 14, SA: 15, AE: 5, NG: 7.5 };
 
 export function vatOf(total: number, country: string): { total: number; rate: number } {
-  const rate = VAT_RATES[country] ?? 0;
+  const rate = Object.hasOwn(VAT_RATES, country) ? (VAT_RATES[country] as number) : 0;
   return { total: Math.round((total * rate) / (100 + rate)), rate };
 }

@@ -14,7 +14,7 @@ import {
   type Envelope,
   type ServiceOperation,
 } from '../core/index.js';
-import { hmacSha512Hex, readHeader } from '../server/signature.js';
+import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { SandboxClock } from './clock.js';
 import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from './config.js';
@@ -133,9 +133,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Buffer): Promise<Envelope> {
     const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';
     const merchant = merchantsById.get(merchantId);
-    if (!merchant || !(await authenticated(operation, merchant, readHeader(request.headers, 'Authorization'), raw))) {
-      return errorEnvelope('02000');
-    }
+    const signed =
+      merchant !== undefined &&
+      (await verifyRequest({
+        authorization: readHeader(request.headers, 'Authorization'),
+        body: raw,
+        privateKey: merchant.privateKey,
+        // The SDK queries status with the public key in place of a signature.
+        ...(operation === 'status' && merchant.publicKey !== undefined ? { publicKey: merchant.publicKey } : {}),
+      }));
+    if (!merchant || !signed) return errorEnvelope('02000');
     if (!merchant.available) return errorEnvelope('02007');
     const text = decodeUtf8(raw);
     const parsed = text === undefined ? undefined : parseJson(text);
@@ -299,27 +306,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
 }
 
-async function authenticated(
-  operation: ServiceOperation,
-  merchant: ResolvedMerchant,
-  authorization: string | undefined,
-  raw: Buffer,
-): Promise<boolean> {
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '');
-  const token = match?.[1];
-  if (!token) return false;
-  // The SDK queries status with the public key in place of a signature.
-  if (operation === 'status' && merchant.publicKey !== undefined && constantTimeEqual(token, merchant.publicKey)) return true;
-  return constantTimeEqual(token.toLowerCase(), await hmacSha512Hex(merchant.privateKey, raw));
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
-  return difference === 0;
-}
-
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length']);
@@ -353,14 +339,6 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'to
       reject(error);
     });
   });
-}
-
-function decodeUtf8(raw: Buffer): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

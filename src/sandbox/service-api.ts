@@ -4,12 +4,14 @@
  * the test values in scenarios.ts.
  */
 import {
+  DUPLICATE_REFERENCE_CODES,
   envelopeForViolations,
   errorEnvelope,
   fillPath,
   isPayMethod,
   isPlainObject,
   isTerminalStatus,
+  LIMITS,
   OTP_REQUEST,
   PAYMENT_NOT_FOUND_MESSAGE,
   PIN_REQUEST,
@@ -65,7 +67,6 @@ export interface ServiceContext {
 }
 
 const FAMILY_OF_METHOD = { Pos: 'payment', BankAccount: 'payment', ReferenceCode: 'referenceCode' } as const;
-const DUPLICATE_OF_METHOD = { Pos: '02004', BankAccount: '02004', ReferenceCode: '20000' } as const;
 
 function invalid(...violations: Violation[]): Envelope {
   return envelopeForViolations(violations);
@@ -82,7 +83,7 @@ export function createPayment(context: ServiceContext, body: unknown): Envelope 
   const triggered = errorForAmount(request.amount.total, FAMILY_OF_METHOD[request.payMethod]);
   if (triggered) return errorEnvelope(triggered);
   if (context.book.hasReference(context.merchant.merchantId, request.reference)) {
-    return errorEnvelope(DUPLICATE_OF_METHOD[request.payMethod]);
+    return errorEnvelope(DUPLICATE_REFERENCE_CODES[request.payMethod]);
   }
   switch (request.payMethod) {
     case 'Pos':
@@ -108,7 +109,7 @@ function base(context: ServiceContext, request: CreatePaymentRequest) {
     amount: { ...request.amount },
     country: request.country ?? DEFAULT_COUNTRY,
     createdAt,
-    expiresAt: createdAt + (request.expireAt ?? 30) * MINUTE,
+    expiresAt: createdAt + (request.expireAt ?? LIMITS.defaultExpireMinutes) * MINUTE,
     productName: request.product.name,
     ...(request.callbackUrl ? { callbackUrl: request.callbackUrl } : {}),
   };

@@ -8,6 +8,8 @@
 import {
   CALLBACK_BODY,
   EXPIRES_IN_HEADER,
+  isPlainObject,
+  ORDER_TOKEN_HEADER,
   errorEnvelope,
   isSuccess,
   MERCHANT_PATHS,
@@ -15,6 +17,7 @@ import {
   validate,
   validateCreateRequest,
   envelopeForViolations,
+  isHttpUrl,
   successEnvelope,
   type CallbackBody,
   type CreatePaymentRequest,
@@ -22,8 +25,8 @@ import {
   type MerchantOperation,
 } from '../core/index.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
-import { ServiceClient, ServiceError, type ServiceClientOptions } from './service-client.js';
-import { verifyCallback } from './signature.js';
+import { count, ServiceClient, ServiceConfigError, ServiceError, type ServiceClientOptions } from './service-client.js';
+import { constantTimeEqual, decodeUtf8, hmacSha512Hex, verifyCallback } from './signature.js';
 
 /** Throw this from `authorize` to refuse an order; the element shows the message (at `field` when given). */
 export class OrderRejection extends Error {
@@ -62,6 +65,12 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   /** The public address of this handler's `/callbacks` route; when set, every order uses it. */
   callbackUrl?: string;
   authorize?: AuthorizeHook;
+  /**
+   * Sees every OTP, PIN, resend and status call before it is forwarded; throw `OrderRejection` to refuse it
+   * (for example, when the order is not this payer's session's). OTP, PIN and resend calls must already carry
+   * the order's `Svc-Order-Token`.
+   */
+  authorizeAction?: (operation: ActionOperation, body: Record<string, unknown>, request: Request) => void | Promise<void>;
   onCallback?: (event: CallbackEvent) => void | Promise<void>;
   callbackStore?: CallbackStore;
   /** How far a callback's `RequestTimestamp` may be from now. Default 300 seconds. */
@@ -76,27 +85,66 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
 
 export type MerchantHandler = (request: Request) => Promise<Response>;
 
+export type ActionOperation = Exclude<MerchantOperation, 'create' | 'callbacks'>;
+
 const JSON_TYPE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/json)\s*(?:;|$)/i;
 
 export function createMerchantHandler(options: MerchantHandlerOptions): MerchantHandler {
   const client = new ServiceClient(options);
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const maxBodyBytes = count(options.maxBodyBytes, 16 * 1024, 'maxBodyBytes', 1);
+  const toleranceSeconds = count(options.callbackToleranceSeconds, 300, 'callbackToleranceSeconds', 1);
+  if (options.callbackUrl !== undefined && !isHttpUrl(options.callbackUrl)) {
+    throw new ServiceConfigError('callbackUrl must be an absolute http(s) URL');
+  }
   const store = options.callbackStore ?? new MemoryCallbackStore();
-  const logger = options.logger ?? console;
+  const logger = redacting(options.logger ?? console, options.privateKey);
   const now = options.now ?? Date.now;
+
+  /** The order token: an HMAC of the order number under the merchant's key. */
+  const orderToken = (orderNo: string) => hmacSha512Hex(options.privateKey, `svc-checkout-order:${options.merchantId}:${orderNo}`);
+
+  const actions: Record<ActionOperation, (body: never) => Promise<Envelope>> = {
+    // The client validates these bodies with the tables of src/core and answers 02001 itself.
+    otp: (body) => client.submitOtp(body),
+    pin: (body) => client.submitPin(body),
+    resendOtp: (body) => client.resendOtp(body),
+    status: (body) => client.queryStatus(body),
+  };
 
   const routes: Record<MerchantOperation, (request: Request, body: Uint8Array) => Promise<Response>> = {
     create: (request, body) => withJson(body, (value) => createPayment(value, request)),
-    // The client validates these bodies with the tables of src/core and answers 02001 itself.
-    otp: (_, body) => withJson(body, async (value) => envelope(await callService('otp', () => client.submitOtp(value as never)))),
-    pin: (_, body) => withJson(body, async (value) => envelope(await callService('pin', () => client.submitPin(value as never)))),
-    resendOtp: (_, body) =>
-      withJson(body, async (value) => envelope(await callService('resendOtp', () => client.resendOtp(value as never)))),
-    status: (_, body) =>
-      withJson(body, async (value) => envelope(await callService('status', () => client.queryStatus(value as never)))),
+    otp: (request, body) => withJson(body, (value) => act('otp', value, request)),
+    pin: (request, body) => withJson(body, (value) => act('pin', value, request)),
+    resendOtp: (request, body) => withJson(body, (value) => act('resendOtp', value, request)),
+    status: (request, body) => withJson(body, (value) => act('status', value, request)),
     callbacks: (request, body) => receiveCallback(request, body),
   };
+
+  async function act(operation: ActionOperation, value: unknown, request: Request): Promise<Response> {
+    if (!isPlainObject(value)) return envelope(envelopeForViolations([{ field: 'body', rule: 'type', message: 'the request body must be a JSON object' }]));
+    if (operation !== 'status') {
+      const orderNo = value['orderNo'];
+      if (typeof orderNo !== 'string' || orderNo.trim() === '') {
+        return envelope(envelopeForViolations([{ field: 'orderNo', rule: 'required', message: 'orderNo is required' }]));
+      }
+      const given = new TextEncoder().encode(request.headers.get(ORDER_TOKEN_HEADER)?.trim() ?? '');
+      const expected = new TextEncoder().encode(await orderToken(orderNo.trim()));
+      if (!constantTimeEqual(given, expected)) {
+        logger.warn(`svc-checkout: ${operation} refused: no valid ${ORDER_TOKEN_HEADER} for order ${orderNo.trim()}`);
+        return envelope(errorEnvelope('02000'));
+      }
+    }
+    if (options.authorizeAction) {
+      try {
+        await options.authorizeAction(operation, value, request);
+      } catch (error) {
+        if (!(error instanceof OrderRejection)) throw error;
+        return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: error.message }]));
+      }
+    }
+    return envelope(await callService(operation, () => actions[operation](value as never)));
+  }
 
   async function createPayment(input: unknown, request: Request): Promise<Response> {
     const proposed = validateCreateRequest(input);
@@ -112,9 +160,11 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       }
     }
     const answer = await callService('create', () => client.createPayment(order));
-    const pending = isSuccess(answer) && (answer.data as { status?: unknown } | null)?.status === 'PENDING';
-    const expireAt = order.expireAt;
-    return envelope(answer, pending && typeof expireAt === 'number' ? { [EXPIRES_IN_HEADER]: String(expireAt * 60) } : {});
+    const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
+    const headers: Record<string, string> = {};
+    if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
+    if (typeof data?.['orderNo'] === 'string') headers[ORDER_TOKEN_HEADER] = await orderToken(data['orderNo']);
+    return envelope(answer, headers);
   }
 
   /** Calls the service; a transport failure becomes the service's own "not available" envelope. */
@@ -135,7 +185,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       privateKey: options.privateKey,
       merchantId: options.merchantId,
       now: now(),
-      toleranceSeconds: options.callbackToleranceSeconds ?? 300,
+      toleranceSeconds,
     });
     if (!verification.ok) {
       logger.warn(`svc-checkout: callback rejected: ${verification.reason}`);
@@ -145,7 +195,11 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     const parsed = raw === undefined ? undefined : parseJson(raw);
     if (raw === undefined || !parsed?.ok) return problem(400, 'the callback body is not JSON');
     const checked = validate<CallbackEvent['body']>(CALLBACK_BODY, parsed.value);
-    if (!checked.ok) return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
+    if (!checked.ok) {
+      const broken = checked.violations.map((violation) => `${violation.field} (${violation.rule})`).join(', ');
+      logger.warn(`svc-checkout: a signed callback breaks the specification and was refused: ${broken}`);
+      return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
+    }
     const callback = checked.value;
     if (!(await store.claim(callback.notifyId))) return envelope(successEnvelope({ duplicate: true }));
     try {
@@ -216,14 +270,6 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   return body;
 }
 
-function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 const COMMON_HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
   'Cache-Control': 'no-store',
@@ -236,6 +282,15 @@ function envelope(body: Envelope, headers: Record<string, string> = {}): Respons
 
 function problem(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ message, ...extra }), { status, headers: { ...COMMON_HEADERS, ...headers } });
+}
+
+/** A logger that never prints the private key, nor anything shaped like a signature. */
+function redacting(logger: Pick<Console, 'warn' | 'error'>, privateKey: string): Pick<Console, 'warn' | 'error'> {
+  const clean = (line: string) => line.split(privateKey).join('[redacted]').replace(/[0-9a-f]{128}/gi, '[redacted]');
+  return {
+    warn: (line: string) => logger.warn(clean(line)),
+    error: (line: string) => logger.error(clean(line)),
+  };
 }
 
 function errorMessage(error: unknown): string {

@@ -2,12 +2,12 @@
  * `svc-checkout/server`: the merchant kit. Signs requests and verifies callbacks (HMAC-SHA512 over WebCrypto),
  * calls the service with a typed client, and serves the element's calls with one Web-standard handler.
  */
-export { signRequest, signCallback, verifyCallback, hmacSha512Hex, readHeader } from './signature.js';
-export type { VerifyCallbackOptions, CallbackVerification, CallbackRejection, HeaderSource } from './signature.js';
+export { signRequest, signCallback, verifyCallback, verifyRequest, hmacSha512Hex, readHeader } from './signature.js';
+export type { VerifyCallbackOptions, VerifyRequestOptions, CallbackVerification, CallbackRejection, HeaderSource } from './signature.js';
 export { ServiceClient, ServiceError, ServiceConfigError, resolveBaseUrl } from './service-client.js';
 export type { ServiceClientOptions, Environment, CallOptions, ServiceErrorKind } from './service-client.js';
 export { createMerchantHandler, OrderRejection } from './handler.js';
-export type { MerchantHandlerOptions, MerchantHandler, AuthorizeHook, CallbackEvent } from './handler.js';
+export type { MerchantHandlerOptions, MerchantHandler, AuthorizeHook, ActionOperation, CallbackEvent } from './handler.js';
 export { MemoryCallbackStore } from './callback-store.js';
 export type { CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
 export { toNodeListener } from './node.js';

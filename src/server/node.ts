@@ -80,28 +80,35 @@ function bodyOf(request: IncomingMessage & { body?: unknown; rawBody?: unknown }
     if (typeof request.body === 'string') return new TextEncoder().encode(request.body);
     throw new Error('the request body was already read by another middleware: mount svc-checkout before body parsers');
   }
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      request.on('data', (chunk: Buffer) => {
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) request.pause();
-      });
-      request.on('end', () => {
-        try {
-          controller.close();
-        } catch {
-          // already cancelled
+  // Nothing is read until the handler reads the body (high water mark 0): a path it does not serve leaves the
+  // body untouched for the next middleware.
+  let listening = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!listening) {
+          listening = true;
+          request.on('data', (chunk: Buffer) => {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 1) <= 0) request.pause();
+          });
+          request.on('end', () => {
+            try {
+              controller.close();
+            } catch {
+              // already cancelled
+            }
+          });
+          request.on('error', (error) => controller.error(error));
         }
-      });
-      request.on('error', (error) => controller.error(error));
+        request.resume();
+      },
+      cancel() {
+        // Stop reading; the 413 answer closes the connection.
+        request.pause();
+        request.removeAllListeners('data');
+      },
     },
-    pull() {
-      request.resume();
-    },
-    cancel() {
-      // Stop reading; the 413 answer closes the connection.
-      request.pause();
-      request.removeAllListeners('data');
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }

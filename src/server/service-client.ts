@@ -7,6 +7,7 @@ import {
   canonicalJson,
   envelopeForViolations,
   isPlainObject,
+  MERCHANT_ID_PATTERN,
   OTP_REQUEST,
   parseJson,
   PIN_REQUEST,
@@ -120,7 +121,7 @@ export class ServiceClient {
   readonly #fetch: typeof fetch;
 
   constructor(options: ServiceClientOptions) {
-    if (typeof options.merchantId !== 'string' || !/^\d{1,32}$/.test(options.merchantId)) {
+    if (typeof options.merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(options.merchantId)) {
       throw new ServiceConfigError('merchantId must be the string of digits the service issued');
     }
     if (typeof options.privateKey !== 'string' || options.privateKey.length === 0) {
@@ -129,9 +130,9 @@ export class ServiceClient {
     this.baseUrl = resolveBaseUrl(options.environment);
     this.merchantId = options.merchantId;
     this.#privateKey = options.privateKey;
-    this.#timeoutMs = options.timeoutMs ?? 15_000;
-    this.#retries = options.retries ?? 2;
-    this.#retryDelayMs = options.retryDelayMs ?? 250;
+    this.#timeoutMs = count(options.timeoutMs, 15_000, 'timeoutMs', 1);
+    this.#retries = count(options.retries, 2, 'retries', 0);
+    this.#retryDelayMs = count(options.retryDelayMs, 250, 'retryDelayMs', 0);
     this.#otpPath = options.otpPath ?? 'action';
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
@@ -252,17 +253,26 @@ export class ServiceClient {
   #pause(attempt: number, signal?: AbortSignal): Promise<void> {
     const delay = this.#retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, delay);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      }, delay);
+      signal?.addEventListener('abort', abort, { once: true });
     });
   }
+}
+
+/** A numeric option: its default when absent, else a finite number of at least `min`. */
+export function count(value: number | undefined, fallback: number, name: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new ServiceConfigError(`${name} must be a number of at least ${min}`);
+  }
+  return value;
 }
 
 function isTransient(error: ServiceError): boolean {

@@ -131,7 +131,7 @@ function signatureCandidates(headers: HeaderSource): string[] {
 }
 
 /** Compares two byte strings in time that depends on their length only. */
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let difference = 0;
   for (let index = 0; index < a.length; index++) difference |= (a[index] as number) ^ (b[index] as number);
@@ -145,6 +145,10 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
  */
 export async function verifyCallback(options: VerifyCallbackOptions): Promise<CallbackVerification> {
   requireKey(options.privateKey);
+  const toleranceSeconds = options.toleranceSeconds ?? 300;
+  if (!Number.isFinite(toleranceSeconds) || toleranceSeconds <= 0) {
+    throw new TypeError('toleranceSeconds must be a number of seconds greater than 0');
+  }
   const reject = (reason: CallbackRejection, message: string): CallbackVerification => ({ ok: false, reason, message });
 
   const candidates = signatureCandidates(options.headers);
@@ -158,7 +162,7 @@ export async function verifyCallback(options: VerifyCallbackOptions): Promise<Ca
   const raw = Number(timestampText);
   const timestamp = raw < SECONDS_LIMIT ? raw * 1000 : raw;
   const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Date.now());
-  const toleranceMs = (options.toleranceSeconds ?? 300) * 1000;
+  const toleranceMs = toleranceSeconds * 1000;
   if (Math.abs(now - timestamp) > toleranceMs) {
     return reject('stale-timestamp', `RequestTimestamp is more than ${toleranceMs / 1000} seconds from now`);
   }
@@ -172,4 +176,38 @@ export async function verifyCallback(options: VerifyCallbackOptions): Promise<Ca
   for (const signature of signatures) matched = constantTimeEqual(signature, expected) || matched;
   if (!matched) return reject('bad-signature', 'the signature does not match the body and timestamp');
   return { ok: true, timestamp };
+}
+
+export interface VerifyRequestOptions {
+  /** `Authorization` of the request: `Bearer <hex HMAC-SHA512 of the body>`. */
+  authorization: string | undefined;
+  /** The raw body exactly as received. */
+  body: string | Uint8Array;
+  privateKey: string;
+  /** When given, `Bearer <publicKey>` is accepted too (the SDK's status queries send it). */
+  publicKey?: string;
+}
+
+/**
+ * Checks a request signature as the service does: `Authorization: Bearer <signature>` over the raw bytes
+ * received, compared in constant time. The sandbox uses it; so can anyone who receives signed requests.
+ */
+export async function verifyRequest(options: VerifyRequestOptions): Promise<boolean> {
+  requireKey(options.privateKey);
+  const token = /^Bearer\s+(\S+)$/i.exec(options.authorization?.trim() ?? '')?.[1];
+  if (!token) return false;
+  if (options.publicKey !== undefined && constantTimeEqual(encoder.encode(token), encoder.encode(options.publicKey))) return true;
+  const given = fromHex(token);
+  if (given?.length !== 64) return false;
+  const expected = await hmac(await hmacKeyFor(options.privateKey), bytesOf(options.body));
+  return constantTimeEqual(given, expected);
+}
+
+/** UTF-8 text of a body, or undefined when its bytes are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }

@@ -27,7 +27,7 @@ describe('<svc-checkout> behaviour', () => {
     await type(element, 'input[name=sn]', 'N78101818301');
     const creates = countRequests('/payments');
     try {
-      const button = deepQuery<HTMLButtonElement>(element, 'svc-pos-form button[type=submit]') ?? deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!;
+      const button = deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!;
       button.click();
       button.click();
       const calls = [element.submit(), element.submit()];
@@ -142,6 +142,87 @@ describe('<svc-checkout> behaviour', () => {
     await untilText(element, 'Payment received');
     expect(visibleText(element)).to.contain(direct.data.orderNo);
     expect(errors).to.have.length(0);
+  });
+
+  it('moves on to the next reference by itself when the one given was spent on a failed order', async () => {
+    const reference = uniqueReference('spent');
+    const direct = await fetch(`${stack.endpoint}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        reference,
+        amount: { total: 12_500, currency: 'EGP' },
+        product: { name: 'Beans' },
+        payMethod: 'Pos',
+        sn: 'N78101818307',
+        country: 'EG',
+      }),
+    }).then((response) => response.json());
+    await stack.control('POST', `/sandbox/v1/orders/${direct.data.orderNo}/complete`, { status: 'FAIL' });
+    const element = await checkout(stack, { payMethod: 'Pos', reference });
+    const created = record(element, 'svc-http-response');
+    await type(element, 'input[name=sn]', 'N78101818307');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert the card at terminal N78101818307.');
+    expect(created.map((event) => event.detail.code)).to.deep.equal(['02004', '00000']);
+    expect(created[1]!.detail.data.reference).to.equal(`${reference}-2`);
+  });
+
+  it('moves focus to the next step, so that keyboard users follow the payment', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N78101818308');
+    const pay = deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!;
+    pay.focus();
+    pay.click();
+    const step = await until('the swipe step', () => deepQuery(element, 'svc-swipe-step'));
+    await until('focus on its heading', () => step.shadowRoot?.activeElement?.tagName === 'H2');
+    expect(step.shadowRoot!.activeElement!.textContent).to.equal('Pay at the terminal');
+  });
+
+  it('stops polling when the element leaves the page, and resumes when it comes back', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N78101818309');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    const status = countRequests('/payments/status');
+    try {
+      const parent = element.parentElement!;
+      element.remove();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const whileAway = status.count;
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(status.count).to.equal(whileAway);
+      parent.append(element);
+      await until('a check once back', () => status.count > whileAway);
+      await stack.control('POST', '/sandbox/v1/pos/N78101818309/swipe', { outcome: 'success' });
+      await untilText(element, 'Payment received');
+    } finally {
+      status.restore();
+    }
+  });
+
+  it('shows the form once settings that arrived late are complete', async () => {
+    const element = document.createElement('svc-checkout');
+    const ready: unknown[] = [];
+    element.addEventListener('svc-ready', (event) => ready.push(event.detail));
+    document.body.append(element);
+    try {
+      await untilText(element, 'This checkout is not set up correctly (endpoint).');
+      Object.assign(element, {
+        endpoint: stack.endpoint,
+        merchantId: stack.merchantId,
+        countryCode: 'EG',
+        currency: 'EGP',
+        payAmount: 700,
+        productName: 'Beans',
+        payMethod: 'Pos',
+        reference: uniqueReference('late'),
+      });
+      await untilText(element, 'Terminal serial number');
+      expect(ready).to.deep.equal([{ methods: ['Pos'], resumed: false }]);
+    } finally {
+      element.remove();
+    }
   });
 
   it('waits for an order of the same reference that is already pending elsewhere', async () => {
@@ -292,7 +373,13 @@ describe('<svc-checkout> behaviour', () => {
         message: 'the element never takes a private key: keep it on your server, in the merchant kit',
         retryable: false,
       });
+      await element.submit();
       expect(creates.count).to.equal(0);
+      expect(JSON.stringify({ ...sessionStorage })).not.to.contain('OPAYPRV');
+      element.setAttribute('private-key', 'OPAYPRV-attribute');
+      await element.updateComplete;
+      expect(element.hasAttribute('private-key')).to.equal(false);
+      expect(element.outerHTML).not.to.contain('OPAYPRV');
     } finally {
       console.error = log;
       creates.restore();

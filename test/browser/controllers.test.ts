@@ -11,7 +11,11 @@ function host(): ReactiveControllerHost & { controllers: ReactiveController[]; u
   return {
     controllers,
     updates: 0,
-    addController: (controller) => controllers.push(controller),
+    // A host in the page: controllers added to it are connected at once, as Lit does.
+    addController: (controller) => {
+      controllers.push(controller);
+      controller.hostConnected?.();
+    },
     removeController: () => undefined,
     requestUpdate() {
       this.updates += 1;
@@ -135,6 +139,33 @@ describe('StatusPoller', () => {
     await sleep(300);
     expect(checks).to.equal(3);
     expect(poller.running).to.equal(false);
+  });
+
+  it('stops checking while its host is out of the page, and checks at once when it is back', async () => {
+    let checks = 0;
+    let inFlightAborted = false;
+    const poller = new StatusPoller(host(), {
+      check: async (signal) => {
+        checks++;
+        await sleep(100);
+        if (signal.aborted) inFlightAborted = true;
+        return 'PENDING';
+      },
+      onExpired: () => undefined,
+      interval: () => 20,
+    });
+    poller.start({ checkFirst: true });
+    await sleep(20);
+    poller.hostDisconnected();
+    const whileAway = checks;
+    await sleep(400);
+    setVisibility('visible');
+    await sleep(100);
+    expect(checks).to.equal(whileAway);
+    expect(inFlightAborted).to.equal(true);
+    poller.hostConnected();
+    await until('a check on return', () => checks > whileAway, 1_000);
+    poller.stop();
   });
 
   it('makes one last check at expiry, then stops and reports the expiry', async () => {

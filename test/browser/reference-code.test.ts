@@ -14,6 +14,7 @@ import {
   untilText,
   visibleText,
 } from './support/checkout.js';
+import { countRequests } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
 async function fillReferenceCode(element: Element) {
@@ -39,8 +40,10 @@ describe('<svc-checkout> reference code', () => {
     const created = events.find((event) => event.name === 'svc-http-response')!.detail;
     const code: string = created.data.referenceCode;
     expect(code).to.match(/^\d{9}$/);
-    const shown = deepQuery(element, '.code')!.textContent!.trim();
+    const shown = deepQuery(element, '.code [aria-hidden=true]')!.textContent!.trim();
     expect(shown).to.equal(`${code.slice(0, 3)} ${code.slice(3, 6)} ${code.slice(6)}`);
+    // Read out digit by digit, not as three numbers.
+    expect(deepQuery(element, '.code .visually-hidden')!.textContent!.trim()).to.equal(code.split('').join(' '));
     expect(visibleText(element)).to.contain('We also sent it by SMS to •••• 4567 and by email to m•••@example.com.');
     const timer = deepQuery(element, 'time[role=timer]')!;
     expect(timer.textContent!.trim()).to.match(/^(29:[0-5]\d|30:00)$/);
@@ -115,6 +118,7 @@ describe('<svc-checkout> reference code', () => {
   it('asks only for the contact of the channel chosen, and sends only that', async () => {
     const element = await checkout(stack, { payMethod: 'ReferenceCode' });
     const sent = record(element, 'svc-http-response');
+    const creates = countRequests('/payments');
     await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
     await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
     await click(element, 'input[name=notifyMethod][value=SMS]');
@@ -124,6 +128,14 @@ describe('<svc-checkout> reference code', () => {
     await settle(element);
     await clickButton(element, /^Pay/);
     await untilText(element, 'Your reference code');
+    creates.restore();
+    const notify = (creates.bodies[0] as { notify: Record<string, string> }).notify;
+    expect(notify).to.deep.equal({
+      notifyUserName: 'Mona Hassan',
+      notifyLanguage: 'Arabic',
+      notifyMethod: 'SMS',
+      notifyUserMobile: '+201001234567',
+    });
     expect(visibleText(element)).to.contain('We also sent it by SMS to •••• 4567.');
     const orderNo = sent[0]!.detail.data.orderNo;
     const messages = (await stack.control('GET', `/sandbox/v1/notifications?orderNo=${orderNo}`)).body.notifications;

@@ -200,6 +200,8 @@ describe('validateCreateRequest', () => {
 
   it('takes only absolute http(s) URLs for callbackUrl and returnUrl', () => {
     expect(ruleFor(posRequest({ callbackUrl: 'javascript:alert(1)' }), 'callbackUrl')).toBe('url');
+    expect(ruleFor(bankAccountRequest({ returnUrl: 'https://shop.example/a\nSet-Cookie: x=1' }), 'returnUrl')).toBe('url');
+    expect(ruleFor(bankAccountRequest({ returnUrl: 'https://shop.example/a\tb' }), 'returnUrl')).toBe('url');
     expect(ruleFor(bankAccountRequest({ returnUrl: '/relative' }), 'returnUrl')).toBe('url');
     expect(violationsOf(posRequest({ callbackUrl: 'http://127.0.0.1:8080/callbacks' }))).toEqual([]);
   });

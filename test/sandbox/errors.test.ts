@@ -26,7 +26,7 @@ async function raw(path: string, body: string | Uint8Array, headers: Record<stri
 }
 
 async function signed(body: unknown, merchant: { merchantId: string; privateKey: string } = DEFAULT_MERCHANT, path: string = SERVICE_PATHS.create) {
-  const text = typeof body === 'string' ? body : canonicalJson(body);
+  const text = typeof body === 'string' || body instanceof Uint8Array ? body : canonicalJson(body);
   const signature = createHmac('sha512', merchant.privateKey).update(text).digest('hex');
   return raw(path, text, { 'Content-Type': 'application/json', Authorization: `Bearer ${signature}`, MerchantId: merchant.merchantId });
 }
@@ -91,7 +91,7 @@ describe('02001 request params not valid.', () => {
   });
 
   it('answers a body that is not JSON, not UTF-8, or not an object', async () => {
-    for (const body of ['{"reference":', 'plain text', '[1,2]', '"text"', 'null']) {
+    for (const body of ['{"reference":', 'plain text', '[1,2]', '"text"', 'null', new Uint8Array([0x7b, 0xff, 0x7d])]) {
       const answer = await signed(body);
       expect(answer.status).toBe(200);
       expect(answer.json.code).toBe('02001');

@@ -155,6 +155,13 @@ describe('BankAccount', () => {
     expect((await callbackFor(order.orderNo)).body).toMatchObject({ status: 'FAIL', failureCode: '3DS_DECLINED' });
   });
 
+  it('treats an account number that names an object property like any other account', async () => {
+    for (const account of ['constructor', 'toString', 'valueOf']) {
+      const order = await create(bankAccountRequest({ reference: unique('proto'), bankAccountNumber: account, dobDay: '01' }));
+      expect(order.nextAction).toEqual({ actionType: 'INPUT_OTP' });
+    }
+  });
+
   it('fails at create for the blocked account, and still calls back', async () => {
     const order = await create(bankAccountRequest({ reference: unique('bank'), bankAccountNumber: '2215381207' }));
     expect(order).toMatchObject({ status: 'FAIL', failureCode: 'ACCOUNT_BLOCKED' });
@@ -229,6 +236,17 @@ describe('refunds', () => {
       orderStatus: 'FAIL',
       errorCode: 'REFUND_REJECTED',
     });
+  });
+
+  it('gives back what a failed refund had reserved', async () => {
+    const reference = unique('paid');
+    const order = await create(posRequest({ reference, amount: { total: 10_000, currency: 'EGP' } }));
+    await wired.control('POST', `/sandbox/v1/orders/${order.orderNo}/complete`, { status: 'SUCCESS' });
+    const refund = { country: 'EG', originalReference: reference, refundWay: 'Original' as const };
+    await wired.client.createRefund({ ...refund, amount: { total: 4040, currency: 'EGP' }, reference: unique('refund') });
+    await wired.control('POST', '/sandbox/v1/clock/advance', { minutes: 1 });
+    const whole = await wired.client.createRefund({ ...refund, amount: { total: 10_000, currency: 'EGP' }, reference: unique('refund') });
+    expect(whole.code).toBe('00000');
   });
 
   it('refuses to refund an order that was not paid', async () => {

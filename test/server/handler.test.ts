@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
+import { MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
 import {
   createMerchantHandler,
   EXPIRES_IN_HEADER,
@@ -143,6 +143,8 @@ describe('element routes', () => {
     const answer = await post(MERCHANT_PATHS.create, posRequest());
     expect(answer.status).toBe(500);
     expect(JSON.stringify(answer.json)).not.toContain('database');
+    expect(logs.join('\n')).toContain('database down');
+    expect(logs.join('\n')).not.toContain(privateKey);
     expect((await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1' })).status).toBe(200);
   });
 
@@ -152,10 +154,19 @@ describe('element routes', () => {
     expect(service.requests[0]!.json).toMatchObject({ callbackUrl: 'https://shop.example/checkout/callbacks' });
   });
 
-  it('forwards OTP, PIN, resend and status bodies to their service paths', async () => {
-    await post(MERCHANT_PATHS.otp, { country: 'EG', orderNo: '2611220000001', otp: '11315632' });
-    await post(MERCHANT_PATHS.pin, { country: 'EG', orderNo: '2611220000001', pin: '1234' });
-    await post(MERCHANT_PATHS.resendOtp, { country: 'EG', orderNo: '2611220000001' });
+  async function createdToken(): Promise<string> {
+    const answer = await post(MERCHANT_PATHS.create, posRequest());
+    const token = answer.headers.get(ORDER_TOKEN_HEADER);
+    expect(token).toMatch(/^[0-9a-f]{128}$/);
+    service.requests.length = 0;
+    return token!;
+  }
+
+  it('forwards OTP, PIN, resend and status bodies to their service paths, with the order token', async () => {
+    const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
+    await post(MERCHANT_PATHS.otp, { country: 'EG', orderNo: '2611220000001', otp: '11315632' }, token);
+    await post(MERCHANT_PATHS.pin, { country: 'EG', orderNo: '2611220000001', pin: '1234' }, token);
+    await post(MERCHANT_PATHS.resendOtp, { country: 'EG', orderNo: '2611220000001' }, token);
     await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1001' });
     expect(service.requests.map((request) => [request.path, request.json])).toEqual([
       [SERVICE_PATHS.inputOtp, { country: 'EG', orderNo: '2611220000001', otp: '11315632' }],
@@ -165,8 +176,43 @@ describe('element routes', () => {
     ]);
   });
 
+  it("refuses an order's OTP, PIN or resend without that order's token, and calls nobody", async () => {
+    const token = await createdToken();
+    const attempts: { headers: Record<string, string>; orderNo?: string }[] = [
+      { headers: {} },
+      { headers: { [ORDER_TOKEN_HEADER]: token.replace(/^./, token[0] === 'a' ? 'b' : 'a') } },
+      { headers: { [ORDER_TOKEN_HEADER]: token }, orderNo: '2611220000002' },
+    ];
+    for (const attempt of attempts) {
+      const orderNo = attempt.orderNo ?? '2611220000001';
+      for (const [path, extra] of [
+        [MERCHANT_PATHS.otp, { otp: '11315632' }],
+        [MERCHANT_PATHS.pin, { pin: '1234' }],
+        [MERCHANT_PATHS.resendOtp, {}],
+      ] as const) {
+        const answer = await post(path, { country: 'EG', orderNo, ...extra }, attempt.headers);
+        expect(answer.json).toEqual({ code: '02000', message: 'authentication failed.', data: null });
+      }
+    }
+    const byReference = await post(MERCHANT_PATHS.otp, { country: 'EG', reference: 'order-1001', otp: '11315632' }, { [ORDER_TOKEN_HEADER]: token });
+    expect(byReference.json.data.errors[0]).toMatchObject({ field: 'orderNo', rule: 'required' });
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('lets authorizeAction refuse an action or a status query', async () => {
+    await startMerchant({
+      authorizeAction: (operation) => {
+        if (operation === 'status') throw new OrderRejection('Sign in to see this order.', { field: 'reference' });
+      },
+    });
+    const answer = await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1001' });
+    expect(answer.json.data.errors).toEqual([{ field: 'reference', rule: 'merchant', message: 'Sign in to see this order.' }]);
+    expect(service.requests).toHaveLength(0);
+  });
+
   it('validates action bodies with the same rules', async () => {
-    const answer = await post(MERCHANT_PATHS.otp, { country: 'EG', orderNo: '2611220000001', otp: '12' });
+    const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
+    const answer = await post(MERCHANT_PATHS.otp, { country: 'EG', orderNo: '2611220000001', otp: '12' }, token);
     expect(answer.json.code).toBe('02001');
     expect(answer.json.data.errors).toEqual([{ field: 'otp', rule: 'minLength', message: 'otp must be at least 4 characters' }]);
     expect(service.requests).toHaveLength(0);
@@ -297,11 +343,24 @@ describe('callbacks', () => {
     expect(callbacks).toHaveLength(0);
   });
 
-  it('answers 400 to a signed body that breaks the callback table', async () => {
+  it('answers 400 to a signed body that breaks the callback table, and logs which fields', async () => {
     const answer = await deliver(JSON.stringify({ notifyId: 'n-2', status: 'DONE' }));
     expect(answer.status).toBe(400);
     expect(answer.json.errors.map((error: { field: string }) => error.field)).toContain('status');
     expect(callbacks).toHaveLength(0);
+    expect(logs.join('\n')).toMatch(/refused: .*status \(enum\)/);
+  });
+
+  it('takes a signed callback whose values go beyond the limits we chose for requests', async () => {
+    const loose = JSON.stringify({
+      ...JSON.parse(body),
+      notifyId: 'notify-loose',
+      reference: `a reference with spaces and ${'x'.repeat(100)}`,
+      timestamp: String(Date.now()),
+      amount: { total: 0, currency: 'egp' },
+    });
+    expect((await deliver(loose)).status).toBe(200);
+    expect(callbacks[0]!.body.amount.total).toBe(0);
   });
 
   it('answers 500 when onCallback fails, and handles the retry', async () => {
@@ -315,6 +374,18 @@ describe('callbacks', () => {
     expect((await deliver()).status).toBe(500);
     expect((await deliver()).status).toBe(200);
     expect(callbacks).toHaveLength(1);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses numeric options that are not numbers, naming them', () => {
+    const make = (extra: Partial<MerchantHandlerOptions>) => () =>
+      createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: 'http://127.0.0.1:9' }, ...extra });
+    expect(make({ callbackToleranceSeconds: Number.NaN })).toThrow(/callbackToleranceSeconds/);
+    expect(make({ retries: Number.NaN })).toThrow(/retries/);
+    expect(make({ timeoutMs: -1 })).toThrow(/timeoutMs/);
+    expect(make({ maxBodyBytes: Number.POSITIVE_INFINITY })).toThrow(/maxBodyBytes/);
+    expect(make({ callbackUrl: 'not a url' })).toThrow(/callbackUrl/);
   });
 });
 
@@ -337,6 +408,34 @@ describe('Express', () => {
       expect((await answer.json()).code).toBe('00000');
       const other = await fetch(`${server.url}/api/checkout/unknown`, { method: 'POST' });
       expect(await other.json()).toEqual({ from: 'express' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('leaves the body of a request it does not serve to the next middleware', async () => {
+    const handler = createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: service.url }, basePath: '/checkout', logger });
+    const app = express();
+    app.use(toNodeListener(handler));
+    app.use(express.json());
+    app.post('/orders', (request, response) => {
+      response.json({ received: request.body });
+    });
+    const server = await listen(app);
+    try {
+      const answer = await fetch(`${server.url}/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ cart: [1, 2, 3] }),
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(await answer.json()).toEqual({ received: { cart: [1, 2, 3] } });
+      const pay = await fetch(`${server.url}/checkout${MERCHANT_PATHS.status}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ country: 'EG', reference: 'order-1' }),
+      });
+      expect(pay.status).toBe(200);
     } finally {
       await server.close();
     }

@@ -167,6 +167,11 @@ describe('callbacks, scheme v2', () => {
     expect(await verifyCallback({ headers: truncated, body, privateKey, now })).toMatchObject({ reason: 'malformed-signature' });
   });
 
+  it('refuses a tolerance that is not a positive number, rather than checking nothing', async () => {
+    const headers = await headersFor(String(now - 365 * 86_400_000));
+    await expect(verifyCallback({ headers, body, privateKey, now, toleranceSeconds: Number.NaN })).rejects.toThrow(/toleranceSeconds/);
+  });
+
   it('accepts an uppercase hex signature', async () => {
     const headers = await headersFor(String(now));
     const upper = { ...headers, Authorization: headers['Authorization']!.toUpperCase() };

@@ -2,6 +2,7 @@
  * A sandbox and a merchant kit handler wired together on 127.0.0.1, as a merchant's own backend would be:
  * the kit signs and forwards, the sandbox answers and sends callbacks to the kit's /callbacks route.
  */
+import { ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { createMerchantHandler, ServiceClient, toNodeListener, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
 import { createSandbox, DEFAULT_MERCHANT, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { listen } from './fake-service.js';
@@ -12,7 +13,7 @@ export interface Wired {
   merchantUrl: string;
   callbacks: CallbackEvent[];
   control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** Posts to the merchant kit's route, as the element would. */
+  /** Posts to the merchant kit's route, as the element would (with the order token the create returned). */
   merchant<T = any>(path: string, body: unknown): Promise<T>;
   close(): Promise<void>;
 }
@@ -40,6 +41,7 @@ export async function wire(
   const server = await listen(toNodeListener(handler));
   merchantUrl = server.url;
   const client = new ServiceClient({ merchantId, privateKey, environment: { baseUrl: sandbox.url }, retryDelayMs: 1 });
+  const tokens = new Map<string, string>();
   return {
     sandbox,
     client,
@@ -54,12 +56,18 @@ export async function wire(
       return { status: response.status, body: await response.json() };
     },
     async merchant(path, body) {
+      const orderNo = (body as { orderNo?: string } | null)?.orderNo;
+      const token = orderNo === undefined ? undefined : tokens.get(orderNo);
       const response = await fetch(`${merchantUrl}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...(token ? { [ORDER_TOKEN_HEADER]: token } : {}) },
         body: JSON.stringify(body),
       });
-      return response.json();
+      const answer = await response.json();
+      const created = answer?.data?.orderNo;
+      const issued = response.headers.get(ORDER_TOKEN_HEADER);
+      if (typeof created === 'string' && issued) tokens.set(created, issued);
+      return answer;
     },
     async close() {
       await server.close();

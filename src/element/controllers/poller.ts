@@ -21,8 +21,11 @@ export interface StatusPollerOptions {
 
 export class StatusPoller implements ReactiveController {
   #running = false;
+  #connected = false;
   #expiresAt: number | undefined;
   #step = 0;
+  /** Counts starts and stops: a check that returns after either belongs to a past run and does nothing. */
+  #generation = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #inFlight: Promise<PaymentStatus | undefined> | undefined;
   #abort: AbortController | undefined;
@@ -39,12 +42,16 @@ export class StatusPoller implements ReactiveController {
     return this.#running;
   }
 
-  /** Starts polling. `checkFirst` checks at once (a resumed order); otherwise after the first interval. */
+  /**
+   * Starts polling. `checkFirst` checks at once (a resumed order); otherwise after the first interval. A host
+   * that is not in the page starts polling when it is connected.
+   */
   start(options: { expiresAt?: number | undefined; checkFirst?: boolean } = {}): void {
     this.stop();
     this.#running = true;
     this.#expiresAt = options.expiresAt;
     this.#step = 0;
+    if (!this.#connected) return;
     document.addEventListener('visibilitychange', this.#onVisibility);
     if (options.checkFirst) void this.#tick();
     else this.#schedule();
@@ -52,10 +59,7 @@ export class StatusPoller implements ReactiveController {
 
   stop(): void {
     this.#running = false;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#abort?.abort();
-    document.removeEventListener('visibilitychange', this.#onVisibility);
+    this.#pause();
   }
 
   /** A check on demand; shares the request already in flight rather than starting a second one. */
@@ -70,18 +74,33 @@ export class StatusPoller implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this.#running && this.#timer === undefined && !this.#inFlight) this.#schedule();
+    this.#connected = true;
+    if (!this.#running) return;
+    // Back in the page (moved, or re-attached): look at once, then poll briskly again.
+    document.addEventListener('visibilitychange', this.#onVisibility);
+    this.#step = 0;
+    void this.#tick();
   }
 
   hostDisconnected(): void {
+    this.#connected = false;
+    this.#pause();
+  }
+
+  /** Stops timers, listeners and the check in flight; `#running` says whether to resume. */
+  #pause(): void {
+    this.#generation += 1;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#abort?.abort();
+    this.#abort = undefined;
+    document.removeEventListener('visibilitychange', this.#onVisibility);
   }
 
   #schedule(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (!this.#running || document.visibilityState === 'hidden') return;
+    if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
     const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] as number;
     let delay = multiple * this.options.interval();
     if (this.#expiresAt !== undefined) delay = Math.min(delay, Math.max(0, this.#expiresAt - Date.now()));
@@ -92,10 +111,10 @@ export class StatusPoller implements ReactiveController {
   }
 
   async #tick(): Promise<void> {
-    if (!this.#running) return;
-    if (document.visibilityState === 'hidden') return;
+    if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
+    const generation = this.#generation;
     const status = await this.checkNow().catch(() => undefined);
-    if (!this.#running) return;
+    if (generation !== this.#generation || !this.#running) return;
     if (status !== undefined && isTerminalStatus(status)) {
       this.stop();
       return;
@@ -111,7 +130,7 @@ export class StatusPoller implements ReactiveController {
   }
 
   #visibilityChanged(): void {
-    if (!this.#running) return;
+    if (!this.#running || !this.#connected) return;
     if (document.visibilityState === 'hidden') {
       clearTimeout(this.#timer);
       this.#timer = undefined;

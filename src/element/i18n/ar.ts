@@ -1,30 +1,42 @@
-import type { Translation } from './translation.js';
+import type { NumberFormat, Translation } from './translation.js';
 
-const numbers = new Intl.NumberFormat('ar');
 const plural = new Intl.PluralRules('ar');
 
 /**
  * Arabic counted nouns (Intl.PluralRules): one and two have their own forms, 3–10 take the plural, 11–99 the
- * accusative singular, 0 and 100 and up the genitive singular.
+ * accusative singular, 0 and 100 and up the genitive singular. `two` is nominative; pass the genitive dual
+ * where a preposition governs the noun (بعد ثانيتين).
  */
-function count(n: number, forms: { one: string; two: string; few: string; many: string; other?: string }): string {
+interface CountedNoun {
+  one: string;
+  two: string;
+  few: string;
+  many: string;
+  other?: string;
+}
+
+function count(n: number, format: NumberFormat, forms: CountedNoun): string {
   switch (plural.select(n)) {
     case 'one':
       return forms.one;
     case 'two':
       return forms.two;
     case 'few':
-      return `${numbers.format(n)} ${forms.few}`;
+      return `${format(n)} ${forms.few}`;
     case 'many':
-      return `${numbers.format(n)} ${forms.many}`;
+      return `${format(n)} ${forms.many}`;
     default:
-      return `${numbers.format(n)} ${forms.other ?? forms.many}`;
+      return `${format(n)} ${forms.other ?? forms.many}`;
   }
 }
 
-const minutes = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
-const seconds = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
-const problems = { one: 'خطأ واحد', two: 'خطآن', few: 'أخطاء', many: 'خطأً', other: 'خطأ' };
+/** Keeps an inserted value (a phone number, an amount, a Latin name) in its own direction inside Arabic text. */
+const isolate = (value: string) => `\u2068${value}\u2069`;
+
+const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
+const seconds: CountedNoun = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
+const afterSeconds: CountedNoun = { ...seconds, two: 'ثانيتين' };
+const problems: CountedNoun = { one: 'خطأ واحد', two: 'خطآن', few: 'أخطاء', many: 'خطأً', other: 'خطأ' };
 
 const ar: Translation = {
   $code: 'ar',
@@ -40,7 +52,7 @@ const ar: Translation = {
   methodHint: {
     Pos: 'مرّر بطاقتك أو أدخلها في جهاز نقاط البيع لدى المتجر.',
     BankAccount: 'ادفع من حسابك البنكي وأكّد العملية مع بنكك.',
-    ReferenceCode: 'احصل على رمز من ٩ أرقام وادفعه في أي نقطة دفع.',
+    ReferenceCode: 'احصل على رمز مرجعي وادفع به في أي منفذ دفع.',
   },
   required: 'مطلوب',
   optional: 'اختياري',
@@ -62,11 +74,11 @@ const ar: Translation = {
     pin: 'الرقم السري',
   },
   hint: {
-    sn: 'يظهر على شاشة الجهاز أو مطبوع على ظهره.',
+    sn: 'يظهر على شاشة الجهاز، أو تجده مطبوعًا على ظهره.',
     bankAccountNumber: 'أحرف وأرقام فقط، كما في كشف حسابك.',
-    bankCode: 'رمز بنكك، مثل 033.',
-    dateOfBirth: 'مثال: 05 01 1990.',
-    notifyUserMobile: 'مع رمز الدولة، مثل ‎+20 100 123 4567.',
+    bankCode: `رمز بنكك، مثل ${isolate('033')}.`,
+    dateOfBirth: `مثال: ${isolate('05 01 1990')}.`,
+    notifyUserMobile: `مع رمز الدولة، مثل ${isolate('+20 100 123 4567')}.`,
     otp: 'الرمز الوارد في الرسالة التي أرسلها بنكك.',
     pin: 'الرقم السري لحسابك البنكي.',
   },
@@ -82,16 +94,18 @@ const ar: Translation = {
     tooOld: 'تحقّق من سنة الميلاد.',
     mismatchCode: 'الرمز غير صحيح. راجع الرسالة وحاول مرة أخرى.',
     mismatchDateOfBirth: 'تاريخ الميلاد لا يطابق بيانات الحساب.',
+    limit: 'طلبت رموزًا كثيرة. انتظر وصول الرمز الأخير، أو ابدأ من جديد.',
+    state: 'تجاوزت عملية الدفع هذه الخطوة.',
     other: (label) => `تحقّق من ${label}.`,
   },
   errorPrefix: 'خطأ:',
-  formHasErrors: (n) => `في النموذج ${count(n, problems)}.`,
+  formHasErrors: (n, format) => `في النموذج ${count(n, format, problems)}.`,
 
-  pay: (amount) => `ادفع ${amount}`,
+  pay: (amount) => `ادفع ${isolate(amount)}`,
   processing: 'جارٍ التنفيذ…',
 
   swipeTitle: 'ادفع عبر الجهاز',
-  swipeBody: (sn) => `مرّر البطاقة أو أدخلها في الجهاز رقم ${sn}.`,
+  swipeBody: (sn) => `مرّر البطاقة أو أدخلها في الجهاز رقم ${isolate(sn)}.`,
   waiting: 'في انتظار الدفع…',
 
   otpTitle: 'أدخل الرمز',
@@ -100,38 +114,38 @@ const ar: Translation = {
   pinBody: 'يطلب بنكك الرقم السري للحساب.',
   confirm: 'تأكيد',
   resend: 'أعد إرسال الرمز',
-  resendIn: (n) => `إعادة الإرسال بعد ${count(n, seconds)}`,
+  resendIn: (n, format) => `إعادة الإرسال بعد ${count(n, format, afterSeconds)}`,
   resent: 'أُرسل رمز جديد.',
 
   redirectTitle: 'أكّد مع بنكك',
   redirectBody: 'يحتاج بنكك إلى تأكيد هذه العملية على صفحته. ستعود إلى هنا بعد ذلك.',
   redirectGo: 'تابع إلى بنكك',
   redirecting: 'جارٍ تحويلك إلى بنكك…',
-  redirectWindowOpened: 'أكمل التحقق في النافذة التي فُتحت. تتحدّث هذه الصفحة تلقائيًا.',
+  redirectWindowOpened: 'أكمل التحقق في النافذة التي فُتحت. ستُحدَّث هذه الصفحة تلقائيًا.',
   redirectReopen: 'افتح صفحة البنك مرة أخرى',
 
   codeTitle: 'رمزك المرجعي',
-  codeBody: 'ادفع هذا الرمز في أي نقطة دفع قبل انتهاء صلاحيته.',
+  codeBody: 'استخدم هذا الرمز للدفع في أي منفذ دفع قبل انتهاء صلاحيته.',
   copy: 'انسخ الرمز',
   copied: 'نُسخ الرمز.',
   copyFailed: 'تعذّر النسخ. حدّد الرمز وانسخه.',
   sentBy: (method, email, mobile) =>
     method === 'BOTH'
-      ? `أرسلناه أيضًا برسالة نصية إلى ${mobile} وبالبريد الإلكتروني إلى ${email}.`
+      ? `أرسلناه أيضًا برسالة نصية إلى ${isolate(mobile)} وبالبريد الإلكتروني إلى ${isolate(email)}.`
       : method === 'SMS'
-        ? `أرسلناه أيضًا برسالة نصية إلى ${mobile}.`
-        : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${email}.`,
+        ? `أرسلناه أيضًا برسالة نصية إلى ${isolate(mobile)}.`
+        : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${isolate(email)}.`,
   expiresIn: 'ينتهي خلال',
-  timeLeft: (m, s) => `الوقت المتبقي: ${m > 0 ? count(m, minutes) : count(s, seconds)}`,
+  timeLeft: (m, s, format) => `الوقت المتبقي: ${m > 0 ? count(m, format, minutes) : count(s, format, seconds)}`,
 
   status: { INITIAL: 'قيد البدء', PENDING: 'في انتظار الدفع', SUCCESS: 'تم الدفع', FAIL: 'فشل', CLOSE: 'انتهت الصلاحية' },
   statusLabel: 'الحالة',
 
   successTitle: 'تم استلام الدفعة',
-  successBody: (amount, orderNo) => `استلمنا ${amount}. رقم الطلب ${orderNo}.`,
+  successBody: (amount, orderNo) => `استلمنا ${isolate(amount)}. رقم الطلب ${isolate(orderNo)}.`,
   failTitle: 'لم تتم عملية الدفع',
   failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
-  failReason: (reason) => `السبب: ${reason}`,
+  failReason: (reason) => `السبب: ${isolate(reason)}`,
   expiredTitle: 'انتهت صلاحية عملية الدفع',
   expiredBody: 'انتهى وقت الدفع ولم يُخصم أي مبلغ. يمكنك البدء من جديد.',
   retry: 'حاول مرة أخرى',
@@ -141,7 +155,7 @@ const ar: Translation = {
   serviceError: 'الدفع غير متاح الآن. حاول بعد قليل.',
   duplicateInProgress: 'هناك عملية دفع جارية لهذا الطلب بالفعل.',
   genericError: 'حدث خطأ ما. حاول مرة أخرى.',
-  configError: (setting) => `إعداد صفحة الدفع غير صحيح (${setting}).`,
+  configError: (setting) => `إعداد صفحة الدفع غير صحيح (${isolate(setting)}).`,
   redirectBlocked: 'منع متصفحك نافذة البنك. استخدم الزر لفتحها.',
   statusCheckFailed: 'تعذّر التحقق من حالة الدفع. سنواصل المحاولة.',
 };

@@ -1,7 +1,7 @@
-import type { Translation } from './translation.js';
+import type { NumberFormat, Translation } from './translation.js';
 
 const plural = new Intl.PluralRules('en');
-const count = (n: number, one: string, other: string) => `${n} ${plural.select(n) === 'one' ? one : other}`;
+const count = (n: number, format: NumberFormat, one: string, other: string) => `${format(n)} ${plural.select(n) === 'one' ? one : other}`;
 
 const en: Translation = {
   $code: 'en',
@@ -59,10 +59,12 @@ const en: Translation = {
     tooOld: 'Check the year of birth.',
     mismatchCode: 'That code is not right. Check the message and try again.',
     mismatchDateOfBirth: 'The date of birth does not match the account.',
+    limit: 'You asked for too many codes. Wait for the last one, or start again.',
+    state: 'This payment has moved past that step.',
     other: (label) => `Check ${label.toLowerCase()}.`,
   },
   errorPrefix: 'Error:',
-  formHasErrors: (n) => `There ${n === 1 ? 'is' : 'are'} ${count(n, 'problem', 'problems')} with the form.`,
+  formHasErrors: (n, format) => `There ${n === 1 ? 'is' : 'are'} ${count(n, format, 'problem', 'problems')} with the form.`,
 
   pay: (amount) => `Pay ${amount}`,
   processing: 'Processing…',
@@ -77,7 +79,7 @@ const en: Translation = {
   pinBody: 'Your bank asks for the PIN of the account.',
   confirm: 'Confirm',
   resend: 'Send the code again',
-  resendIn: (seconds) => `Send again in ${count(seconds, 'second', 'seconds')}`,
+  resendIn: (seconds, format) => `Send again in ${count(seconds, format, 'second', 'seconds')}`,
   resent: 'A new code is on its way.',
 
   redirectTitle: 'Confirm with your bank',
@@ -99,8 +101,8 @@ const en: Translation = {
         ? `We also sent it by SMS to ${mobile}.`
         : `We also sent it by email to ${email}.`,
   expiresIn: 'Expires in',
-  timeLeft: (minutes, seconds) =>
-    minutes > 0 ? `${count(minutes, 'minute', 'minutes')} left` : `${count(seconds, 'second', 'seconds')} left`,
+  timeLeft: (minutes, seconds, format) =>
+    minutes > 0 ? `${count(minutes, format, 'minute', 'minutes')} left` : `${count(seconds, format, 'second', 'seconds')} left`,
 
   status: { INITIAL: 'Starting', PENDING: 'Waiting for payment', SUCCESS: 'Paid', FAIL: 'Failed', CLOSE: 'Expired' },
   statusLabel: 'Status',

@@ -5,6 +5,9 @@
  */
 import type { NotifyLanguage, NotifyMethod, PayMethod, PaymentStatus } from '../../core/index.js';
 
+/** Writes a number in the element's locale (Latin or Arabic-Indic digits). */
+export type NumberFormat = (value: number) => string;
+
 export interface Translation {
   /** BCP 47 tag, e.g. `en`, `ar`, `ar-EG`. */
   $code: string;
@@ -61,10 +64,15 @@ export interface Translation {
     tooOld: string;
     mismatchCode: string;
     mismatchDateOfBirth: string;
+    /** Too many codes asked for. */
+    limit: string;
+    /** The order is past the step the payer tried. */
+    state: string;
     other: (label: string) => string;
   };
   errorPrefix: string;
-  formHasErrors: (count: number) => string;
+  /** `format` writes a number in the element's locale, so that digits match the amounts around them. */
+  formHasErrors: (count: number, format: NumberFormat) => string;
 
   pay: (amount: string) => string;
   processing: string;
@@ -79,7 +87,7 @@ export interface Translation {
   pinBody: string;
   confirm: string;
   resend: string;
-  resendIn: (seconds: number) => string;
+  resendIn: (seconds: number, format: NumberFormat) => string;
   resent: string;
 
   redirectTitle: string;
@@ -97,7 +105,7 @@ export interface Translation {
   sentBy: (method: NotifyMethod, email: string, mobile: string) => string;
   expiresIn: string;
   /** Spoken (and shown to screen readers) form of the time left. */
-  timeLeft: (minutes: number, seconds: number) => string;
+  timeLeft: (minutes: number, seconds: number, format: NumberFormat) => string;
 
   status: Record<PaymentStatus, string>;
   statusLabel: string;

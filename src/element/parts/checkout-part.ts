@@ -123,7 +123,7 @@ export function renderFormEnd(context: CheckoutContext, label: string): Template
   const { state, localize } = context;
   return html`
     ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
-    <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'}>
+    <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'} aria-busy=${state.busy ? 'true' : 'false'}>
       ${state.busy ? localize.term.processing : label}
     </button>
   `;

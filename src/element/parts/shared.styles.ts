@@ -138,9 +138,14 @@ export const partStyles = css`
     font-weight: 600;
   }
 
-  button[aria-disabled='true'] {
+  /* Inactive controls may be dimmed; a busy one ("Processing…") is the status the payer reads, so it is not. */
+  button[aria-disabled='true']:not([aria-busy='true']) {
     cursor: not-allowed;
     opacity: 0.7;
+  }
+
+  button[aria-busy='true'] {
+    cursor: progress;
   }
 
   .step {

@@ -41,7 +41,7 @@ export class SvcCodeStep extends CheckoutPart {
             },
           })}
           ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
-          <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'}>
+          <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'} aria-busy=${state.busy ? 'true' : 'false'}>
             ${state.busy ? t.processing : t.confirm}
           </button>
         </form>
@@ -56,7 +56,7 @@ export class SvcCodeStep extends CheckoutPart {
                   aria-disabled=${state.resendWait > 0 || state.busy ? 'true' : 'false'}
                   @click=${() => actions.resendOtp()}
                 >
-                  ${state.resendWait > 0 ? t.resendIn(state.resendWait) : t.resend}
+                  ${state.resendWait > 0 ? t.resendIn(state.resendWait, (n) => localize.number(n)) : t.resend}
                 </button>
               </div>
             `}

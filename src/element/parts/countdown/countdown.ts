@@ -34,6 +34,7 @@ export class SvcCountdown extends CheckoutPart {
     if (!context || left === undefined) return nothing;
     const { localize } = context;
     const t = localize.term;
+    const format = (n: number) => localize.number(n);
     const two = (n: number) => localize.number(n, { minimumIntegerDigits: 2, useGrouping: false });
     const hours = Math.floor(left / 3600);
     const minutes = Math.floor((left % 3600) / 60);
@@ -43,7 +44,7 @@ export class SvcCountdown extends CheckoutPart {
     return html`
       <p class="countdown" part="countdown">
         <span>${t.expiresIn}</span>
-        <time role="timer" dir="ltr" datetime="PT${left}S" aria-label=${left >= 60 ? t.timeLeft(spokenMinutes, 0) : t.timeLeft(0, left)}
+        <time role="timer" dir="ltr" datetime="PT${left}S" aria-label=${left >= 60 ? t.timeLeft(spokenMinutes, 0, format) : t.timeLeft(0, left, format)}
           >${clock}</time
         >
       </p>
@@ -52,9 +53,11 @@ export class SvcCountdown extends CheckoutPart {
   }
 
   #announce(secondsLeft: number): void {
-    const t = this.context?.localize.term;
-    if (!t) return;
-    this.#spoken = secondsLeft >= 60 ? t.timeLeft(Math.round(secondsLeft / 60), 0) : t.timeLeft(0, secondsLeft);
+    const localize = this.context?.localize;
+    if (!localize) return;
+    const t = localize.term;
+    const format = (n: number) => localize.number(n);
+    this.#spoken = secondsLeft >= 60 ? t.timeLeft(Math.round(secondsLeft / 60), 0, format) : t.timeLeft(0, secondsLeft, format);
     this.requestUpdate();
   }
 }

@@ -23,7 +23,7 @@ export class SvcMethodPicker extends CheckoutPart {
         block-size: 1px;
         min-block-size: 0;
       }
-      .choice span {
+      .choice > span {
         display: grid;
         gap: 0.15em;
         padding: 0.75em 1em;
@@ -33,7 +33,7 @@ export class SvcMethodPicker extends CheckoutPart {
         cursor: pointer;
         position: relative;
       }
-      .choice span::before {
+      .choice > span::before {
         content: '';
         position: absolute;
         inset-inline-start: 0.9em;
@@ -46,6 +46,7 @@ export class SvcMethodPicker extends CheckoutPart {
       }
       .choice input:checked + span {
         border: 2px solid var(--_primary);
+        padding: calc(0.75em - 1px) calc(1em - 1px);
         padding-inline-start: calc(2.75em - 1px);
       }
       .choice input:checked + span::before {
@@ -58,6 +59,20 @@ export class SvcMethodPicker extends CheckoutPart {
       .description {
         color: var(--_muted);
         font-size: 0.875em;
+        font-weight: 400;
+      }
+      @media (forced-colors: active) {
+        .choice input:checked + span {
+          border-color: Highlight;
+        }
+        .choice input:checked + span::before {
+          forced-color-adjust: none;
+          border-color: Highlight;
+          background: radial-gradient(circle, Highlight 45%, Canvas 50%);
+        }
+        .choice input:focus-visible + span {
+          outline: 3px solid Highlight;
+        }
       }
     `,
   ];
@@ -68,7 +83,7 @@ export class SvcMethodPicker extends CheckoutPart {
     const { state, actions, localize } = context;
     const t = localize.term;
     return html`
-      <fieldset class="methods" part="methods">
+      <fieldset class="methods" part="methods" ?disabled=${state.busy}>
         <legend>${t.paymentMethod}</legend>
         ${state.methods.map(
           (method) => html`

@@ -37,7 +37,10 @@ export class SvcReferenceCodeStep extends CheckoutPart {
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${t.codeTitle}</h2>
         <p>${t.codeBody}</p>
-        <p class="code" part="code" dir="ltr" translate="no" aria-label=${order.referenceCode.split('').join(' ')}>${grouped}</p>
+        <p class="code" part="code" dir="ltr" translate="no">
+          <span aria-hidden="true">${grouped}</span>
+          <span class="visually-hidden">${order.referenceCode.split('').join(' ')}</span>
+        </p>
         <div class="row">
           <button class="secondary" part="button-secondary" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
         </div>

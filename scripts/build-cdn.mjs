@@ -1,0 +1,27 @@
+// dist/cdn/svc-checkout.js: one self-contained ES module, Lit inside, for <script type="module" src="…">.
+// Lit's production build is used (no dev-mode checks). The metafile beside it lists every input, so that a test
+// can prove no server or sandbox code is inside.
+import { build } from 'esbuild';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+
+const outfile = 'dist/cdn/svc-checkout.js';
+const result = await build({
+  entryPoints: ['src/element/index.ts'],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  legalComments: 'eof',
+  metafile: true,
+  outfile,
+  logLevel: 'warning',
+});
+await mkdir('dist/cdn', { recursive: true });
+await writeFile('dist/cdn/svc-checkout.meta.json', JSON.stringify(result.metafile, null, 2));
+const output = result.metafile.outputs[outfile];
+const { readFile } = await import('node:fs/promises');
+const bytes = await readFile(outfile);
+console.log(`${outfile}: ${output.bytes} bytes, ${gzipSync(bytes, { level: 9 }).length} gzip`);

@@ -1,0 +1,92 @@
+// What ships: the CDN file in a plain HTML page with no bundler, under a strict Content-Security-Policy too.
+import { expect } from '@open-wc/testing';
+import { clickButton, type, until, untilText, visibleText } from './support/checkout.js';
+import { startStack, type Stack } from './support/stack.js';
+
+interface ShopWindow extends Window {
+  cspViolations: { directive: string; blocked: string; source: string }[];
+  warnings: string[];
+  secondCopy?: Promise<string>;
+}
+
+async function openShop(stack: Stack, extra: Record<string, string> = {}) {
+  const query = new URLSearchParams({
+    endpoint: stack.endpoint,
+    'merchant-id': stack.merchantId,
+    'merchant-name': 'Nile Coffee Roasters',
+    reference: `cdn-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`,
+    'country-code': 'EG',
+    currency: 'EGP',
+    'pay-amount': '12500',
+    'product-name': 'Espresso beans',
+    'product-description': 'Single-origin, 1 kg',
+    'pay-method': 'ReferenceCode',
+    'poll-interval': '100',
+    locale: 'en',
+    ...extra,
+  });
+  const frame = document.createElement('iframe');
+  frame.title = 'shop';
+  frame.src = `/test/browser/fixtures/cdn-page.html?${query}`;
+  document.body.append(frame);
+  const element = await until('the CDN element', () => {
+    const found = frame.contentDocument?.querySelector('svc-checkout');
+    return found?.shadowRoot?.querySelector('.body') ? found : undefined;
+  });
+  return { frame, element, window: frame.contentWindow as ShopWindow };
+}
+
+async function payByReferenceCode(stack: Stack, element: Element) {
+  await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
+  await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
+  await type(element, 'input[name=notifyUserMobile]', '+201001234567');
+  await clickButton(element, /^Pay/);
+  await untilText(element, 'Your reference code');
+  const code = /(\d{3} \d{3} \d{3})/.exec(visibleText(element))![1]!.replaceAll(' ', '');
+  const paid = await stack.control('POST', `/sandbox/v1/reference-codes/${code}/pay`);
+  expect(paid.status).to.equal(200);
+  await untilText(element, 'Payment received');
+}
+
+describe('the CDN build, dist/cdn/svc-checkout.js', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => sessionStorage.clear());
+
+  it('pays with a reference code from a plain HTML page', async () => {
+    const shop = await openShop(stack);
+    try {
+      await payByReferenceCode(stack, shop.element);
+    } finally {
+      shop.frame.remove();
+    }
+  });
+
+  it('works under Content-Security-Policy: default-src \'self\', with no violation', async () => {
+    const shop = await openShop(stack, { csp: 'strict' });
+    try {
+      const policy = await fetch(shop.frame.src).then((response) => response.headers.get('content-security-policy'));
+      expect(policy).to.equal("default-src 'self'");
+      await payByReferenceCode(stack, shop.element);
+      const ours = shop.window.cspViolations.filter((violation) => !violation.source.includes('__web-dev-server'));
+      expect(ours).to.deep.equal([]);
+      const styled = getComputedStyle(shop.element.shadowRoot!.querySelector('.base')!);
+      expect(styled.borderStyle).to.equal('solid');
+    } finally {
+      shop.frame.remove();
+    }
+  });
+
+  it('warns instead of throwing when a page loads a second copy', async () => {
+    const shop = await openShop(stack, { twice: '1' });
+    try {
+      expect(await shop.window.secondCopy).to.equal('loaded');
+      expect(shop.window.warnings.join('\n')).to.contain('<svc-checkout> is already defined by another copy');
+      expect(visibleText(shop.element)).to.contain('EGP 125.00');
+    } finally {
+      shop.frame.remove();
+    }
+  });
+});

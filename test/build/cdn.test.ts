@@ -1,0 +1,23 @@
+// The CDN file is the element alone: Lit inside, no bare import, and nothing of the kit or the sandbox.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+describe('dist/cdn/svc-checkout.js', () => {
+  it('is built from the element, core and Lit only', async () => {
+    const meta = JSON.parse(await readFile(`${root}dist/cdn/svc-checkout.meta.json`, 'utf8'));
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs.filter((input) => /src\/(server|sandbox|react)\//.test(input))).toEqual([]);
+    expect(inputs.filter((input) => input.startsWith('src/')).every((input) => /^src\/(element|core)\//.test(input))).toBe(true);
+    expect(inputs.some((input) => input.includes('node_modules/lit-html/'))).toBe(true);
+    expect(inputs.some((input) => input.includes('/development/'))).toBe(false);
+  });
+
+  it('imports nothing and holds no server-side code', async () => {
+    const bundle = await readFile(`${root}dist/cdn/svc-checkout.js`, 'utf8');
+    expect(bundle).not.toMatch(/\bimport\s*(?:[\w{}*\s,]+from\s*)?["'](?!\.)/);
+    expect(bundle).not.toMatch(/node:|createHmac|subtle\.sign|svc-sandbox|createSandbox|MerchantId/);
+    expect(bundle).toMatch(/customElements\.define\(\s*["']svc-checkout["']/);
+  });
+});
