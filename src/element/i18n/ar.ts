@@ -30,8 +30,10 @@ function count(n: number, format: NumberFormat, forms: CountedNoun): string {
   }
 }
 
-/** Keeps an inserted value (a phone number, an amount, a Latin name) in its own direction inside Arabic text. */
+/** Keeps an inserted value (an amount, a reason) in its own direction inside Arabic text. */
 const isolate = (value: string) => `\u2068${value}\u2069`;
+/** Left to right, isolated: numbers, codes and addresses read in their own order ("05 01 1990", "•••• 4567"). */
+const ltr = (value: string) => `\u2066${value}\u2069`;
 
 const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
 const seconds: CountedNoun = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
@@ -76,9 +78,9 @@ const ar: Translation = {
   hint: {
     sn: 'يظهر على شاشة الجهاز، أو تجده مطبوعًا على ظهره.',
     bankAccountNumber: 'أحرف وأرقام فقط، كما في كشف حسابك.',
-    bankCode: `رمز بنكك، مثل ${isolate('033')}.`,
-    dateOfBirth: `مثال: ${isolate('05 01 1990')}.`,
-    notifyUserMobile: `مع رمز الدولة، مثل ${isolate('+20 100 123 4567')}.`,
+    bankCode: `رمز بنكك، مثل ${ltr('033')}.`,
+    dateOfBirth: `مثال: ${ltr('05 01 1990')}.`,
+    notifyUserMobile: `مع رمز الدولة، مثل ${ltr('+20 100 123 4567')}.`,
     otp: 'الرمز الوارد في الرسالة التي أرسلها بنكك.',
     pin: 'الرقم السري لحسابك البنكي.',
   },
@@ -105,7 +107,7 @@ const ar: Translation = {
   processing: 'جارٍ التنفيذ…',
 
   swipeTitle: 'ادفع عبر الجهاز',
-  swipeBody: (sn) => `مرّر البطاقة أو أدخلها في الجهاز رقم ${isolate(sn)}.`,
+  swipeBody: (sn) => `مرّر البطاقة أو أدخلها في الجهاز رقم ${ltr(sn)}.`,
   waiting: 'في انتظار الدفع…',
 
   otpTitle: 'أدخل الرمز',
@@ -131,10 +133,10 @@ const ar: Translation = {
   copyFailed: 'تعذّر النسخ. حدّد الرمز وانسخه.',
   sentBy: (method, email, mobile) =>
     method === 'BOTH'
-      ? `أرسلناه أيضًا برسالة نصية إلى ${isolate(mobile)} وبالبريد الإلكتروني إلى ${isolate(email)}.`
+      ? `أرسلناه أيضًا برسالة نصية إلى ${ltr(mobile)} وبالبريد الإلكتروني إلى ${ltr(email)}.`
       : method === 'SMS'
-        ? `أرسلناه أيضًا برسالة نصية إلى ${isolate(mobile)}.`
-        : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${isolate(email)}.`,
+        ? `أرسلناه أيضًا برسالة نصية إلى ${ltr(mobile)}.`
+        : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${ltr(email)}.`,
   expiresIn: 'ينتهي خلال',
   timeLeft: (m, s, format) => `الوقت المتبقي: ${m > 0 ? count(m, format, minutes) : count(s, format, seconds)}`,
 
@@ -142,7 +144,7 @@ const ar: Translation = {
   statusLabel: 'الحالة',
 
   successTitle: 'تم استلام الدفعة',
-  successBody: (amount, orderNo) => `استلمنا ${isolate(amount)}. رقم الطلب ${isolate(orderNo)}.`,
+  successBody: (amount, orderNo) => `رقم الطلب ${ltr(orderNo)}، والمبلغ المستلَم ${isolate(amount)}`,
   failTitle: 'لم تتم عملية الدفع',
   failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
   failReason: (reason) => `السبب: ${isolate(reason)}`,

@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 import { renderStatusLine } from '../status-line.js';
 
@@ -7,6 +7,20 @@ import { renderStatusLine } from '../status-line.js';
  * payer comes back) or in a new one (this page keeps polling).
  */
 export class SvcRedirectStep extends CheckoutPart {
+  static override styles = [
+    ...CheckoutPart.styles,
+    css`
+      .forward {
+        display: inline-block;
+        margin-inline-start: 0.4em;
+      }
+      /* The arrow points the way the text reads. */
+      :host(:dir(rtl)) .forward {
+        transform: scaleX(-1);
+      }
+    `,
+  ];
+
   protected override render() {
     const context = this.context;
     const order = context?.state.order;
@@ -22,7 +36,7 @@ export class SvcRedirectStep extends CheckoutPart {
         ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
         <div class="row">
           <button class=${order.redirected ? 'secondary' : 'primary'} part=${order.redirected ? 'button-secondary' : 'button'} type="button" @click=${() => actions.openRedirect()}>
-            ${order.redirected ? t.redirectReopen : t.redirectGo}
+            ${order.redirected ? t.redirectReopen : t.redirectGo}<span class="forward" aria-hidden="true">→</span>
           </button>
         </div>
         ${away || newWindow ? renderStatusLine(context) : html`<p class="status" part="status">${t.redirecting}</p>`}

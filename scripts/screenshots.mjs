@@ -1,0 +1,201 @@
+// npm run screenshots: every state of <svc-checkout>, in English and Arabic, light and dark, as PNG files in
+// screenshots/, for a person to review the look. Drives the built CDN file in headless Chromium against a
+// sandbox and merchant kit of its own. The images are not committed.
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import puppeteer from 'puppeteer-core';
+import { startDevStack } from '../dist/sandbox/index.js';
+
+const OUT = 'screenshots';
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const only = process.argv.slice(2); // optional state names
+
+const PAGE = (theme) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>svc-checkout states</title>
+<style>
+  body { margin: 0; padding: 24px; font-family: system-ui, sans-serif; background: ${theme === 'dark' ? '#111113' : '#f6f4f0'}; }
+  #shop { inline-size: 420px; }
+</style>
+<script type="module" src="/svc-checkout.js"></script>
+</head><body><div id="shop"></div></body></html>`;
+
+await rm(OUT, { recursive: true, force: true });
+await mkdir(OUT, { recursive: true });
+
+const bundle = await readFile('dist/cdn/svc-checkout.js');
+let stack;
+const server = createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  if (url.pathname === '/') {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE(url.searchParams.get('theme')));
+    return;
+  }
+  if (url.pathname === '/svc-checkout.js') {
+    response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle);
+    return;
+  }
+  stack.middleware(request, response, () => response.writeHead(404).end());
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+stack = await startDevStack({ publicUrl: origin, sandbox: { tickMs: 50 } });
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+});
+
+/** Runs in the page: helpers that reach through the element's shadow roots. */
+const HELPERS = () => {
+  const deep = (root, selector) => {
+    const scope = root.shadowRoot ?? root;
+    const direct = scope.querySelector(selector);
+    if (direct) return direct;
+    for (const element of scope.querySelectorAll('*')) {
+      if (element.shadowRoot) {
+        const found = deep(element, selector);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  const text = (root) => {
+    const parts = [];
+    const walk = (node) => {
+      if (node.shadowRoot) node.shadowRoot.childNodes.forEach(walk);
+      if (node.nodeType === 3) parts.push(node.textContent);
+      node.childNodes.forEach(walk);
+    };
+    walk(root);
+    return parts.join(' ').replace(/\s+/g, ' ');
+  };
+  window.svc = {
+    element: () => document.querySelector('svc-checkout'),
+    fill(name, value) {
+      const input = deep(this.element(), `[name=${name}]`);
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      input.dispatchEvent(new FocusEvent('blur'));
+    },
+    click(pattern) {
+      const buttons = [];
+      const collect = (root) => {
+        const scope = root.shadowRoot ?? root;
+        buttons.push(...scope.querySelectorAll('button'));
+        for (const element of scope.querySelectorAll('*')) if (element.shadowRoot) collect(element);
+      };
+      collect(this.element());
+      const button = buttons.find((item) => new RegExp(pattern).test(item.textContent.trim()));
+      if (!button) throw new Error(`no button ${pattern}`);
+      button.click();
+    },
+    text() {
+      return text(this.element());
+    },
+  };
+};
+
+async function mount(page, attributes) {
+  await page.evaluate((attributes) => {
+    sessionStorage.clear();
+    const shop = document.querySelector('#shop');
+    shop.replaceChildren();
+    const element = document.createElement('svc-checkout');
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    shop.append(element);
+  }, attributes);
+  await page.waitForFunction(() => window.svc.element()?.shadowRoot?.querySelector('.body'));
+}
+
+const waitText = (page, pattern) =>
+  page.waitForFunction((pattern) => new RegExp(pattern).test(window.svc.text()), { timeout: 10_000 }, pattern);
+const fill = (page, values) => page.evaluate((values) => Object.entries(values).forEach(([name, value]) => window.svc.fill(name, value)), values);
+const click = (page, pattern) => page.evaluate((pattern) => window.svc.click(pattern), pattern);
+const control = (method, path, body) =>
+  fetch(`${stack.sandbox.url}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+
+const BANK = { bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' };
+const NOTIFY = { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' };
+const PAY = '^(Pay|ادفع)';
+
+/** Each state: the attributes to start from, and what to do to reach it. */
+const STATES = {
+  'method-choice': { attributes: {} },
+  'pos-form': { attributes: { 'pay-method': 'Pos' } },
+  'bank-account-form': { attributes: { 'pay-method': 'BankAccount' } },
+  'reference-code-form': { attributes: { 'pay-method': 'ReferenceCode' } },
+  'form-errors': { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-form').shadowRoot.querySelector('[aria-invalid=true]')); } },
+  'config-error': { attributes: { 'pay-amount': '0' } },
+  swipe: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818218' }); await click(page, PAY); await waitText(page, 'N78101818218'); } },
+  'otp-error': { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381176' }); await click(page, PAY); await page.waitForFunction(() => window.svc.text().includes('11') || document.querySelector('svc-checkout').shadowRoot.querySelector('svc-code-step')); await fill(page, { otp: '00000000' }); await click(page, '^(Confirm|تأكيد)'); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step').shadowRoot.querySelector('[aria-invalid=true]')); } },
+  pin: { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381183' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step')); } },
+  'three-d-secure': { attributes: { 'pay-method': 'BankAccount', 'redirect-mode': 'new-window' }, steps: async (page) => { await page.evaluate(() => { window.open = () => null; }); await fill(page, { ...BANK, bankAccountNumber: '2215381200' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-redirect-step')); } },
+  'reference-code': { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await fill(page, NOTIFY); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-step')); } },
+  success: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818500' }); await click(page, PAY); await waitText(page, 'N78101818500'); await control('POST', '/sandbox/v1/pos/N78101818500/swipe', { outcome: 'success' }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
+  failure: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818501' }); await click(page, PAY); await waitText(page, 'N78101818501'); await control('POST', '/sandbox/v1/pos/N78101818501/swipe', { outcome: 'fail' }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
+  expired: { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await fill(page, NOTIFY); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-step')); await control('POST', '/sandbox/v1/clock/advance', { minutes: 30 }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
+  waiting: {
+    attributes: { 'pay-method': 'Pos', reference: 'screenshot-waiting' },
+    steps: async (page, attempt) => {
+      const reference = `screenshot-waiting-${attempt}`;
+      await page.evaluate((reference) => window.svc.element().setAttribute('reference', reference), reference);
+      await fetch(`${origin}${stack.basePath}/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ reference, amount: { total: 12500, currency: 'EGP' }, product: { name: 'Beans' }, payMethod: 'Pos', sn: 'N1', country: 'EG' }),
+      });
+      await fill(page, { sn: 'N1' });
+      await click(page, PAY);
+      await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-waiting-step'));
+    },
+  },
+};
+
+let count = 0;
+let attempt = 0;
+try {
+  for (const theme of ['light', 'dark']) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 480, height: 900, deviceScaleFactor: 1 });
+    await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+    await page.goto(`${origin}/?theme=${theme}`, { waitUntil: 'load' });
+    await page.evaluate(HELPERS);
+    for (const locale of ['en', 'ar']) {
+      for (const [state, { attributes, steps }] of Object.entries(STATES)) {
+        if (only.length > 0 && !only.includes(state)) continue;
+        attempt++;
+        await control('POST', '/sandbox/v1/reset');
+        await mount(page, {
+          endpoint: stack.basePath,
+          'merchant-id': stack.sandbox.merchants[0].merchantId,
+          'merchant-name': 'Nile Coffee Roasters',
+          reference: `screenshot-${attempt}`,
+          'country-code': 'EG',
+          currency: 'EGP',
+          'pay-amount': '12500',
+          'product-name': 'Espresso beans, 1 kg',
+          'product-description': 'Single-origin Ethiopian beans',
+          'poll-interval': '100',
+          locale,
+          theme,
+          sandbox: '',
+          ...attributes,
+        });
+        await steps?.(page, attempt);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const element = await page.$('svc-checkout');
+        const file = `${OUT}/${state}.${locale}.${theme}.png`;
+        await element.screenshot({ path: file });
+        count++;
+        console.log(file);
+      }
+    }
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await stack.close();
+}
+console.log(`\n${count} screenshots in ${OUT}/`);
