@@ -53,9 +53,11 @@ function applySettings(): void {
   if (theme) checkout.setAttribute('theme', theme);
   else checkout.removeAttribute('theme');
   checkout.redirectMode = String(data.get('redirect-mode'));
-  document.documentElement.dataset['theme'] = theme;
+  document.documentElement.dataset['theme'] = theme || (systemDark.matches ? 'dark' : 'light');
 }
 
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+systemDark.addEventListener('change', applySettings);
 settings.addEventListener('change', applySettings);
 applySettings();
 

@@ -1,4 +1,21 @@
 import { css } from 'lit';
+import { alertBox, visuallyHidden } from './parts/shared.styles.js';
+
+/** The dark theme's tokens: for theme="dark", and for prefers-color-scheme: dark unless theme="light". */
+const darkTokens = css`
+  --_primary: var(--svc-color-primary, #a8c7fa);
+  --_on-primary: var(--svc-color-on-primary, #062e6f);
+  --_text: var(--svc-color-text, #e4e2e6);
+  --_muted: var(--svc-color-muted, #c4c6cf);
+  --_background: var(--svc-color-background, #1b1b1f);
+  --_surface: var(--svc-color-surface, #2a2a30);
+  --_border: var(--svc-color-border, #8e9099);
+  --_danger: var(--svc-color-danger, #ffb4ab);
+  --_success: var(--svc-color-success, #7fd88f);
+  --_warning: var(--svc-color-warning, #ffb95c);
+  --_on-warning: #2b1700;
+  color-scheme: dark;
+`;
 
 /**
  * The element's design tokens and outer layout. Public tokens are `--svc-*`; each is read once here into a
@@ -32,34 +49,12 @@ export const styles = css`
   }
 
   :host([theme='dark']) {
-    --_primary: var(--svc-color-primary, #a8c7fa);
-    --_on-primary: var(--svc-color-on-primary, #062e6f);
-    --_text: var(--svc-color-text, #e4e2e6);
-    --_muted: var(--svc-color-muted, #c4c6cf);
-    --_background: var(--svc-color-background, #1b1b1f);
-    --_surface: var(--svc-color-surface, #2a2a30);
-    --_border: var(--svc-color-border, #8e9099);
-    --_danger: var(--svc-color-danger, #ffb4ab);
-    --_success: var(--svc-color-success, #7fd88f);
-    --_warning: var(--svc-color-warning, #ffb95c);
-    --_on-warning: #2b1700;
-    color-scheme: dark;
+    ${darkTokens}
   }
 
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
-      --_primary: var(--svc-color-primary, #a8c7fa);
-      --_on-primary: var(--svc-color-on-primary, #062e6f);
-      --_text: var(--svc-color-text, #e4e2e6);
-      --_muted: var(--svc-color-muted, #c4c6cf);
-      --_background: var(--svc-color-background, #1b1b1f);
-      --_surface: var(--svc-color-surface, #2a2a30);
-      --_border: var(--svc-color-border, #8e9099);
-      --_danger: var(--svc-color-danger, #ffb4ab);
-      --_success: var(--svc-color-success, #7fd88f);
-      --_warning: var(--svc-color-warning, #ffb95c);
-      --_on-warning: #2b1700;
-      color-scheme: dark;
+      ${darkTokens}
     }
   }
 
@@ -129,22 +124,6 @@ export const styles = css`
     gap: var(--_space);
   }
 
-  .alert {
-    border-inline-start: 4px solid var(--_danger);
-    background: var(--_surface);
-    padding: calc(var(--_space) / 2) var(--_space);
-    border-radius: calc(var(--_radius) / 2);
-  }
-
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-    border: 0;
-  }
+  ${alertBox}
+  ${visuallyHidden}
 `;

@@ -135,11 +135,7 @@ describe('<svc-checkout> accessibility', () => {
         await check(code, 'the expiry');
 
         const reference = uniqueReference('waiting');
-        await fetch(`${stack.endpoint}/payments`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ reference, amount: { total: 100, currency: 'EGP' }, product: { name: 'Beans' }, payMethod: 'Pos', sn: 'N1', country: 'EG' }),
-        });
+        await stack.createPosOrderElsewhere(reference, 'N1');
         const waiting = await make({ payMethod: 'Pos', reference });
         await type(waiting, 'input[name=sn]', 'N1');
         await clickButton(waiting, t.pay);

@@ -122,43 +122,21 @@ describe('<svc-checkout> behaviour', () => {
 
   it('never charges twice for a reference already paid elsewhere: it shows the payment', async () => {
     const reference = uniqueReference('paid');
-    const direct = await fetch(`${stack.endpoint}/payments`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        reference,
-        amount: { total: 12_500, currency: 'EGP' },
-        product: { name: 'Beans' },
-        payMethod: 'Pos',
-        sn: 'N78101818303',
-        country: 'EG',
-      }),
-    }).then((response) => response.json());
+    const direct = await stack.createPosOrderElsewhere(reference, 'N78101818303');
     await stack.control('POST', '/sandbox/v1/pos/N78101818303/swipe', { outcome: 'success' });
     const element = await checkout(stack, { payMethod: 'Pos', reference });
     const errors = record(element, 'svc-error');
     await type(element, 'input[name=sn]', 'N78101818303');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Payment received');
-    expect(visibleText(element)).to.contain(direct.data.orderNo);
+    expect(visibleText(element)).to.contain(direct.orderNo);
     expect(errors).to.have.length(0);
   });
 
   it('moves on to the next reference by itself when the one given was spent on a failed order', async () => {
     const reference = uniqueReference('spent');
-    const direct = await fetch(`${stack.endpoint}/payments`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        reference,
-        amount: { total: 12_500, currency: 'EGP' },
-        product: { name: 'Beans' },
-        payMethod: 'Pos',
-        sn: 'N78101818307',
-        country: 'EG',
-      }),
-    }).then((response) => response.json());
-    await stack.control('POST', `/sandbox/v1/orders/${direct.data.orderNo}/complete`, { status: 'FAIL' });
+    const direct = await stack.createPosOrderElsewhere(reference, 'N78101818307');
+    await stack.control('POST', `/sandbox/v1/orders/${direct.orderNo}/complete`, { status: 'FAIL' });
     const element = await checkout(stack, { payMethod: 'Pos', reference });
     const created = record(element, 'svc-http-response');
     await type(element, 'input[name=sn]', 'N78101818307');
@@ -227,18 +205,7 @@ describe('<svc-checkout> behaviour', () => {
 
   it('waits for an order of the same reference that is already pending elsewhere', async () => {
     const reference = uniqueReference('pending');
-    await fetch(`${stack.endpoint}/payments`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        reference,
-        amount: { total: 12_500, currency: 'EGP' },
-        product: { name: 'Beans' },
-        payMethod: 'Pos',
-        sn: 'N78101818304',
-        country: 'EG',
-      }),
-    });
+    await stack.createPosOrderElsewhere(reference, 'N78101818304');
     const element = await checkout(stack, { payMethod: 'Pos', reference });
     await type(element, 'input[name=sn]', 'N78101818304');
     await clickButton(element, /^Pay/);

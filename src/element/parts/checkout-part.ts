@@ -3,7 +3,7 @@
  * styles, guarded registration, and where focus goes when the part appears.
  */
 import { ContextConsumer } from '@lit/context';
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { checkoutContext, type CheckoutContext } from '../state.js';
@@ -17,6 +17,18 @@ export abstract class CheckoutPart extends LitElement {
 
   protected get context(): CheckoutContext | undefined {
     return this.consumer.value;
+  }
+
+  #seenSubmits: number | undefined;
+
+  /** After each submit the checkout counts, focus goes to the first invalid field of this part, if any. */
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const submits = this.context?.state.submitCount;
+    if (submits === undefined) return;
+    // After this update: moving focus may change the checkout's state, which updates this part again.
+    if (this.#seenSubmits !== undefined && submits !== this.#seenSubmits) void this.updateComplete.then(() => this.focusFirstInvalid());
+    this.#seenSubmits = submits;
   }
 
   /** Focuses where the payer should start in this part: `[data-focus-start]`, else the first heading. */

@@ -1,7 +1,24 @@
 import { css } from 'lit';
 
+/** Hidden from sight, not from screen readers. */
+export const visuallyHidden = css``;
+
+/** A message about a whole step, marked by a coloured edge and by its words. */
+export const alertBox = css`
+  .alert {
+    border-inline-start: 4px solid var(--_danger);
+    background: var(--_surface);
+    padding: calc(var(--_space) / 2) var(--_space);
+    border-radius: calc(var(--_radius) / 2);
+    margin: 0;
+  }
+`;
+
 /** Styles every part shares: fields, buttons, alerts, steps. Colours come from the host's `--_*` tokens. */
 export const partStyles = css`
+  ${visuallyHidden}
+  ${alertBox}
+
   :host {
     display: block;
   }
@@ -99,14 +116,6 @@ export const partStyles = css`
     font-weight: 800;
   }
 
-  .alert {
-    border-inline-start: 4px solid var(--_danger);
-    background: var(--_surface);
-    padding: calc(var(--_space) / 2) var(--_space);
-    border-radius: calc(var(--_radius) / 2);
-    margin: 0;
-  }
-
   .notice {
     border-inline-start: 4px solid var(--_primary);
     background: var(--_surface);
@@ -201,17 +210,5 @@ export const partStyles = css`
     display: flex;
     flex-wrap: wrap;
     gap: calc(var(--_space) / 2);
-  }
-
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-    border: 0;
   }
 `;

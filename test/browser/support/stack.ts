@@ -32,6 +32,17 @@ export class Stack {
     return { status: response.status, body: (await response.json()) as T };
   }
 
+  /** A POS order created through the merchant kit by someone else (another tab, another device). */
+  async createPosOrderElsewhere(reference: string, sn: string): Promise<{ orderNo: string }> {
+    const answer = await fetch(`${this.endpoint}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ reference, amount: { total: 12_500, currency: 'EGP' }, product: { name: 'Beans' }, payMethod: 'Pos', sn, country: 'EG' }),
+    }).then((response) => response.json());
+    if (answer.code !== '00000') throw new Error(`the order was not created: ${answer.code}`);
+    return answer.data;
+  }
+
   async order(orderNo: string) {
     return (await this.control('GET', `/sandbox/v1/orders/${orderNo}`)).body;
   }

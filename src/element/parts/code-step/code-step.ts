@@ -1,6 +1,6 @@
-import { html, nothing, type PropertyValues } from 'lit';
+import { html, nothing } from 'lit';
 import { CODE_FIELDS } from '../../fields.js';
-import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
+import { CheckoutPart, definePart, renderFormEnd, renderTextField } from '../checkout-part.js';
 import { renderStatusLine } from '../status-line.js';
 
 /**
@@ -9,8 +9,6 @@ import { renderStatusLine } from '../status-line.js';
  */
 export class SvcCodeStep extends CheckoutPart {
   #code = '';
-  #seenSubmits: number | undefined;
-
   protected override render() {
     const context = this.context;
     const order = context?.state.order;
@@ -40,10 +38,7 @@ export class SvcCodeStep extends CheckoutPart {
               this.#code = value;
             },
           })}
-          ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
-          <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'} aria-busy=${state.busy ? 'true' : 'false'}>
-            ${state.busy ? t.processing : t.confirm}
-          </button>
+          ${renderFormEnd(context, t.confirm)}
         </form>
         ${isPin
           ? nothing
@@ -63,15 +58,6 @@ export class SvcCodeStep extends CheckoutPart {
         ${state.notice ? html`<p class="notice">${state.notice}</p>` : nothing} ${renderStatusLine(context)}
       </section>
     `;
-  }
-
-  protected override updated(changed: PropertyValues): void {
-    super.updated(changed);
-    const submits = this.context?.state.submitCount;
-    if (submits === undefined) return;
-    // Focus moves after this update: moving it may change the checkout's state, which updates this part again.
-    if (this.#seenSubmits !== undefined && submits !== this.#seenSubmits) void this.updateComplete.then(() => this.focusFirstInvalid());
-    this.#seenSubmits = submits;
   }
 }
 
