@@ -41,6 +41,24 @@ document.querySelector('#new-order')!.addEventListener('click', () => {
   log('events', 'new order', { reference: checkout.reference });
 });
 
+// Another tab (or device) starts a payment for the same order: paying here then waits for that one.
+document.querySelector('#elsewhere')!.addEventListener('click', async () => {
+  const answer = await fetch('/api/checkout/payments', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      reference: checkout.reference,
+      amount: { total: 12_500, currency: 'EGP' },
+      product: { name: 'Coffee order' },
+      payMethod: 'Pos',
+      sn: 'N78101818218',
+      country: 'EG',
+    }),
+  }).then((response) => response.json());
+  status.textContent =
+    answer.code === '00000' ? `Another tab started order ${answer.data.orderNo}; press Pay here.` : `${answer.code}: ${answer.message}`;
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // Settings
 
@@ -53,6 +71,11 @@ function applySettings(): void {
   if (theme) checkout.setAttribute('theme', theme);
   else checkout.removeAttribute('theme');
   checkout.redirectMode = String(data.get('redirect-mode'));
+  // Ways to see the element's configuration and transport errors.
+  const broken = String(data.get('fault-setup'));
+  checkout.currency = broken === 'no-currency' ? undefined : 'EGP';
+  if (broken === 'no-currency') checkout.removeAttribute('currency');
+  checkout.endpoint = broken === 'dead-endpoint' ? '/api/nowhere' : '/api/checkout';
   document.documentElement.dataset['theme'] = theme || (systemDark.matches ? 'dark' : 'light');
 }
 

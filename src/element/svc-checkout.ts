@@ -340,8 +340,13 @@ export class SvcCheckout extends LitElement {
     };
     // First update, a new order (another reference or merchant), or settings that arrived late and are now
     // complete: pick up where this order stands.
-    const settled = this.#state.step.kind === 'config-error' && !this.#configProblem && this.#configViolations().length === 0;
-    if (this.#sessionKey() !== this.#initializedFor || settled) this.#initialize();
+    const broken = Boolean(this.#configProblem) || this.#configViolations().length > 0;
+    const step = this.#state.step.kind;
+    // A setting changed while the form shows: broken now means the configuration error (an order under way
+    // is left to finish); fixed means the form again.
+    if (this.#sessionKey() !== this.#initializedFor || (step === 'config-error' && !broken) || (step === 'form' && broken)) {
+      this.#initialize();
+    }
     this.#applyDirection();
     this.#publish();
   }

@@ -198,6 +198,10 @@ describe('<svc-checkout> behaviour', () => {
       });
       await untilText(element, 'Terminal serial number');
       expect(ready).to.deep.equal([{ methods: ['Pos'], resumed: false }]);
+      // And broken again while the form shows: the configuration error names the setting.
+      element.removeAttribute('currency');
+      element.currency = undefined;
+      await untilText(element, 'This checkout is not set up correctly (currency).');
     } finally {
       element.remove();
     }

@@ -95,7 +95,8 @@ describe('<svc-checkout> reference code', () => {
     await untilText(element, 'This payment expired');
     await expect(element).to.be.accessible();
     const expired = events.find((event) => event.name === 'svc-expired');
-    expect(expired?.detail.orderNo).to.match(/^\d{14}$/);
+    const closed = events.filter((event) => event.name === 'svc-pay-result').at(-1)!.detail;
+    expect(expired?.detail).to.deep.equal({ orderNo: closed.orderNo, reference: element.reference });
     expect(events.filter((event) => event.name === 'svc-pay-result').at(-1)!.detail.orderStatus).to.equal('CLOSE');
     await clickButton(element, 'Start again');
     await until('the form again', () => deepQuery(element, 'svc-reference-code-form'));
