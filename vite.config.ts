@@ -6,5 +6,5 @@ import { demoBackend } from './demo/vite-plugin.js';
 export default defineConfig({
   plugins: [demoBackend({ basePath: '/api/checkout' })],
   server: { host: 'localhost', port: 5173 },
-  build: { outDir: 'dist/demo' },
+  build: { outDir: 'build/demo' },
 });

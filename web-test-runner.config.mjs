@@ -5,7 +5,10 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
+import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
+
+await assertDistFresh();
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -105,7 +108,9 @@ export default {
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath } }),
   ],
+  // One page at a time per browser: the keyboard and focus tests need the page they drive to be the focused one.
+  concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
   browserStartTimeout: 60000,
-  testsFinishTimeout: 300000,
+  testsFinishTimeout: 600000,
 };

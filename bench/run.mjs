@@ -19,7 +19,7 @@ const cdn = await readFile('dist/cdn/svc-checkout.js');
 print('dist/cdn/svc-checkout.js, minified', `${(cdn.length / 1024).toFixed(1)} KiB`);
 print('dist/cdn/svc-checkout.js, gzip -9', `${(gzipSync(cdn, { level: 9 }).length / 1024).toFixed(1)} KiB`);
 print('dist/cdn/svc-checkout.js, brotli', `${(brotliCompressSync(cdn).length / 1024).toFixed(1)} KiB`);
-const meta = JSON.parse(await readFile('dist/cdn/svc-checkout.meta.json', 'utf8'));
+const meta = JSON.parse(await readFile('build/cdn.meta.json', 'utf8'));
 const byOrigin = {};
 for (const [input, { bytesInOutput }] of Object.entries(meta.outputs['dist/cdn/svc-checkout.js'].inputs)) {
   const origin = input.startsWith('node_modules/') ? 'lit' : input.split('/').slice(0, 2).join('/');

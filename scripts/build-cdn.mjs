@@ -1,6 +1,6 @@
 // dist/cdn/svc-checkout.js: one self-contained ES module, Lit inside, for <script type="module" src="…">.
-// Lit's production build is used (no dev-mode checks). The metafile beside it lists every input, so that a test
-// can prove no server or sandbox code is inside.
+// Lit's production build is used (no dev-mode checks). Its metafile (build/, not shipped) lists every input, so
+// that a test can prove no server or sandbox code is inside and `npm run bench` can say what the bytes are.
 import { build } from 'esbuild';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -19,8 +19,8 @@ const result = await build({
   outfile,
   logLevel: 'warning',
 });
-await mkdir('dist/cdn', { recursive: true });
-await writeFile('dist/cdn/svc-checkout.meta.json', JSON.stringify(result.metafile, null, 2));
+await mkdir('build', { recursive: true });
+await writeFile('build/cdn.meta.json', JSON.stringify(result.metafile, null, 2));
 const output = result.metafile.outputs[outfile];
 const { readFile } = await import('node:fs/promises');
 const bytes = await readFile(outfile);

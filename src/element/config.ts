@@ -99,5 +99,8 @@ export function resolveConfig(
   };
   if (!config.endpoint) problem ??= 'endpoint';
   if (!config.merchantId) problem ??= 'merchant-id';
+  // The service lets a Pos or BankAccount create go without a country, but not the status, OTP, PIN and
+  // resend calls that follow it: without one the payment could be made and never seen.
+  if (!config.countryCode) problem ??= 'country-code';
   return problem ? { config, problem } : { config };
 }

@@ -192,7 +192,10 @@ export class SvcCheckout extends LitElement {
   declare userInfo: UserInfo | undefined;
   /** This element's own wording, over the catalog's. */
   declare strings: Omit<PartialTranslation, '$code'> | undefined;
-  /** Never used: present only so that setting it is refused loudly. */
+  /**
+   * Never used: present only so that setting it is refused loudly.
+   * @internal
+   */
   declare privateKey: string | undefined;
 
   readonly #localize = new LocalizeController(this);

@@ -104,12 +104,14 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   /** The order token: an HMAC of the order number under the merchant's key. */
   const orderToken = (orderNo: string) => hmacSha512Hex(options.privateKey, `svc-checkout-order:${options.merchantId}:${orderNo}`);
 
-  const actions: Record<ActionOperation, (body: never) => Promise<Envelope>> = {
-    // The client validates these bodies with the tables of src/core and answers 02001 itself.
-    otp: (body) => client.submitOtp(body),
-    pin: (body) => client.submitPin(body),
-    resendOtp: (body) => client.resendOtp(body),
-    status: (body) => client.queryStatus(body),
+  const actions: Record<ActionOperation, (body: never, request: Request) => Promise<Envelope>> = {
+    // The client validates these bodies with the tables of src/core and answers 02001 itself. A call is
+    // abandoned when the browser gives up on it.
+    otp: (body, request) => client.submitOtp(body, { signal: request.signal }),
+    pin: (body, request) => client.submitPin(body, { signal: request.signal }),
+    resendOtp: (body, request) => client.resendOtp(body, { signal: request.signal }),
+    // Tried once: the element polls again anyway, and must hear within its own timeout.
+    status: (body, request) => client.queryStatus(body, { signal: request.signal, retries: 0 }),
   };
 
   const routes: Record<MerchantOperation, (request: Request, body: Uint8Array) => Promise<Response>> = {
@@ -143,7 +145,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
         return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: error.message }]));
       }
     }
-    return envelope(await callService(operation, () => actions[operation](value as never)));
+    return envelope(await callService(operation, () => actions[operation](value as never, request)));
   }
 
   async function createPayment(input: unknown, request: Request): Promise<Response> {
@@ -159,7 +161,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
         return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: error.message }]));
       }
     }
-    const answer = await callService('create', () => client.createPayment(order));
+    const answer = await callService('create', () => client.createPayment(order, { signal: request.signal }));
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     const headers: Record<string, string> = {};
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
@@ -172,8 +174,8 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     try {
       return await call();
     } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      logger.warn(`svc-checkout: ${operation} failed: ${error.message}`);
+      if (!(error instanceof ServiceError) && !isAbort(error)) throw error;
+      logger.warn(`svc-checkout: ${operation} failed: ${error instanceof Error ? error.message : 'aborted'}`);
       return errorEnvelope('50003');
     }
   }
@@ -291,6 +293,11 @@ function redacting(logger: Pick<Console, 'warn' | 'error'>, privateKey: string):
     warn: (line: string) => logger.warn(clean(line)),
     error: (line: string) => logger.error(clean(line)),
   };
+}
+
+/** The browser gave up on the request (its signal aborted the call to the service). */
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
 function errorMessage(error: unknown): string {

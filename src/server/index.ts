@@ -11,5 +11,5 @@ export type { MerchantHandlerOptions, MerchantHandler, AuthorizeHook, ActionOper
 export { MemoryCallbackStore } from './callback-store.js';
 export type { CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
 export { toNodeListener } from './node.js';
-export type { NodeListener, NodeListenerOptions } from './node.js';
+export type { NodeListener, NodeListenerOptions, NodeRequest, NodeResponse } from './node.js';
 export * from '../core/index.js';

@@ -2,9 +2,35 @@
  * Runs a Web-standard handler under `node:http`, and as Express or Connect middleware. Mount it before any
  * body parser: the callback route needs the body exactly as the service signed it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/**
+ * The parts of Node's `IncomingMessage` and `ServerResponse` this adapter uses, written out so that the kit's
+ * types need no `@types/node` (an edge or serverless project may not have them).
+ */
+export interface NodeRequest {
+  url?: string | undefined;
+  method?: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  readableEnded: boolean;
+  body?: unknown;
+  rawBody?: unknown;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+  removeAllListeners(event: 'data'): unknown;
+}
 
-export type NodeListener = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+export interface NodeResponse {
+  headersSent: boolean;
+  writableFinished: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(body?: Uint8Array | string): unknown;
+  destroy(): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+export type NodeListener = (request: NodeRequest, response: NodeResponse, next?: (error?: unknown) => void) => void;
 
 export interface NodeListenerOptions {
   /** Called when a request could not reach the handler (it then gets 500). Default: logs the message. */
@@ -35,11 +61,16 @@ function logError(error: unknown): void {
 
 async function serve(
   handler: (request: Request) => Promise<Response>,
-  request: IncomingMessage,
-  response: ServerResponse,
+  request: NodeRequest,
+  response: NodeResponse,
   next?: (error?: unknown) => void,
 ): Promise<void> {
-  const answer = await handler(toWebRequest(request));
+  // The handler's calls to the service stop when the browser goes away.
+  const abandoned = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) abandoned.abort();
+  });
+  const answer = await handler(toWebRequest(request, abandoned.signal));
   if (answer.status === 404 && typeof next === 'function') {
     next();
     return;
@@ -50,21 +81,22 @@ async function serve(
   });
   // A body that was refused unread may still be arriving; close rather than read it to the end.
   if (answer.status === 413) headers['connection'] = 'close';
-  const body = Buffer.from(await answer.arrayBuffer());
+  const body = new Uint8Array(await answer.arrayBuffer());
   response.writeHead(answer.status, headers);
   response.end(body);
 }
 
-function toWebRequest(request: IncomingMessage): Request {
-  const url = new URL(request.url ?? '/', `http://${safeHost(request.headers.host)}`);
+function toWebRequest(request: NodeRequest, signal: AbortSignal): Request {
+  const host = request.headers['host'];
+  const url = new URL(request.url ?? '/', `http://${safeHost(typeof host === 'string' ? host : undefined)}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const method = request.method ?? 'GET';
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
-  return new Request(url, { method, headers, body: bodyOf(request), duplex: 'half' } as RequestInit);
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers, signal });
+  return new Request(url, { method, headers, signal, body: bodyOf(request), duplex: 'half' } as RequestInit);
 }
 
 /** Only a plausible host name reaches `new URL`; anything else is served as localhost. */
@@ -73,7 +105,7 @@ function safeHost(host: string | undefined): string {
 }
 
 /** The body as a web stream; a body parser that ran first (Express's `express.json()`) is reported. */
-function bodyOf(request: IncomingMessage & { body?: unknown; rawBody?: unknown }): ReadableStream<Uint8Array> | Uint8Array {
+function bodyOf(request: NodeRequest): ReadableStream<Uint8Array> | Uint8Array {
   if (request.rawBody instanceof Uint8Array) return request.rawBody;
   if (request.readableEnded || request.body !== undefined) {
     if (request.body instanceof Uint8Array) return request.body;
@@ -88,7 +120,7 @@ function bodyOf(request: IncomingMessage & { body?: unknown; rawBody?: unknown }
       pull(controller) {
         if (!listening) {
           listening = true;
-          request.on('data', (chunk: Buffer) => {
+          request.on('data', (chunk: Uint8Array) => {
             controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
             if ((controller.desiredSize ?? 1) <= 0) request.pause();
           });

@@ -58,6 +58,8 @@ export interface ServiceClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** This call's own number of retries, in place of the client's. */
+  retries?: number;
 }
 
 export type ServiceErrorKind = 'timeout' | 'network' | 'http' | 'response';
@@ -190,16 +192,17 @@ export class ServiceClient {
       Authorization: `Bearer ${signature}`,
       MerchantId: this.merchantId,
     };
+    const retries = options.retries === undefined ? this.#retries : count(options.retries, 0, 'retries', 0);
     for (let attempt = 0; ; attempt++) {
       try {
         const envelope = await this.#exchange<T>(operation, url, headers, text, options.signal);
-        if (envelope.code === '50003' && SAFE_TO_REPEAT.has(operation) && attempt < this.#retries) {
+        if (envelope.code === '50003' && SAFE_TO_REPEAT.has(operation) && attempt < retries) {
           await this.#pause(attempt, options.signal);
           continue;
         }
         return envelope;
       } catch (error) {
-        if (!(error instanceof ServiceError) || attempt >= this.#retries || options.signal?.aborted) throw error;
+        if (!(error instanceof ServiceError) || attempt >= retries || options.signal?.aborted) throw error;
         const repeatable = SAFE_TO_REPEAT.has(operation) ? isTransient(error) : neverSent(error);
         if (!repeatable) throw error;
         await this.#pause(attempt, options.signal);

@@ -63,6 +63,7 @@ describe('<svc-checkout> bank account', () => {
 
   it('says a wrong OTP is wrong, at the field, and lets the payer send the code again', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
+    const responses = record(element, 'svc-http-response');
     await fillBankAccount(element, '2215381176');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
@@ -79,7 +80,7 @@ describe('<svc-checkout> bank account', () => {
     await clickButton(element, 'Send the code again');
     await untilText(element, 'A new code is on its way.');
     await untilText(element, /Send again in \d+ seconds/);
-    const orderNo = (await stack.control('GET', '/sandbox/v1/orders')).body.orders[0].orderNo;
+    const orderNo = responses[0]!.detail.data.orderNo;
     const sent = await stack.control('GET', `/sandbox/v1/notifications?orderNo=${orderNo}`);
     expect(sent.body.notifications.map((message: { text: string }) => message.text)).to.deep.equal([
       'Your verification code is 11315632.',

@@ -310,6 +310,10 @@ describe('<svc-checkout> behaviour', () => {
   it('shows a configuration error that names the setting instead of a broken form', async () => {
     const element = await fixture<SvcCheckout>(html`<svc-checkout merchant-id="1" currency="EGP" pay-amount="100"></svc-checkout>`);
     await untilText(element, 'This checkout is not set up correctly (endpoint).');
+    // Without a country the service takes a POS order but answers none of the calls that follow it.
+    const noCountry = await fixture<SvcCheckout>(html`<svc-checkout endpoint=${stack.endpoint} merchant-id=${stack.merchantId}
+      currency="EGP" pay-amount="100" product-name="Beans" pay-method="Pos"></svc-checkout>`);
+    await untilText(noCountry, 'This checkout is not set up correctly (country-code).');
     const wrongAmount = await checkout(stack, { amount: -5 });
     await untilText(wrongAmount, 'This checkout is not set up correctly (pay-amount).');
     await expect(wrongAmount).to.be.accessible();

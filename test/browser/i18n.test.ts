@@ -130,7 +130,7 @@ describe('<svc-checkout> in Arabic and English', () => {
     await untilText(own, 'Till number');
     expect(visibleText(own)).to.contain('Demo shop');
     const other = await fixture<SvcCheckout>(html`<svc-checkout endpoint=${stack.endpoint} merchant-id=${stack.merchantId}
-      currency="EGP" pay-amount="100" product-name="Beans" pay-method="Pos" locale="en" sandbox></svc-checkout>`);
+      country-code="EG" currency="EGP" pay-amount="100" product-name="Beans" pay-method="Pos" locale="en" sandbox></svc-checkout>`);
     await untilText(other, 'Terminal serial number');
     expect(visibleText(other)).to.contain('Test mode');
   });

@@ -27,8 +27,9 @@ describe('<svc-checkout> POS terminal', () => {
     expect(events.map((event) => event.name)).to.deep.equal(['svc-http-response', 'svc-pay-result', 'svc-action', 'svc-pay-result']);
     expect(events[2]!.detail).to.deep.equal({ actionType: 'SWIPE_CARD', orderNo: swipe.body.orderNo, reference: swipe.body.reference });
     expect(events[3]!.detail).to.include({ orderStatus: 'SUCCESS', orderNo: swipe.body.orderNo });
-    const callbacks = await stack.callbacks(swipe.body.orderNo);
-    expect(callbacks.some((callback) => callback.acknowledged)).to.equal(true);
+    await until('the callback acknowledged by the merchant kit', async () =>
+      (await stack.callbacks(swipe.body.orderNo)).some((callback) => callback.acknowledged),
+    );
   });
 
   it('shows why the payment failed, and pays again with a new reference without reloading', async () => {

@@ -1,12 +1,17 @@
 // The CDN file is the element alone: Lit inside, no bare import, and nothing of the kit or the sandbox.
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+
+// These run the built package: never an old one.
+beforeAll(() => assertDistFresh());
 
 const root = new URL('../../', import.meta.url).pathname;
 
 describe('dist/cdn/svc-checkout.js', () => {
   it('is built from the element, core and Lit only', async () => {
-    const meta = JSON.parse(await readFile(`${root}dist/cdn/svc-checkout.meta.json`, 'utf8'));
+    const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
     const inputs = Object.keys(meta.inputs);
     expect(inputs.filter((input) => /src\/(server|sandbox|react)\//.test(input))).toEqual([]);
     expect(inputs.filter((input) => input.startsWith('src/')).every((input) => /^src\/(element|core)\//.test(input))).toBe(true);

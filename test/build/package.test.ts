@@ -2,7 +2,12 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+
+// These run the built package: never an old one.
+beforeAll(() => assertDistFresh());
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;

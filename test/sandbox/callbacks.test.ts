@@ -79,10 +79,11 @@ describe('callback delivery', () => {
     await paidOrder(client, `${receiver.url}/hook`);
     await eventually('the first attempt', () => receiver!.requests.length === 1);
     await sandbox!.idle();
-    await control('/sandbox/v1/clock/advance', { minutes: (RETRY_DELAYS_MS[0]! - 1_000) / 60_000 });
+    // Sandbox time runs with real time too: keep a margin of 5 real seconds before the retry is due.
+    await control('/sandbox/v1/clock/advance', { minutes: (RETRY_DELAYS_MS[0]! - 5_000) / 60_000 });
     await sandbox!.idle();
     expect(receiver.requests).toHaveLength(1);
-    await control('/sandbox/v1/clock/advance', { minutes: 1_000 / 60_000 });
+    await control('/sandbox/v1/clock/advance', { minutes: 5_000 / 60_000 });
     await eventually('the second attempt', () => receiver!.requests.length === 2);
     await sandbox!.idle();
     await control('/sandbox/v1/clock/advance', { minutes: RETRY_DELAYS_MS[1]! / 60_000 });

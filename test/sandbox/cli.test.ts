@@ -3,9 +3,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/server/index.js';
 import { posRequest, referenceCodeRequest } from '../core/fixtures.js';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+
+// These run the built package: never an old one.
+beforeAll(() => assertDistFresh());
 
 const bin = new URL('../../bin/svc-sandbox.js', import.meta.url).pathname;
 let child: ChildProcess | undefined;

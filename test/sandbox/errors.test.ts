@@ -40,7 +40,7 @@ describe('02000 authentication failed.', () => {
       { Authorization: `Bearer ${signature}`, MerchantId: '999999' },
       { MerchantId: DEFAULT_MERCHANT.merchantId },
       { Authorization: signature, MerchantId: DEFAULT_MERCHANT.merchantId },
-      { Authorization: `Bearer ${signature.replace(/^./, '0')}`, MerchantId: DEFAULT_MERCHANT.merchantId },
+      { Authorization: `Bearer ${(parseInt(signature[0]!, 16) ^ 1).toString(16)}${signature.slice(1)}`, MerchantId: DEFAULT_MERCHANT.merchantId },
       { Authorization: `Bearer ${createHmac('sha512', 'wrong').update(body).digest('hex')}`, MerchantId: DEFAULT_MERCHANT.merchantId },
     ];
     for (const headers of cases) {

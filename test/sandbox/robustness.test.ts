@@ -1,16 +1,20 @@
 // Malformed, oversized or non-JSON input never crashes the sandbox, and it keeps serving; faults on demand.
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { wire, type Wired } from '../support/sandbox-fixture.js';
 
 let wired: Wired;
 beforeAll(async () => {
-  wired = await wire({ handler: { timeoutMs: 300, retries: 0 } });
+  wired = await wire();
 });
 afterAll(() => wired.close());
+// A fault left by a test that failed half-way must not meet the next one.
+afterEach(async () => {
+  await wired.control('DELETE', '/sandbox/v1/faults');
+});
 
 async function stillServes() {
   const answer = await wired.client.queryStatus({ country: 'EG', reference: 'nothing' });
@@ -73,10 +77,14 @@ describe('faults', () => {
   });
 
   it('holds a call past the kit timeout, and the kit answers 50003', async () => {
-    await wired.control('POST', '/sandbox/v1/faults', { kind: 'timeout', count: 1, delayMs: 2_000 });
-    const answer = await wired.merchant(MERCHANT_PATHS.create, posRequest({ reference: 'fault-2' }));
-    expect(answer).toEqual({ code: '50003', message: 'service not available, please try again.', data: null });
-    await wired.control('DELETE', '/sandbox/v1/faults');
+    const impatient = await wire({ handler: { timeoutMs: 300, retries: 0 } });
+    try {
+      await impatient.control('POST', '/sandbox/v1/faults', { kind: 'timeout', count: 1, delayMs: 5_000 });
+      const answer = await impatient.merchant(MERCHANT_PATHS.create, posRequest({ reference: 'fault-2' }));
+      expect(answer).toEqual({ code: '50003', message: 'service not available, please try again.', data: null });
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('drops the connection, and the kit answers 50003', async () => {

@@ -229,6 +229,14 @@ describe('element routes', () => {
     expect(logs.join('\n')).not.toContain(privateKey);
   });
 
+  it('tries a status query once, so that the element hears within its own timeout', async () => {
+    service.respond = () => ({ delayMs: 2_000, body: {} });
+    await startMerchant({ timeoutMs: 200, retries: 2 });
+    const answer = await post(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-1' });
+    expect(answer.json.code).toBe('50003');
+    expect(service.requests).toHaveLength(1);
+  });
+
   it('sends no Svc-Expires-In when the create did not leave a pending order', async () => {
     service.respond = () => ({ body: { code: '02004', message: 'the payment reference already exists.', data: null } });
     const answer = await post(MERCHANT_PATHS.create, referenceCodeRequest({ expireAt: '45' }));

@@ -98,8 +98,8 @@ describe('ServiceClient transport', () => {
   });
 
   it('times out, and repeats only what is safe to repeat', async () => {
-    const client = await clientFor(() => ({ delayMs: 1_000, body: { code: '00000', message: 'SUCCESSFUL' } }), {
-      timeoutMs: 100,
+    const client = await clientFor(() => ({ delayMs: 3_000, body: { code: '00000', message: 'SUCCESSFUL' } }), {
+      timeoutMs: 300,
       retries: 1,
     });
     await expect(client.createPayment(posRequest() as never)).rejects.toMatchObject({ kind: 'timeout', operation: 'create' });

@@ -65,8 +65,9 @@ export class CountdownController implements ReactiveController {
     const previous = this.#lastSecondsLeft;
     this.#lastSecondsLeft = left;
     if (previous !== undefined) {
+      // The milestone itself is announced ("10 seconds left"), not the second a late tick happened on.
       const crossed = ANNOUNCE_AT_SECONDS.find((mark) => previous > mark && left <= mark);
-      if (crossed !== undefined) this.options.announce?.(left);
+      if (crossed !== undefined) this.options.announce?.(crossed);
     }
     if (left === 0) {
       clearInterval(this.#timer);

@@ -103,14 +103,22 @@ export class StatusPoller implements ReactiveController {
     if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
     const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] as number;
     let delay = multiple * this.options.interval();
-    if (this.#expiresAt !== undefined) delay = Math.min(delay, Math.max(0, this.#expiresAt - Date.now()));
+    // The check that falls on the expiry is the last, whatever the clock reads when its timer fires.
+    let last = false;
+    if (this.#expiresAt !== undefined) {
+      const remaining = Math.max(0, this.#expiresAt - Date.now());
+      if (remaining <= delay) {
+        delay = remaining;
+        last = true;
+      }
+    }
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.#tick();
+      void this.#tick(last);
     }, delay);
   }
 
-  async #tick(): Promise<void> {
+  async #tick(last = false): Promise<void> {
     if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
     const generation = this.#generation;
     const status = await this.checkNow().catch(() => undefined);
@@ -119,7 +127,7 @@ export class StatusPoller implements ReactiveController {
       this.stop();
       return;
     }
-    if (this.#expiresAt !== undefined && Date.now() >= this.#expiresAt) {
+    if (last || (this.#expiresAt !== undefined && Date.now() >= this.#expiresAt)) {
       // That was the last check, made at expiry; the order is still pending here.
       this.stop();
       this.options.onExpired();

@@ -165,11 +165,15 @@ export async function settle(root: Element): Promise<void> {
   }
 }
 
-/** Checks every 25 ms until `check` returns something, for at most `timeoutMs`. */
-export async function until<T>(what: string, check: () => T | null | undefined | false, timeoutMs = 8_000): Promise<T> {
+/** Checks every 25 ms until `check` returns something (it may be async), for at most `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 8_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
