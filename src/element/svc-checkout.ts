@@ -235,7 +235,6 @@ export class SvcCheckout extends LitElement {
   #announcement = '';
   #resendTimer: ReturnType<typeof setInterval> | undefined;
   #initializedFor: string | undefined;
-  #redirectWindow: Window | null = null;
   #statusRequest: { reference: string; promise: Promise<Envelope<CashierStatusData>> } | undefined;
   #statusFailures = 0;
   /** When "send the code again" may be used again (epoch ms). */
@@ -956,8 +955,7 @@ export class SvcCheckout extends LitElement {
       this.#redirect(order);
       return;
     }
-    this.#redirectWindow = window.open(order.redirectUrl, 'svc-checkout-3ds');
-    const blocked = this.#redirectWindow === null;
+    const blocked = window.open(order.redirectUrl, 'svc-checkout-3ds') === null;
     const redirected = { ...order, redirected: !blocked || order.redirected };
     this.#saved = { ...(this.#saved as SavedCheckout), order: redirected };
     this.#session?.save(this.#saved);
@@ -1142,7 +1140,6 @@ export class SvcCheckout extends LitElement {
     if (data.status !== order.status) this.#emitPayResult(updated);
     if (isTerminalStatus(data.status)) {
       this.#poller.stop();
-      this.#redirectWindow = null;
       this.#showResult(updated);
       return;
     }

@@ -32,7 +32,7 @@ export class StatusPoller implements ReactiveController {
   readonly #onVisibility = () => this.#visibilityChanged();
 
   constructor(
-    private readonly host: ReactiveControllerHost,
+    host: ReactiveControllerHost,
     private readonly options: StatusPollerOptions,
   ) {
     host.addController(this);
