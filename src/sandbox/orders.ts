@@ -3,7 +3,7 @@
  * changes (DESIGN.md §5). `PENDING -> SUCCESS | FAIL | CLOSE`; a terminal order never changes again; every
  * change is reported to the listener, which sends the callback.
  */
-import { isTerminalStatus, type Amount, type NextActionType, type PayMethod, type PaymentStatus, type RefundStatus, type RefundWay } from '../core/index.js';
+import { isTerminalStatus, type Amount, type NextActionType, type PayMethod, type PaymentStatus, type RefundStatusData, type RefundWay } from '../core/index.js';
 import { MINUTE, type SandboxClock } from './clock.js';
 import { FAILURES, REFUND_SETTLE_MINUTES, vatOf, type BankAccountScenario, type Failure } from './scenarios.js';
 
@@ -35,20 +35,13 @@ export interface Order {
   refundedTotal: number;
 }
 
-export interface Refund {
+/** A refund as the sandbox keeps it: the service's refund status, and what the sandbox needs besides. */
+export interface Refund extends RefundStatusData {
   merchantId: string;
-  reference: string;
-  originalReference: string;
-  orderNo: string;
-  originalOrderNo: string;
-  country: string;
-  amount: Amount;
   refundWay: RefundWay;
-  orderStatus: RefundStatus;
   createdAt: number;
+  /** Set at create for the failing test amount; applied when the refund settles. */
   failsWith?: { errorCode: string; errorMsg: string };
-  errorCode?: string;
-  errorMsg?: string;
 }
 
 export type OrderListener = (order: Order) => void;
