@@ -104,13 +104,14 @@ describe('StatusPoller', () => {
 
   it('pauses while the page is hidden and checks at once when it shows again', async () => {
     let checks = 0;
+    let interval = 20;
     const poller = new StatusPoller(host(), {
       check: async () => {
         checks++;
         return 'PENDING';
       },
       onExpired: () => undefined,
-      interval: () => 20,
+      interval: () => interval,
     });
     poller.start();
     await until('a first check', () => checks >= 1);
@@ -118,10 +119,10 @@ describe('StatusPoller', () => {
     const whileHidden = checks;
     await sleep(400);
     expect(checks).to.equal(whileHidden);
-    const shown = performance.now();
+    // From here a scheduled check would be a minute away, so a check now can only be the one made on return.
+    interval = 60_000;
     setVisibility('visible');
-    await until('a check on return', () => checks > whileHidden, 1_000);
-    expect(performance.now() - shown).to.be.below(500);
+    await until('a check on return', () => checks > whileHidden, 5_000);
     poller.stop();
   });
 
@@ -167,25 +168,31 @@ describe('StatusPoller', () => {
     poller.stop();
   });
 
-  it('makes one last check at expiry, then stops and reports the expiry', async () => {
-    const checkedAt: number[] = [];
-    let expired = 0;
-    const expiresAt = Date.now() + 250;
-    const poller = new StatusPoller(host(), {
-      check: async () => {
-        checkedAt.push(Date.now());
-        return 'PENDING';
-      },
-      onExpired: () => expired++,
-      interval: () => 1_000,
-    });
-    poller.start({ expiresAt });
-    await until('the expiry', () => expired === 1, 2_000);
-    expect(checkedAt).to.have.length(1);
-    expect(checkedAt[0]).to.be.at.least(expiresAt);
-    await sleep(300);
-    expect(checkedAt).to.have.length(1);
-    expect(expired).to.equal(1);
+  it('makes one last check at expiry, never before it, then stops and reports the expiry', async () => {
+    // Firefox's timers can fire a millisecond before Date.now() reaches their moment: several expiries
+    // a few milliseconds apart make such an early last check show up here if the poller allowed it.
+    for (let round = 0; round < 40; round++) {
+      const checkedAt: number[] = [];
+      let expired = 0;
+      const expiresAt = Date.now() + 20 + (round % 10);
+      const poller = new StatusPoller(host(), {
+        check: async () => {
+          checkedAt.push(Date.now());
+          return 'PENDING';
+        },
+        onExpired: () => expired++,
+        interval: () => 1_000,
+      });
+      poller.start({ expiresAt });
+      await until('the expiry', () => expired === 1, 2_000);
+      expect(checkedAt, `round ${round}`).to.have.length(1);
+      expect(checkedAt[0], `round ${round}`).to.be.at.least(expiresAt);
+      if (round === 0) {
+        await sleep(300);
+        expect(checkedAt).to.have.length(1);
+        expect(expired).to.equal(1);
+      }
+    }
   });
 });
 

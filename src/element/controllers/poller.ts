@@ -112,9 +112,17 @@ export class StatusPoller implements ReactiveController {
         last = true;
       }
     }
+    this.#arm(delay, last);
+  }
+
+  #arm(delay: number, last: boolean): void {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.#tick(last);
+      // Timers may fire a millisecond or so before the wall clock says they should (Firefox does);
+      // the last check waits for the expiry itself, so that it never reports a moment too early.
+      const early = last && this.#expiresAt !== undefined ? this.#expiresAt - Date.now() : 0;
+      if (early > 0) this.#arm(early, last);
+      else void this.#tick(last);
     }, delay);
   }
 

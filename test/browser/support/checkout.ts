@@ -23,6 +23,12 @@ afterEach(() => {
 });
 
 /** A reference no other test uses. */
+/**
+ * Whether a test can ask this browser to emulate a media feature (prefers-color-scheme, prefers-reduced-motion).
+ * Chromium can, through CDP; Firefox, driven over WebDriver BiDi, cannot, so its tests read the stylesheet instead.
+ */
+export const canEmulateMedia = !navigator.userAgent.includes('Firefox/');
+
 export function uniqueReference(prefix = 'wtr'): string {
   counter += 1;
   return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
