@@ -178,7 +178,7 @@ export class SvcCheckout extends LitElement {
   declare returnUrl: string | undefined;
   /** `same-window` (default) leaves for the bank's page and comes back; `new-window` opens it beside this one. */
   declare redirectMode: string | undefined;
-  /** Base interval of status polling in milliseconds. Default 2000. */
+  /** Base interval of status polling in milliseconds. Default 2500: every 2.5 s for a minute, then backing off to once a minute. */
   declare pollInterval: number | undefined;
   /** `credentials` of the calls to the endpoint. Default `same-origin`. */
   declare credentials: RequestCredentials | undefined;

@@ -6,9 +6,14 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isTerminalStatus, type PaymentStatus } from '../../core/index.js';
 
-/** Multiples of the base interval between checks; the last repeats. With the default 2 s: 2, 2, 3, 5, 8, 13, 20, 30 s. */
-export const POLL_BACKOFF = [1, 1, 1.5, 2.5, 4, 6.5, 10, 15] as const;
-export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+/**
+ * Multiples of the base interval between checks; the last repeats. A payer who has just paid is usually
+ * looking, so the first minute is brisk (with the default 2.5 s, 24 checks: a payment is seen within about
+ * 2.5 s); then the wait stretches to 5, 7.5, 12.5, 20, 30, 45 s and a minute, so that 30 minutes of waiting
+ * cost 57 requests. Coming back to the tab starts the brisk minute again.
+ */
+export const POLL_BACKOFF: readonly number[] = [...Array<number>(24).fill(1), 2, 3, 5, 8, 12, 18, 24];
+export const DEFAULT_POLL_INTERVAL_MS = 2_500;
 
 export interface StatusPollerOptions {
   /** One status request; resolves to the status seen, or undefined when the request failed. */
@@ -101,7 +106,7 @@ export class StatusPoller implements ReactiveController {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
-    const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] as number;
+    const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] ?? 1;
     let delay = multiple * this.options.interval();
     // The check that falls on the expiry is the last, whatever the clock reads when its timer fires.
     let last = false;
