@@ -1,15 +1,18 @@
 /**
- * Faults on demand: the next N calls to the service's API time out, answer 50003, or lose their connection.
- * A call that meets a fault is not processed, as when the real service never got to it.
+ * Faults on demand, for the next N calls to the service's API:
+ * - not processed, as when the real service never got to the call: `timeout` (held `delayMs`, then cut
+ *   unanswered), `50003` (answered "service not available") and `drop` (the connection is cut at once);
+ * - processed, as when the service did the work but its answer came late or never: `slow` (answered after
+ *   `delayMs`) and `lost` (cut unanswered after `delayMs`). A create that meets one of these made its order.
  */
-export const FAULT_KINDS = ['timeout', '50003', 'drop'] as const;
+export const FAULT_KINDS = ['timeout', '50003', 'drop', 'slow', 'lost'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
   kind: FaultKind;
   /** Calls still to be affected. */
   remaining: number;
-  /** For `timeout`: how long the call is held before its connection is closed unanswered. */
+  /** For `timeout`, `slow` and `lost`: how long the call is held before it is answered or cut. */
   delayMs: number;
 }
 

@@ -109,6 +109,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const log = options.log ?? (() => undefined);
   const held = new Set<NodeJS.Timeout>();
+  /** Runs `then` after `delayMs`, unless the sandbox closes first. */
+  const hold = (delayMs: number, then: () => void) => {
+    const timer = setTimeout(() => {
+      held.delete(timer);
+      then();
+    }, delayMs);
+    held.add(timer);
+  };
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
 
   const state: SandboxState = {
@@ -184,15 +192,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       }
       if (fault?.kind === 'timeout') {
         log(`${method} ${url.pathname} held ${fault.delayMs}ms (fault)`);
-        const timer = setTimeout(() => {
-          held.delete(timer);
-          request.socket.destroy();
-        }, fault.delayMs);
-        held.add(timer);
+        hold(fault.delayMs, () => request.socket.destroy());
         return;
       }
       if (fault?.kind === '50003') return finish(200, errorEnvelope('50003'));
-      return finish(200, await serveService(operation, request, raw));
+      const answer = await serveService(operation, request, raw);
+      if (fault?.kind === 'slow') {
+        log(`${method} ${url.pathname} processed, answer held ${fault.delayMs}ms (fault)`);
+        hold(fault.delayMs, () => finish(200, answer));
+        return;
+      }
+      if (fault?.kind === 'lost') {
+        log(`${method} ${url.pathname} processed, answer lost after ${fault.delayMs}ms (fault)`);
+        hold(fault.delayMs, () => request.socket.destroy());
+        return;
+      }
+      return finish(200, answer);
     }
 
     const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);

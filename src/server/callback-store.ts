@@ -1,58 +1,93 @@
 /**
  * Remembers which callbacks were handled, by `notifyId`, so that the service's retries reach the merchant's
- * `onCallback` once. The default lives in memory; a shared store (Redis, a database table with a unique key)
- * replaces it when the merchant runs more than one process.
+ * `onCallback` once. A delivery that arrives while the same `notifyId` is still being handled is not
+ * acknowledged: if that handling fails, the service must send it again. The default store lives in memory;
+ * a shared store (Redis, a database table with a unique key) replaces it when the merchant runs more than
+ * one process.
  */
+
+/**
+ * What a claim found: `new` — nobody handled this `notifyId` (or an earlier handling failed or was abandoned):
+ * handle it now; `busy` — it is being handled at this moment; `done` — it was handled.
+ */
+export type CallbackClaim = 'new' | 'busy' | 'done';
+
 export interface CallbackStore {
-  /** Records `notifyId`; true when it was not recorded yet (this delivery is the one to handle). */
-  claim(notifyId: string): boolean | Promise<boolean>;
-  /** Forgets a claim whose handling failed, so that the service's next retry is handled. */
+  /** Marks `notifyId` as being handled when nobody is handling it and it was not handled yet. */
+  claim(notifyId: string): CallbackClaim | Promise<CallbackClaim>;
+  /** `onCallback` succeeded: later deliveries of `notifyId` are duplicates. */
+  complete(notifyId: string): void | Promise<void>;
+  /** `onCallback` failed: forgets the claim, so that the service's next delivery is handled. */
   release(notifyId: string): void | Promise<void>;
 }
 
 export interface MemoryCallbackStoreOptions {
-  /** How long a notifyId is remembered. Default 73 hours: the service retries for 72. */
+  /** How long a handled notifyId is remembered. Default 73 hours: the service retries for 72. */
   ttlMs?: number;
+  /**
+   * How long a claim protects a handling that never completed nor failed (its process died). Default 60 s;
+   * after it, the next delivery is handled again.
+   */
+  leaseMs?: number;
   /** At most this many ids are kept; the oldest go first. Default 100 000. */
   maxEntries?: number;
   now?: () => number;
 }
 
+interface Entry {
+  state: 'busy' | 'done';
+  expiresAt: number;
+}
+
 export class MemoryCallbackStore implements CallbackStore {
-  readonly #claims = new Map<string, number>();
+  readonly #entries = new Map<string, Entry>();
   readonly #ttlMs: number;
+  readonly #leaseMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
 
   constructor(options: MemoryCallbackStoreOptions = {}) {
     this.#ttlMs = options.ttlMs ?? 73 * 3_600_000;
+    this.#leaseMs = options.leaseMs ?? 60_000;
     this.#maxEntries = options.maxEntries ?? 100_000;
     this.#now = options.now ?? Date.now;
   }
 
-  claim(notifyId: string): boolean {
+  claim(notifyId: string): CallbackClaim {
     const now = this.#now();
-    const expiresAt = this.#claims.get(notifyId);
-    if (expiresAt !== undefined && expiresAt > now) return false;
-    this.#claims.delete(notifyId);
-    this.#evict(now);
-    this.#claims.set(notifyId, now + this.#ttlMs);
-    return true;
+    const entry = this.#entries.get(notifyId);
+    if (entry && entry.expiresAt > now) return entry.state;
+    this.#put(notifyId, { state: 'busy', expiresAt: now + this.#leaseMs }, now);
+    return 'new';
+  }
+
+  complete(notifyId: string): void {
+    const now = this.#now();
+    this.#put(notifyId, { state: 'done', expiresAt: now + this.#ttlMs }, now);
   }
 
   release(notifyId: string): void {
-    this.#claims.delete(notifyId);
+    this.#entries.delete(notifyId);
   }
 
   get size(): number {
-    return this.#claims.size;
+    return this.#entries.size;
   }
 
-  /** Insertion order is expiry order (one ttl for all), so expired and overflowing entries are at the front. */
+  /**
+   * An id is re-inserted at the back whenever its entry changes, so the front holds the oldest entries. A
+   * lease shorter than the ttl may expire behind a live entry; it waits its turn, and claim() checks expiry.
+   */
+  #put(notifyId: string, entry: Entry, now: number): void {
+    this.#entries.delete(notifyId);
+    this.#evict(now);
+    this.#entries.set(notifyId, entry);
+  }
+
   #evict(now: number): void {
-    for (const [id, expiresAt] of this.#claims) {
-      if (expiresAt > now && this.#claims.size < this.#maxEntries) break;
-      this.#claims.delete(id);
+    for (const [id, entry] of this.#entries) {
+      if (entry.expiresAt > now && this.#entries.size < this.#maxEntries) break;
+      this.#entries.delete(id);
     }
   }
 }

@@ -3,7 +3,8 @@
  * so that it runs on Node (through `toNodeListener`), serverless and edge runtimes alike.
  *
  * Every business outcome is HTTP 200 with the service's envelope, unchanged when it came from the service.
- * Non-200 answers are for transport problems only: 404, 405, 413, 415, and 401/400 on the callback route.
+ * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
+ * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
 import {
   CALLBACK_BODY,
@@ -203,7 +204,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
     }
     const callback = checked.value;
-    if (!(await store.claim(callback.notifyId))) return envelope(successEnvelope({ duplicate: true }));
+    const claim = await store.claim(callback.notifyId);
+    if (claim === 'done') return envelope(successEnvelope({ duplicate: true }));
+    // Acknowledging it now would lose it if the handling under way fails: the service will send it again.
+    if (claim === 'busy') return problem(503, 'this callback is being handled; send it again later', {}, { 'Retry-After': '10' });
     try {
       await options.onCallback?.({ notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp });
     } catch (error) {
@@ -211,6 +215,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       logger.error(`svc-checkout: onCallback failed for notifyId ${callback.notifyId}: ${errorMessage(error)}`);
       return problem(500, 'the callback could not be handled; the service will send it again');
     }
+    await store.complete(callback.notifyId);
     return envelope(successEnvelope({ duplicate: false }));
   }
 

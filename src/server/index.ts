@@ -9,7 +9,7 @@ export type { ServiceClientOptions, Environment, CallOptions, ServiceErrorKind }
 export { createMerchantHandler, OrderRejection } from './handler.js';
 export type { MerchantHandlerOptions, MerchantHandler, AuthorizeHook, ActionOperation, CallbackEvent } from './handler.js';
 export { MemoryCallbackStore } from './callback-store.js';
-export type { CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
+export type { CallbackClaim, CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
 export { toNodeListener } from './node.js';
 export type { NodeListener, NodeListenerOptions, NodeRequest, NodeResponse } from './node.js';
 export * from '../core/index.js';

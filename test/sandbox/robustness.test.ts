@@ -87,6 +87,41 @@ describe('faults', () => {
     }
   });
 
+  it('processes a create whose answer comes too late: the kit answers 50003, and a repeat of the reference finds the order', async () => {
+    const impatient = await wire({ handler: { timeoutMs: 300, retries: 0 } });
+    try {
+      for (const kind of ['slow', 'lost']) {
+        const reference = `fault-late-${kind}`;
+        await impatient.control('POST', '/sandbox/v1/faults', { kind, count: 1, delayMs: 1_000 });
+        const answer = await impatient.merchant(MERCHANT_PATHS.create, posRequest({ reference }));
+        expect(answer.code, kind).toBe('50003');
+        const again = await impatient.merchant(MERCHANT_PATHS.create, posRequest({ reference }));
+        expect(again.code, kind).toBe('02004');
+        const status = await impatient.merchant<{ status: string; reference: string }>(MERCHANT_PATHS.status, { country: 'EG', reference });
+        expect(status, kind).toMatchObject({ code: '00000', data: { status: 'PENDING', reference } });
+      }
+      const orders = (await impatient.control('GET', '/sandbox/v1/orders')).body.orders as { reference: string }[];
+      expect(orders.filter((order) => order.reference.startsWith('fault-late-')).map((order) => order.reference).sort()).toEqual([
+        'fault-late-lost',
+        'fault-late-slow',
+      ]);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it('answers a slow call late but whole', async () => {
+    await wired.control('POST', '/sandbox/v1/faults', { kind: 'slow', count: 1, delayMs: 1_000 });
+    let slowAnswered = false;
+    const slow = wired.client.queryStatus({ country: 'EG', reference: 'nothing' }).finally(() => {
+      slowAnswered = true;
+    });
+    // A call sent after it, and not held, is answered first.
+    await stillServes();
+    expect(slowAnswered).toBe(false);
+    expect((await slow).code).toBe('02006');
+  });
+
   it('drops the connection, and the kit answers 50003', async () => {
     await wired.control('POST', '/sandbox/v1/faults', { kind: 'drop' });
     expect((await wired.merchant(MERCHANT_PATHS.status, { country: 'EG', reference: 'x' })).code).toBe('50003');

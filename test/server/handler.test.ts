@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import express from 'express';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
 import {
   createMerchantHandler,
   EXPIRES_IN_HEADER,
+  MemoryCallbackStore,
   OrderRejection,
   signCallback,
   toNodeListener,
@@ -74,6 +75,27 @@ async function post(path: string, body: unknown, headers: Record<string, string>
     json = undefined;
   }
   return { status: response.status, headers: response.headers, json };
+}
+
+const callbackBody = {
+  notifyId: 'notify-1',
+  reference: 'order-1001',
+  amount: { total: '12500', currency: 'EGP' },
+  orderNo: '2611220000001',
+  country: 'EG',
+  status: 'SUCCESS',
+  timestamp: Date.now(),
+  type: 'MACQUIRING_CALLBACK',
+};
+
+async function deliverCallback(payload = JSON.stringify(callbackBody), options: { key?: string; merchant?: string; timestamp?: number } = {}) {
+  const timestamp = String(options.timestamp ?? Date.now());
+  const signature = await signCallback(timestamp, payload, options.key ?? privateKey);
+  return post(MERCHANT_PATHS.callbacks, payload, {
+    Authorization: signature,
+    MerchantId: options.merchant ?? merchantId,
+    RequestTimestamp: timestamp,
+  });
 }
 
 describe('element routes', () => {
@@ -300,26 +322,8 @@ describe('transport rules', () => {
 });
 
 describe('callbacks', () => {
-  const body = JSON.stringify({
-    notifyId: 'notify-1',
-    reference: 'order-1001',
-    amount: { total: '12500', currency: 'EGP' },
-    orderNo: '2611220000001',
-    country: 'EG',
-    status: 'SUCCESS',
-    timestamp: Date.now(),
-    type: 'MACQUIRING_CALLBACK',
-  });
-
-  async function deliver(payload = body, options: { key?: string; merchant?: string; timestamp?: number } = {}) {
-    const timestamp = String(options.timestamp ?? Date.now());
-    const signature = await signCallback(timestamp, payload, options.key ?? privateKey);
-    return post(MERCHANT_PATHS.callbacks, payload, {
-      Authorization: signature,
-      MerchantId: options.merchant ?? merchantId,
-      RequestTimestamp: timestamp,
-    });
-  }
+  const body = JSON.stringify(callbackBody);
+  const deliver = deliverCallback;
 
   it('verifies a callback and hands it to onCallback with a numeric amount', async () => {
     const answer = await deliver();
@@ -382,6 +386,51 @@ describe('callbacks', () => {
     expect((await deliver()).status).toBe(500);
     expect((await deliver()).status).toBe(200);
     expect(callbacks).toHaveLength(1);
+  });
+});
+
+describe('callbacks delivered twice at once', () => {
+  it('does not acknowledge a delivery while the first is being handled, so a failed first one is not lost', async () => {
+    let finish!: (outcome: 'ok' | 'fail') => void;
+    const handled: string[] = [];
+    let calls = 0;
+    await startMerchant({
+      onCallback: async (event) => {
+        calls++;
+        if (calls === 1) {
+          const outcome = await new Promise<'ok' | 'fail'>((resolve) => (finish = resolve));
+          if (outcome === 'fail') throw new Error('database unavailable');
+        }
+        handled.push(event.notifyId);
+      },
+    });
+    const payload = JSON.stringify({ ...callbackBody, notifyId: 'notify-twice' });
+    const first = deliverCallback(payload);
+    await vi.waitFor(() => expect(calls).toBe(1));
+    const meanwhile = await deliverCallback(payload);
+    expect(meanwhile.status).toBe(503);
+    expect(meanwhile.headers.get('retry-after')).toBe('10');
+    finish('fail');
+    expect((await first).status).toBe(500);
+    const retry = await deliverCallback(payload);
+    expect(retry.status).toBe(200);
+    expect(retry.json.data).toEqual({ duplicate: false });
+    expect((await deliverCallback(payload)).json.data).toEqual({ duplicate: true });
+    expect(handled).toEqual(['notify-twice']);
+  });
+
+  it('hands a notifyId over again once the lease of a handling that never ended runs out', () => {
+    let now = 1_000;
+    const store = new MemoryCallbackStore({ leaseMs: 60_000, now: () => now });
+    expect(store.claim('n')).toBe('new');
+    expect(store.claim('n')).toBe('busy');
+    now += 60_001;
+    expect(store.claim('n')).toBe('new');
+    store.complete('n');
+    now += 72 * 3_600_000;
+    expect(store.claim('n')).toBe('done');
+    store.release('other');
+    expect(store.size).toBe(1);
   });
 });
 
