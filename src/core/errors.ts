@@ -50,6 +50,17 @@ export function isDuplicateReference(code: string): boolean {
 }
 
 /**
+ * Codes after which a create may or may not have made its order: the service (or the kit, for a service that
+ * did not answer in time) could not say. The order is looked up by its reference; the reference is never
+ * replaced for it, so a repeat can only meet the same order (`02004`/`20000`).
+ */
+export const CREATE_OUTCOME_UNKNOWN_CODES = ['50003', '09', '90'] as const satisfies readonly ErrorCode[];
+
+export function isCreateOutcomeUnknown(code: string): boolean {
+  return (CREATE_OUTCOME_UNKNOWN_CODES as readonly string[]).includes(code);
+}
+
+/**
  * Codes the element reports in `svc-error` when the problem is not an envelope from the service: the merchant
  * endpoint could not be reached or answered outside the protocol, or the element is configured wrongly.
  */

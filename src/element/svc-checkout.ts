@@ -1,6 +1,7 @@
 import { ContextProvider } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import {
+  isCreateOutcomeUnknown,
   isDuplicateReference,
   isErrorCode,
   isHttpUrl,
@@ -764,19 +765,25 @@ export class SvcCheckout extends LitElement {
     this.#session?.save(this.#saved);
     this.#set({ busy: true });
     this.#announce(this.#localize.term.processing);
+    const sent = body as unknown as Record<string, unknown>;
     let answer;
     try {
       answer = await this.#client().post<CreatePaymentData>('create', body);
     } catch (error) {
-      this.#set({ busy: false });
-      this.#transportError(error);
+      // No answer: the create may have reached the service and made the order. Look it up by its reference
+      // before telling the payer anything; a new reference could make a second order.
+      await this.#settleUnknownCreate(body.reference, sent, () => this.#transportError(error));
       return;
     }
     const { envelope, expiresIn, orderToken } = answer;
     this.dispatchEvent(new SvcHttpResponseEvent(envelope));
     if (isSuccess(envelope) && envelope.data) {
       this.#set({ busy: false });
-      this.#applyCreated(envelope.data, method, body as unknown as Record<string, unknown>, expiresIn, orderToken);
+      this.#applyCreated(envelope.data, method, sent, expiresIn, orderToken);
+      return;
+    }
+    if (isCreateOutcomeUnknown(envelope.code)) {
+      await this.#settleUnknownCreate(body.reference, sent, () => this.#envelopeError(envelope));
       return;
     }
     if (isDuplicateReference(envelope.code)) {
@@ -801,7 +808,6 @@ export class SvcCheckout extends LitElement {
     expiresIn: number | undefined,
     token: string | undefined,
   ): void {
-    const notify = (body['notify'] ?? {}) as { notifyMethod?: NotifyMethod; notifyUserEmail?: string; notifyUserMobile?: string };
     const status: PaymentStatus = isPaymentStatus(data.status) ? data.status : 'PENDING';
     const actionType = method === 'ReferenceCode' ? 'REFERENCE_CODE' : normalizeNextActionType(data.nextAction?.actionType);
     const order: ActiveOrder = {
@@ -811,13 +817,10 @@ export class SvcCheckout extends LitElement {
       status,
       country: (body['country'] as string | undefined) ?? this.#config.countryCode ?? '',
       amount: data.amount ?? this.#state.amount,
-      actionType,
       redirectUrl: data.nextAction?.redirectUrl,
       referenceCode: data.referenceCode,
-      sn: method === 'Pos' ? (body['sn'] as string) : undefined,
-      notifyMethod: method === 'ReferenceCode' ? (notify.notifyMethod ?? 'BOTH') : undefined,
-      maskedEmail: notify.notifyUserEmail ? maskEmail(notify.notifyUserEmail) : undefined,
-      maskedMobile: notify.notifyUserMobile ? maskMobile(notify.notifyUserMobile) : undefined,
+      ...knownFromCreate(method, body),
+      actionType,
       expiresAt: expiresIn !== undefined ? Date.now() + expiresIn * 1000 : undefined,
       failureCode: data.failureCode,
       failureReason: data.failureReason,
@@ -834,14 +837,30 @@ export class SvcCheckout extends LitElement {
   }
 
   /**
-   * A create whose answer was lost (a reload) or refused as a duplicate: the order may exist. Its status
-   * decides: pending resumes, paid shows the result, failed or closed moves on to a new attempt.
+   * A create that got no answer, or an answer that cannot say whether the order was made: its status decides.
+   * Only when the service has no such order is the payer told of the failure (by `report`); the reference
+   * stays the same, so that sending again can only meet this order.
    */
-  async #recoverCreate(reference: string, options: { duplicate?: boolean } = {}): Promise<'resolved' | 'spent'> {
+  async #settleUnknownCreate(reference: string, sent: Record<string, unknown>, report: () => void): Promise<void> {
+    const outcome = await this.#recoverCreate(reference, { sent });
+    this.#set({ busy: false });
+    if (outcome === 'absent') report();
+  }
+
+  /**
+   * A create whose answer was lost (a reload, a timeout) or refused as a duplicate: the order may exist. Its
+   * status decides: pending resumes, paid shows the result, failed or closed shows it, or (a duplicate) moves
+   * on to a new attempt. `sent` is the create body, when this page sent it: what it tells about the order.
+   */
+  async #recoverCreate(
+    reference: string,
+    options: { duplicate?: boolean; sent?: Record<string, unknown> } = {},
+  ): Promise<'resolved' | 'spent' | 'absent'> {
     let envelope: Envelope<CashierStatusData>;
     try {
       envelope = await this.#fetchStatus(reference);
     } catch (error) {
+      // Still unknown: `creating` stays saved, so a retry sends the same reference and a reload looks again.
       this.#set({ step: { kind: 'form' } });
       this.#transportError(error);
       return 'resolved';
@@ -852,17 +871,19 @@ export class SvcCheckout extends LitElement {
       this.#clearCreating();
       this.#set({ step: { kind: 'form' } });
       if (options.duplicate) this.#envelopeError(envelope);
-      return 'resolved';
+      return 'absent';
     }
+    const payMethod = this.#saved?.creating?.payMethod ?? this.#state.method;
     const order: ActiveOrder = {
       reference: data.reference ?? reference,
       orderNo: String(data.orderNo ?? ''),
-      payMethod: this.#saved?.creating?.payMethod ?? this.#state.method,
+      payMethod,
       status: data.status,
       country: this.#config.countryCode ?? '',
       amount: data.amount ?? this.#state.amount,
       failureCode: data.failureCode ?? undefined,
       failureReason: data.failureReason ?? undefined,
+      ...(options.sent ? knownFromCreate(payMethod, options.sent) : {}),
     };
     if (data.status === 'FAIL' || data.status === 'CLOSE') {
       if (options.duplicate) return 'spent';
@@ -875,6 +896,8 @@ export class SvcCheckout extends LitElement {
     this.#session?.save(this.#saved);
     this.#emitPayResult(order);
     if (data.status === 'SUCCESS') this.#showResult(order);
+    // A POS order always waits for its card at the terminal this page named.
+    else if (order.actionType === 'SWIPE_CARD') this.#showAction(order, true);
     else this.#wait(order);
     return 'resolved';
   }
@@ -882,8 +905,13 @@ export class SvcCheckout extends LitElement {
   /** A pending order whose next action this page does not know: follow its status. */
   #wait(order: ActiveOrder): void {
     const t = this.#localize.term;
-    this.#set({ order, step: { kind: 'waiting' }, alert: t.duplicateInProgress });
-    this.#announce(t.duplicateInProgress);
+    // A reference code's answer was lost, but the code also went to the payer's phone or mailbox.
+    const alert =
+      order.payMethod === 'ReferenceCode' && order.notifyMethod
+        ? t.codeSentOnly(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')
+        : t.duplicateInProgress;
+    this.#set({ order, step: { kind: 'waiting' }, alert });
+    this.#announce(alert);
     this.#poller.start({ checkFirst: true });
   }
 
@@ -1243,6 +1271,24 @@ export class SvcCheckout extends LitElement {
     this.#emitError('CONFIG', 'the element never takes a private key: keep it on your server, in the merchant kit', false);
     console.error('<svc-checkout>: a private key was given to the element and ignored. Keep it on your server.');
   }
+}
+
+/**
+ * What a create body tells about its order, whatever the answer: the terminal a POS order waits at (its next
+ * action is always the swipe), and where a reference code was sent (contacts masked).
+ */
+function knownFromCreate(
+  method: PayMethod,
+  body: Record<string, unknown>,
+): Pick<ActiveOrder, 'sn' | 'notifyMethod' | 'maskedEmail' | 'maskedMobile'> & { actionType?: 'SWIPE_CARD' } {
+  if (method === 'Pos') return { sn: body['sn'] as string, actionType: 'SWIPE_CARD' };
+  if (method !== 'ReferenceCode') return {};
+  const notify = (body['notify'] ?? {}) as { notifyMethod?: NotifyMethod; notifyUserEmail?: string; notifyUserMobile?: string };
+  return {
+    notifyMethod: notify.notifyMethod ?? 'BOTH',
+    maskedEmail: notify.notifyUserEmail ? maskEmail(notify.notifyUserEmail) : undefined,
+    maskedMobile: notify.notifyUserMobile ? maskMobile(notify.notifyUserMobile) : undefined,
+  };
 }
 
 /** This page without its fragment: where the bank sends the payer back by default. */

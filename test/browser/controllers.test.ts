@@ -126,6 +126,29 @@ describe('StatusPoller', () => {
     poller.stop();
   });
 
+  it('checks at once when the browser is back online, and then keeps one schedule', async () => {
+    let checks = 0;
+    const poller = new StatusPoller(host(), {
+      check: async () => {
+        checks++;
+        return undefined; // offline: the check failed
+      },
+      onExpired: () => undefined,
+      // A scheduled check is a minute away: any check seen here is one made on the online event.
+      interval: () => 60_000,
+    });
+    poller.start({ checkFirst: true });
+    await until('the first check', () => checks === 1);
+    window.dispatchEvent(new Event('online'));
+    await until('a check when back online', () => checks === 2, 5_000);
+    await sleep(200);
+    expect(checks).to.equal(2);
+    poller.stop();
+    window.dispatchEvent(new Event('online'));
+    await sleep(100);
+    expect(checks, 'no check once stopped').to.equal(2);
+  });
+
   it('stops at a terminal status', async () => {
     const answers: PaymentStatus[] = ['PENDING', 'PENDING', 'FAIL'];
     let checks = 0;

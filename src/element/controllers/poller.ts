@@ -1,7 +1,7 @@
 /**
  * Polls an order's status (DESIGN.md §6): one request at a time, the next only after the last returned;
- * backing off; paused while the tab is hidden and checked at once when it shows again; stopped at a terminal
- * status, or at the order's expiry after one last check.
+ * backing off; paused while the tab is hidden, and checked at once when it shows again or when the browser is
+ * back online; stopped at a terminal status, or at the order's expiry after one last check.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isTerminalStatus, type PaymentStatus } from '../../core/index.js';
@@ -35,6 +35,7 @@ export class StatusPoller implements ReactiveController {
   #inFlight: Promise<PaymentStatus | undefined> | undefined;
   #abort: AbortController | undefined;
   readonly #onVisibility = () => this.#visibilityChanged();
+  readonly #onOnline = () => this.#backOnline();
 
   constructor(
     host: ReactiveControllerHost,
@@ -57,7 +58,7 @@ export class StatusPoller implements ReactiveController {
     this.#expiresAt = options.expiresAt;
     this.#step = 0;
     if (!this.#connected) return;
-    document.addEventListener('visibilitychange', this.#onVisibility);
+    this.#listen();
     if (options.checkFirst) void this.#tick();
     else this.#schedule();
   }
@@ -82,7 +83,7 @@ export class StatusPoller implements ReactiveController {
     this.#connected = true;
     if (!this.#running) return;
     // Back in the page (moved, or re-attached): look at once, then poll briskly again.
-    document.addEventListener('visibilitychange', this.#onVisibility);
+    this.#listen();
     this.#step = 0;
     void this.#tick();
   }
@@ -100,6 +101,12 @@ export class StatusPoller implements ReactiveController {
     this.#abort?.abort();
     this.#abort = undefined;
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    window.removeEventListener('online', this.#onOnline);
+  }
+
+  #listen(): void {
+    document.addEventListener('visibilitychange', this.#onVisibility);
+    window.addEventListener('online', this.#onOnline);
   }
 
   #schedule(): void {
@@ -158,7 +165,20 @@ export class StatusPoller implements ReactiveController {
       return;
     }
     // Back in view: the payer is looking, so check at once and poll briskly again.
+    this.#checkAtOnce();
+  }
+
+  /** The browser has a network again: the wait may have been long, so look at once. */
+  #backOnline(): void {
+    if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
+    this.#checkAtOnce();
+  }
+
+  #checkAtOnce(): void {
     this.#step = 0;
-    if (!this.#inFlight) void this.#tick();
+    if (this.#inFlight) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    void this.#tick();
   }
 }

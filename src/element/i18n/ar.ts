@@ -155,6 +155,12 @@ const ar: Translation = {
 
   networkError: 'تعذّر الاتصال بالمتجر. تحقّق من اتصالك وحاول مرة أخرى.',
   serviceError: 'الدفع غير متاح الآن. حاول بعد قليل.',
+  codeSentOnly: (method, email, mobile) =>
+    method === 'BOTH'
+      ? `أرسلنا رمزك المرجعي برسالة نصية إلى ${ltr(mobile)} وبالبريد الإلكتروني إلى ${ltr(email)}. ادفع به في أي منفذ دفع.`
+      : method === 'SMS'
+        ? `أرسلنا رمزك المرجعي برسالة نصية إلى ${ltr(mobile)}. ادفع به في أي منفذ دفع.`
+        : `أرسلنا رمزك المرجعي بالبريد الإلكتروني إلى ${ltr(email)}. ادفع به في أي منفذ دفع.`,
   duplicateInProgress: 'هناك عملية دفع جارية لهذا الطلب بالفعل.',
   genericError: 'حدث خطأ ما. حاول مرة أخرى.',
   configError: (setting) => `إعداد صفحة الدفع غير صحيح (${isolate(setting)}).`,

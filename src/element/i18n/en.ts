@@ -119,6 +119,12 @@ const en: Translation = {
 
   networkError: 'We could not reach the shop. Check your connection and try again.',
   serviceError: 'Payments are not available right now. Try again in a moment.',
+  codeSentOnly: (method, email, mobile) =>
+    method === 'BOTH'
+      ? `Your reference code was sent by SMS to ${mobile} and by email to ${email}. Pay it at any payment point.`
+      : method === 'SMS'
+        ? `Your reference code was sent by SMS to ${mobile}. Pay it at any payment point.`
+        : `Your reference code was sent by email to ${email}. Pay it at any payment point.`,
   duplicateInProgress: 'A payment for this order is already in progress.',
   genericError: 'Something went wrong. Try again.',
   configError: (setting) => `This checkout is not set up correctly (${setting}).`,

@@ -122,6 +122,8 @@ export interface Translation {
 
   networkError: string;
   serviceError: string;
+  /** A reference code whose create answer was lost: where the code was sent. */
+  codeSentOnly: (method: NotifyMethod, email: string, mobile: string) => string;
   duplicateInProgress: string;
   genericError: string;
   configError: (setting: string) => string;

@@ -55,7 +55,7 @@ export class SvcCodeStep extends CheckoutPart {
                 </button>
               </div>
             `}
-        ${state.notice ? html`<p class="notice">${state.notice}</p>` : nothing} ${renderStatusLine(context)}
+        ${renderStatusLine(context)}
       </section>
     `;
   }

@@ -30,7 +30,7 @@ export class SvcReferenceCodeStep extends CheckoutPart {
     const context = this.context;
     const order = context?.state.order;
     if (!context || !order?.referenceCode) return nothing;
-    const { state, actions, localize } = context;
+    const { actions, localize } = context;
     const t = localize.term;
     const grouped = groupReferenceCode(order.referenceCode);
     return html`
@@ -44,7 +44,6 @@ export class SvcReferenceCodeStep extends CheckoutPart {
         <div class="row">
           <button class="secondary" part="button-secondary" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
         </div>
-        ${state.notice ? html`<p class="notice">${state.notice}</p>` : nothing}
         ${order.notifyMethod ? html`<p>${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
         ${renderStatusLine(context)}
       </section>
