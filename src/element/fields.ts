@@ -18,17 +18,22 @@ export interface FieldSpec {
   /** Typed digits only (Arabic-Indic ones too). */
   digits?: boolean;
   hint?: keyof Translation['hint'];
+  /**
+   * The payer's secret (an account number, a birth date, a code): never stored, and forgotten as soon as the
+   * service has it.
+   */
+  secret?: boolean;
 }
 
 /** Fields per method, in the order they are asked. The date of birth is three fields shown as one group. */
 export const METHOD_FIELDS: Record<PayMethod, readonly FieldSpec[]> = {
   Pos: [{ name: 'sn', wire: 'sn', autocomplete: 'off', maxlength: 32, hint: 'sn' }],
   BankAccount: [
-    { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber' },
+    { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber', secret: true },
     { name: 'bankCode', wire: 'bankCode', inputmode: 'numeric', autocomplete: 'off', maxlength: 11, hint: 'bankCode' },
-    { name: 'dobDay', wire: 'dobDay', inputmode: 'numeric', autocomplete: 'bday-day', maxlength: 2, digits: true },
-    { name: 'dobMonth', wire: 'dobMonth', inputmode: 'numeric', autocomplete: 'bday-month', maxlength: 2, digits: true },
-    { name: 'dobYear', wire: 'dobYear', inputmode: 'numeric', autocomplete: 'bday-year', maxlength: 4, digits: true },
+    { name: 'dobDay', wire: 'dobDay', inputmode: 'numeric', autocomplete: 'bday-day', maxlength: 2, digits: true, secret: true },
+    { name: 'dobMonth', wire: 'dobMonth', inputmode: 'numeric', autocomplete: 'bday-month', maxlength: 2, digits: true, secret: true },
+    { name: 'dobYear', wire: 'dobYear', inputmode: 'numeric', autocomplete: 'bday-year', maxlength: 4, digits: true, secret: true },
   ],
   ReferenceCode: [
     { name: 'notifyUserName', wire: 'notify.notifyUserName', autocomplete: 'name', maxlength: 100 },
@@ -40,8 +45,8 @@ export const METHOD_FIELDS: Record<PayMethod, readonly FieldSpec[]> = {
 };
 
 export const CODE_FIELDS = {
-  INPUT_OTP: { name: 'otp', wire: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 8, digits: true, hint: 'otp' },
-  INPUT_PIN: { name: 'pin', wire: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 6, digits: true, hint: 'pin' },
+  INPUT_OTP: { name: 'otp', wire: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 8, digits: true, hint: 'otp', secret: true },
+  INPUT_PIN: { name: 'pin', wire: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 6, digits: true, hint: 'pin', secret: true },
 } as const satisfies Record<string, FieldSpec>;
 
 export const NOTIFY_METHOD_CHOICES: readonly NotifyMethod[] = ['BOTH', 'SMS', 'EMAIL'];

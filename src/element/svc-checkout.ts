@@ -828,6 +828,7 @@ export class SvcCheckout extends LitElement {
     };
     this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
     this.#session?.save(this.#saved);
+    this.#forgetSecrets(method);
     this.#emitPayResult(order);
     if (isTerminalStatus(status)) {
       this.#showResult(order);
@@ -874,6 +875,7 @@ export class SvcCheckout extends LitElement {
       return 'absent';
     }
     const payMethod = this.#saved?.creating?.payMethod ?? this.#state.method;
+    this.#forgetSecrets(payMethod);
     const order: ActiveOrder = {
       reference: data.reference ?? reference,
       orderNo: String(data.orderNo ?? ''),
@@ -913,6 +915,15 @@ export class SvcCheckout extends LitElement {
     this.#set({ order, step: { kind: 'waiting' }, alert });
     this.#announce(alert);
     this.#poller.start({ checkFirst: true });
+  }
+
+  /** The order exists, so the service has the payer's secrets: the page forgets them (a retry asks again). */
+  #forgetSecrets(method: PayMethod): void {
+    const secrets = METHOD_FIELDS[method].filter((field) => field.secret);
+    if (secrets.length === 0) return;
+    const kept = { ...this.#state.values[method] };
+    for (const field of secrets) delete kept[field.name];
+    this.#set({ values: { ...this.#state.values, [method]: kept } });
   }
 
   /** Moves on to the next attempt's reference, keeping what the payer typed. */

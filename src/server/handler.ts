@@ -99,7 +99,9 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     throw new ServiceConfigError('callbackUrl must be an absolute http(s) URL');
   }
   const store = options.callbackStore ?? new MemoryCallbackStore();
-  const logger = redacting(options.logger ?? console, options.privateKey);
+  // Also for the merchant's own words sent to the browser (an OrderRejection's message).
+  const redact = redactor(options.privateKey);
+  const logger = redacting(options.logger ?? console, redact);
   const now = options.now ?? Date.now;
 
   /** The order token: an HMAC of the order number under the merchant's key. */
@@ -143,7 +145,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
         await options.authorizeAction(operation, value, request);
       } catch (error) {
         if (!(error instanceof OrderRejection)) throw error;
-        return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: error.message }]));
+        return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: redact(error.message) }]));
       }
     }
     return envelope(await callService(operation, () => actions[operation](value as never, request)));
@@ -159,7 +161,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
         order = (await options.authorize(order, request)) ?? order;
       } catch (error) {
         if (!(error instanceof OrderRejection)) throw error;
-        return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: error.message }]));
+        return envelope(envelopeForViolations([{ field: error.field, rule: 'merchant', message: redact(error.message) }]));
       }
     }
     const answer = await callService('create', () => client.createPayment(order, { signal: request.signal }));
@@ -291,9 +293,13 @@ function problem(status: number, message: string, extra: Record<string, unknown>
   return new Response(JSON.stringify({ message, ...extra }), { status, headers: { ...COMMON_HEADERS, ...headers } });
 }
 
+/** `text` without the private key, nor anything shaped like a signature. */
+function redactor(privateKey: string): (text: string) => string {
+  return (text) => text.split(privateKey).join('[redacted]').replace(/[0-9a-f]{128}/gi, '[redacted]');
+}
+
 /** A logger that never prints the private key, nor anything shaped like a signature. */
-function redacting(logger: Pick<Console, 'warn' | 'error'>, privateKey: string): Pick<Console, 'warn' | 'error'> {
-  const clean = (line: string) => line.split(privateKey).join('[redacted]').replace(/[0-9a-f]{128}/gi, '[redacted]');
+function redacting(logger: Pick<Console, 'warn' | 'error'>, clean: (text: string) => string): Pick<Console, 'warn' | 'error'> {
   return {
     warn: (line: string) => logger.warn(clean(line)),
     error: (line: string) => logger.error(clean(line)),

@@ -1,5 +1,6 @@
 // The CDN file is the element alone: Lit inside, no bare import, and nothing of the kit or the sandbox.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
@@ -24,5 +25,20 @@ describe('dist/cdn/svc-checkout.js', () => {
     expect(bundle).not.toMatch(/\bimport\s*(?:[\w{}*\s,]+from\s*)?["'](?!\.)/);
     expect(bundle).not.toMatch(/node:|createHmac|subtle\.sign|svc-sandbox|createSandbox|MerchantId/);
     expect(bundle).toMatch(/customElements\.define\(\s*["']svc-checkout["']/);
+  });
+
+  it('holds no private key: searched in the CDN file and in every module a browser loads', async () => {
+    const browserFiles = ['dist/cdn/svc-checkout.js'];
+    for (const folder of ['dist/element', 'dist/core', 'dist/react']) {
+      for (const entry of await readdir(`${root}${folder}`, { recursive: true })) {
+        if (String(entry).endsWith('.js')) browserFiles.push(`${folder}/${entry}`);
+      }
+    }
+    expect(browserFiles.length).toBeGreaterThan(20);
+    for (const file of browserFiles) {
+      const text = await readFile(`${root}${file}`, 'utf8');
+      expect(text, file).not.toContain(DEFAULT_MERCHANT.privateKey);
+      expect(text, file).not.toMatch(/private-key-|privateKey\s*[:=]\s*["'`][^"'`]/);
+    }
   });
 });

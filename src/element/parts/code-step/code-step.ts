@@ -26,7 +26,11 @@ export class SvcCodeStep extends CheckoutPart {
           novalidate
           @submit=${(event: Event) => {
             event.preventDefault();
-            void actions.submitCode(this.#code);
+            // Sent, the code is not kept: a wrong one is typed again, a right one is done with.
+            void actions.submitCode(this.#code).finally(() => {
+              this.#code = '';
+              this.requestUpdate();
+            });
           }}
         >
           ${renderTextField({
