@@ -32,6 +32,8 @@ export interface ActiveOrder {
   redirected?: boolean | undefined;
   /** The merchant kit's token for this order's OTP, PIN and resend calls (not a secret beyond this order). */
   token?: string | undefined;
+  /** Found by its reference after this page's create got no usable answer: its next step is unknown here. */
+  answerLost?: boolean | undefined;
 }
 
 export type Step =

@@ -885,7 +885,7 @@ export class SvcCheckout extends LitElement {
       amount: data.amount ?? this.#state.amount,
       failureCode: data.failureCode ?? undefined,
       failureReason: data.failureReason ?? undefined,
-      ...(options.sent ? knownFromCreate(payMethod, options.sent) : {}),
+      ...(options.sent ? { ...knownFromCreate(payMethod, options.sent), answerLost: true } : {}),
     };
     if (data.status === 'FAIL' || data.status === 'CLOSE') {
       if (options.duplicate) return 'spent';
@@ -911,7 +911,9 @@ export class SvcCheckout extends LitElement {
     const alert =
       order.payMethod === 'ReferenceCode' && order.notifyMethod
         ? t.codeSentOnly(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')
-        : t.duplicateInProgress;
+        : order.answerLost
+          ? t.answerLost
+          : t.duplicateInProgress;
     this.#set({ order, step: { kind: 'waiting' }, alert });
     this.#announce(alert);
     this.#poller.start({ checkFirst: true });

@@ -61,6 +61,23 @@ describe('<svc-checkout> under faults', () => {
     await untilText(element, 'Payment received');
   });
 
+  it('follows a bank account order whose answer was lost, saying its next step did not arrive', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await type(element, 'input[name=bankAccountNumber]', '4000123412341234');
+    await type(element, 'input[name=bankCode]', '044');
+    await type(element, 'input[name=dobDay]', '05');
+    await type(element, 'input[name=dobMonth]', '01');
+    await type(element, 'input[name=dobYear]', '1990');
+    await stack.control('POST', '/sandbox/v1/faults', { kind: 'lost', count: 1, delayMs: 600 });
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Your payment has started, but its next step did not reach this page.');
+    await expect(element).to.be.accessible();
+    const [order, ...others] = await ordersOf(element);
+    expect(others).to.deep.equal([]);
+    await stack.control('POST', `/sandbox/v1/orders/${order!.orderNo}/complete`, { status: 'SUCCESS' });
+    await untilText(element, 'Payment received');
+  });
+
   it('finds the order when the connection to the shop breaks after the create was sent', async () => {
     const element = await checkout(stack, { payMethod: 'Pos' });
     const original = window.fetch;

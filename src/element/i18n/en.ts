@@ -125,6 +125,7 @@ const en: Translation = {
       : method === 'SMS'
         ? `Your reference code was sent by SMS to ${mobile}. Pay it at any payment point.`
         : `Your reference code was sent by email to ${email}. Pay it at any payment point.`,
+  answerLost: 'Your payment has started, but its next step did not reach this page. This page follows it; you can also start again.',
   duplicateInProgress: 'A payment for this order is already in progress.',
   genericError: 'Something went wrong. Try again.',
   configError: (setting) => `This checkout is not set up correctly (${setting}).`,

@@ -124,6 +124,8 @@ export interface Translation {
   serviceError: string;
   /** A reference code whose create answer was lost: where the code was sent. */
   codeSentOnly: (method: NotifyMethod, email: string, mobile: string) => string;
+  /** A pending order found after its create answer was lost, whose next step this page does not know. */
+  answerLost: string;
   duplicateInProgress: string;
   genericError: string;
   configError: (setting: string) => string;
