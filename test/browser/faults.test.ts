@@ -143,4 +143,37 @@ describe('<svc-checkout> under faults', () => {
     // Told once, as a retryable error, while the element kept trying.
     expect(errors.map((error) => error.detail)).to.deep.equal([{ code: 'STATUS_UNKNOWN', message: 'the order status could not be checked', retryable: true }]);
   });
+
+  it('checks at once when the browser is back online after the connection to the shop was lost', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N78101818405');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    const original = window.fetch;
+    let offline = true;
+    let failedChecks = 0;
+    window.fetch = async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (offline && new URL(url, location.href).pathname.endsWith('/payments/status')) {
+        failedChecks++;
+        throw new TypeError('Failed to fetch');
+      }
+      return original(input, init);
+    };
+    try {
+      await until('the notice', () => deepQuery(element, '.notice')?.textContent?.trim() === OFFLINE_NOTICE);
+      // Once the check already planned has run, the next is a minute away or more: the check that sees the
+      // payment can only be the one made when the browser is back online.
+      element.pollInterval = 60_000;
+      const planned = failedChecks;
+      await until('the check already planned', () => failedChecks > planned);
+      await stack.control('POST', '/sandbox/v1/pos/N78101818405/swipe', { outcome: 'success' });
+      offline = false;
+      window.dispatchEvent(new Event('online'));
+      await untilText(element, 'Payment received', 5_000);
+      expect(deepQuery(element, '.notice')).to.equal(null);
+    } finally {
+      window.fetch = original;
+    }
+  });
 });
