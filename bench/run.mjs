@@ -1,11 +1,13 @@
 // npm run bench: sizes and speeds of what ships, each figure beside what it is compared with, all measured in this
 // run, and one table at the end. It reports; it never fails on a figure. Compare runs made on the same machine.
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
+//   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { measureMicro } from './micro.mjs';
 import { measureSize } from './size.mjs';
+import { measureStartUp } from './startup.mjs';
 
 process.chdir(new URL('..', import.meta.url).pathname);
 
@@ -27,7 +29,11 @@ async function section(title, measure) {
 }
 
 const began = performance.now();
-await section('Size', () => measureSize(row, note));
+let built;
+await section('Size', async () => {
+  built = await measureSize(row, note);
+});
+await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
 await section('Building blocks', () => measureMicro(row));
 
 const header = ['what', 'figure', 'compared with', 'target', 'met?'];
