@@ -2,10 +2,12 @@
 // run, and one table at the end. It reports; it never fails on a figure. Compare runs made on the same machine.
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
+//   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { measureMicro } from './micro.mjs';
+import { measurePolling } from './polling.mjs';
 import { measureSize } from './size.mjs';
 import { measureStartUp } from './startup.mjs';
 
@@ -34,6 +36,7 @@ await section('Size', async () => {
   built = await measureSize(row, note);
 });
 await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
+await section('Polling cost', () => measurePolling(row, note));
 await section('Building blocks', () => measureMicro(row));
 
 const header = ['what', 'figure', 'compared with', 'target', 'met?'];
