@@ -3,9 +3,11 @@
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
+//   bench/kit-overhead.mjs  status and create through the merchant kit against straight to the sandbox
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { measureKitOverhead } from './kit-overhead.mjs';
 import { measureMicro } from './micro.mjs';
 import { measurePolling } from './polling.mjs';
 import { measureSize } from './size.mjs';
@@ -37,6 +39,7 @@ await section('Size', async () => {
 });
 await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
 await section('Polling cost', () => measurePolling(row, note));
+await section('Merchant kit overhead', () => measureKitOverhead(row, note));
 await section('Building blocks', () => measureMicro(row));
 
 const header = ['what', 'figure', 'compared with', 'target', 'met?'];
