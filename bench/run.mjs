@@ -1,119 +1,57 @@
-// npm run bench: sizes and speeds of what ships, printed as figures. Run on a quiet machine and compare runs
-// made on the same one; nothing here asserts a number.
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+// npm run bench: sizes and speeds of what ships, each figure beside what it is compared with, all measured in this
+// run, and one table at the end. It reports; it never fails on a figure. Compare runs made on the same machine.
+//   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
+//   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
+//   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
+//   bench/kit-overhead.mjs  status and create through the merchant kit against straight to the sandbox
+//   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
+import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { canonicalJson, validateCreateRequest } from '../dist/core/index.js';
-import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
-import { createMerchantHandler, signCallback, signRequest, toNodeListener, verifyCallback } from '../dist/server/index.js';
+import { measureKitOverhead } from './kit-overhead.mjs';
+import { measureMicro } from './micro.mjs';
+import { measurePolling } from './polling.mjs';
+import { measureSize } from './size.mjs';
+import { measureStartUp } from './startup.mjs';
 
-const rows = [];
-const print = (what, figure) => {
-  rows.push([what, figure]);
-  console.log(`${what.padEnd(58)} ${figure}`);
+process.chdir(new URL('..', import.meta.url).pathname);
+
+const sections = [];
+let current;
+const note = (line) => console.log(line);
+/** One figure: what, the figure, what it is compared with, the target and whether it is met (when there is one). */
+const row = (entry) => {
+  current.rows.push(entry);
+  console.log(`  ${entry.what}: ${entry.figure}${entry.compared ? ` | ${entry.compared}` : ''}${entry.target ? ` | target ${entry.target}` : ''}`);
 };
-
-// --- Sizes -------------------------------------------------------------------------------------------------
-const cdn = await readFile('dist/cdn/svc-checkout.js');
-print('dist/cdn/svc-checkout.js, minified', `${(cdn.length / 1024).toFixed(1)} KiB`);
-print('dist/cdn/svc-checkout.js, gzip -9', `${(gzipSync(cdn, { level: 9 }).length / 1024).toFixed(1)} KiB`);
-print('dist/cdn/svc-checkout.js, brotli', `${(brotliCompressSync(cdn).length / 1024).toFixed(1)} KiB`);
-const meta = JSON.parse(await readFile('build/cdn.meta.json', 'utf8'));
-const byOrigin = {};
-for (const [input, { bytesInOutput }] of Object.entries(meta.outputs['dist/cdn/svc-checkout.js'].inputs)) {
-  const origin = input.startsWith('node_modules/') ? 'lit' : input.split('/').slice(0, 2).join('/');
-  byOrigin[origin] = (byOrigin[origin] ?? 0) + bytesInOutput;
-}
-for (const [origin, bytes] of Object.entries(byOrigin).sort((a, b) => b[1] - a[1])) {
-  print(`  of which ${origin} (minified)`, `${(bytes / 1024).toFixed(1)} KiB`);
-}
-
-// --- Operations per second -----------------------------------------------------------------------------------
-/** Runs `task` for about `ms`, three times; reports the median rate. */
-async function rate(what, task, ms = 700) {
-  const rates = [];
-  for (let round = 0; round < 3; round++) {
-    let done = 0;
-    const start = performance.now();
-    while (performance.now() - start < ms) {
-      await task();
-      done++;
-    }
-    rates.push(done / ((performance.now() - start) / 1000));
-  }
-  rates.sort((a, b) => a - b);
-  print(what, `${Math.round(rates[1]).toLocaleString('en')} /s`);
-}
-
-const key = DEFAULT_MERCHANT.privateKey;
-const order = {
-  reference: 'bench-1',
-  amount: { total: 12_500, currency: 'EGP' },
-  product: { name: 'Espresso beans', description: 'Single-origin, 1 kg' },
-  payMethod: 'ReferenceCode',
-  country: 'EG',
-  expireAt: 60,
-  notify: { notifyUserName: 'Mona Hassan', notifyLanguage: 'Arabic', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
-};
-const body = canonicalJson(order);
-const timestamp = String(Date.now());
-const signature = await signCallback(timestamp, body, key);
-const headers = { Authorization: signature, MerchantId: DEFAULT_MERCHANT.merchantId, RequestTimestamp: timestamp };
-
-await rate(`signRequest, ${body.length}-byte body`, () => signRequest(body, key));
-await rate('verifyCallback, same body', () => verifyCallback({ headers, body, privateKey: key }));
-await rate('validateCreateRequest, ReferenceCode', () => validateCreateRequest(order));
-await rate('canonicalJson, ReferenceCode order', () => canonicalJson(order));
-
-// --- The kit in front of the sandbox, over HTTP on 127.0.0.1 ------------------------------------------------------
-const sandbox = await createSandbox();
-const handler = createMerchantHandler({
-  merchantId: DEFAULT_MERCHANT.merchantId,
-  privateKey: key,
-  environment: { baseUrl: sandbox.url },
-  logger: { warn() {}, error() {} },
-});
-const server = createServer(toNodeListener(handler));
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const kit = `http://127.0.0.1:${server.address().port}`;
-let counter = 0;
-const create = async () => {
-  const response = await fetch(`${kit}/payments`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...order, reference: `bench-${++counter}` }),
-  });
-  const answer = await response.json();
-  if (answer.code !== '00000') throw new Error(`unexpected ${answer.code}`);
-};
-
-for (let warm = 0; warm < 50; warm++) await create();
-const latencies = [];
-for (let index = 0; index < 400; index++) {
+async function section(title, measure) {
+  current = { title, rows: [] };
+  sections.push(current);
   const start = performance.now();
-  await create();
-  latencies.push(performance.now() - start);
+  console.log(`\n## ${title}`);
+  await measure();
+  console.log(`  (${((performance.now() - start) / 1000).toFixed(1)} s)`);
 }
-latencies.sort((a, b) => a - b);
-const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(2);
-print('create through kit + sandbox, one at a time: p50 / p95 / p99', `${at(0.5)} / ${at(0.95)} / ${at(0.99)} ms`);
 
-const concurrent = 16;
-const total = 800;
-const start = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: concurrent }, async () => {
-    while (next < total) {
-      next++;
-      await create();
-    }
-  }),
-);
-print(`create through kit + sandbox, ${concurrent} at a time`, `${Math.round(total / ((performance.now() - start) / 1000))} /s`);
+const began = performance.now();
+let built;
+await section('Size', async () => {
+  built = await measureSize(row, note);
+});
+await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
+await section('Polling cost', () => measurePolling(row, note));
+await section('Merchant kit overhead', () => measureKitOverhead(row, note));
+await section('Building blocks', () => measureMicro(row));
 
-server.closeAllConnections();
-await new Promise((resolve) => server.close(resolve));
-await sandbox.close();
-console.log(`\nnode ${process.version}, ${process.platform} ${process.arch}`);
+const header = ['what', 'figure', 'compared with', 'target', 'met?'];
+const cells = (entry) => [entry.what, entry.figure, entry.compared ?? '', entry.target ?? '', entry.target ? (entry.met ? 'yes' : 'no') : ''];
+const lines = sections.flatMap((part) => part.rows.map(cells));
+const widths = header.map((title, column) => Math.max(title.length, ...lines.map((values) => values[column].length)));
+const line = (values) => `| ${values.map((value, column) => value.padEnd(widths[column])).join(' | ')} |`;
+console.log(`\n${line(header)}`);
+console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+for (const part of sections) {
+  console.log(line([`**${part.title}**`, '', '', '', '']));
+  for (const entry of part.rows) console.log(line(cells(entry)));
+}
+const cores = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
+console.log(`\nnode ${process.version}, ${process.platform} ${process.arch}, ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}); ${((performance.now() - began) / 1000).toFixed(0)} s`);

@@ -1,20 +1,18 @@
 // dist/cdn/svc-checkout.js: one self-contained ES module, Lit inside, for <script type="module" src="…">.
-// Lit's production build is used (no dev-mode checks). Its metafile (build/, not shipped) lists every input, so
-// that a test can prove no server or sandbox code is inside and `npm run bench` can say what the bytes are.
+// Lit's production build is used (no dev-mode checks), and the CSS inside css`` templates is minified
+// (scripts/minify-css-templates.mjs); the options are shared with the bench (scripts/cdn-options.mjs). Its
+// metafile (build/, not shipped) lists every input, so that a test can prove no server or sandbox code is inside
+// and `npm run bench` can say what the bytes are.
 import { build } from 'esbuild';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { cdnBuildOptions } from './cdn-options.mjs';
 
 const outfile = 'dist/cdn/svc-checkout.js';
 const result = await build({
+  ...cdnBuildOptions(),
   entryPoints: ['src/element/index.ts'],
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
   sourcemap: true,
-  legalComments: 'eof',
   metafile: true,
   outfile,
   logLevel: 'warning',

@@ -1,0 +1,190 @@
+// Merchant kit overhead: the same requests, at the same concurrency, sent (a) straight to the sandbox, signed here,
+// and (b) to the kit's handler, which validates, signs and forwards them. Three processes, as in use: this one
+// sends, the kit (bench/kit-server.mjs) and the sandbox (bin/svc-sandbox.js) each run in their own, on 127.0.0.1.
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { canonicalJson, SERVICE_PATHS } from '../dist/core/index.js';
+import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
+import { signRequest } from '../dist/server/index.js';
+import { quantile } from './stats.mjs';
+
+export const CONCURRENCY = 16;
+export const THROUGHPUT_RATIO_TARGET = 0.8;
+const ROUNDS = 3;
+const WARM_UP = 300;
+const COUNTS = { status: 1_500, create: 800 };
+
+/** Starts a Node process and waits for the http:// address it prints. */
+async function start(what, args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`${what} exited (${code}) before it listened`);
+  });
+  const listening = (async () => {
+    for await (const line of lines) {
+      const url = /(http:\/\/\S+)/.exec(line)?.[1];
+      if (url) return url;
+    }
+    throw new Error(`${what} printed no address`);
+  })();
+  const url = await Promise.race([listening, exited]);
+  lines.on('line', () => {}); // keep reading, so that the child never blocks on a full pipe
+  return { url, child };
+}
+
+async function stop({ child }) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/** CPU time a child process has used so far, in ms (user + system, all threads), from Linux's /proc; else undefined. */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || undefined;
+  } catch {
+    return undefined;
+  }
+})();
+function cpuMsOf(child) {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** Sends `count` requests made by `send`, `concurrency` at a time; returns the rate and each request's latency. */
+async function load(send, count, concurrency = CONCURRENCY) {
+  const latencies = [];
+  let next = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const index = next++;
+        const start = performance.now();
+        await send(index);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  return { rate: count / ((performance.now() - began) / 1000), latencies };
+}
+
+async function expectSuccess(response) {
+  const answer = await response.json();
+  if (answer.code !== '00000') throw new Error(`unexpected answer ${answer.code} ${answer.message}`);
+}
+
+export async function measureKitOverhead(row, note) {
+  const sandbox = await start('the sandbox', ['bin/svc-sandbox.js', '--port', '0', '--quiet']);
+  const kit = await start('the kit', ['bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
+  try {
+    const { merchantId, privateKey } = DEFAULT_MERCHANT;
+    let serial = 0;
+    const runId = Date.now().toString(36);
+    const createBody = () => ({
+      reference: `bench-kit-${runId}-${++serial}`,
+      amount: { total: 12_500, currency: 'EGP' },
+      product: { name: 'Espresso beans', description: 'Single-origin, 1 kg' },
+      payMethod: 'ReferenceCode',
+      country: 'EG',
+      expireAt: 60,
+      notify: { notifyUserName: 'Mona Hassan', notifyLanguage: 'English', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
+    });
+
+    /** What a merchant without the kit does: serialise once, sign those bytes, send them with its id. */
+    const direct = async (operation, body) => {
+      const text = canonicalJson(body);
+      const signature = await signRequest(text, privateKey);
+      const response = await fetch(`${sandbox.url}${SERVICE_PATHS[operation]}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${signature}`, MerchantId: merchantId },
+        body: text,
+      });
+      await expectSuccess(response);
+    };
+    /** What the element does: plain JSON to the kit, which validates, signs and forwards. */
+    const throughKit = async (path, body) => {
+      const response = await fetch(`${kit.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      await expectSuccess(response);
+    };
+
+    // A few orders to ask the status of; the sandbox's book stays small, so every round meets the same sandbox.
+    const references = [];
+    for (let index = 0; index < 16; index++) {
+      const body = createBody();
+      await direct('create', body);
+      references.push(body.reference);
+    }
+    const statusBody = (index) => ({ country: 'EG', reference: references[index % references.length] });
+    const operations = {
+      status: { direct: (index) => direct('status', statusBody(index)), kit: (index) => throughKit('/payments/status', statusBody(index)) },
+      create: { direct: () => direct('create', createBody()), kit: () => throughKit('/payments', createBody()) },
+    };
+
+    note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each, direct and kit rounds taking turns;`);
+    note('  direct: canonical JSON, HMAC-SHA512 signature and fetch to the sandbox here; kit: fetch of plain JSON to the kit,');
+    note('  which reads, validates, serialises, signs and forwards it. Sender, kit and sandbox: three Node processes.');
+    for (const [operation, sides] of Object.entries(operations)) {
+      const count = COUNTS[operation];
+      await load(sides.direct, WARM_UP);
+      await load(sides.kit, WARM_UP);
+      const runs = { direct: [], kit: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        // Creates grow the sandbox's book; alternating the first side keeps either from always meeting a larger one.
+        const order = round % 2 === 0 ? ['direct', 'kit'] : ['kit', 'direct'];
+        for (const side of order) {
+          const before = [ownCpuMs(), cpuMsOf(kit.child), cpuMsOf(sandbox.child)];
+          const result = await load(sides[side], count);
+          const after = [ownCpuMs(), cpuMsOf(kit.child), cpuMsOf(sandbox.child)];
+          result.cpuMs = after.map((ms, index) => (ms === undefined || before[index] === undefined ? undefined : (ms - before[index]) / count));
+          runs[side].push(result);
+        }
+      }
+      const summary = Object.fromEntries(
+        Object.entries(runs).map(([side, results]) => {
+          const latencies = results.flatMap((result) => result.latencies);
+          const cpuMs = [0, 1, 2].map((process) => results.reduce((sum, result) => sum + (result.cpuMs[process] ?? Number.NaN), 0) / results.length);
+          return [side, { rate: quantile(results.map((result) => result.rate), 0.5), p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), cpuMs }];
+        }),
+      );
+      const { direct: d, kit: k } = summary;
+      const ratio = k.rate / d.rate;
+      note(`  ${operation}: direct ${Math.round(d.rate)} /s, p50 ${d.p50.toFixed(2)} ms, p95 ${d.p95.toFixed(2)} ms; through the kit ${Math.round(k.rate)} /s, p50 ${k.p50.toFixed(2)} ms, p95 ${k.p95.toFixed(2)} ms`);
+      row({
+        what: `${operation} through the kit, ${CONCURRENCY} at a time: throughput`,
+        figure: `${Math.round(k.rate)} /s`,
+        compared: `direct, signed: ${Math.round(d.rate)} /s; ratio ${ratio.toFixed(2)}`,
+        target: `ratio ≥ ${THROUGHPUT_RATIO_TARGET}`,
+        met: ratio >= THROUGHPUT_RATIO_TARGET,
+      });
+      row({
+        what: `${operation} through the kit, ${CONCURRENCY} at a time: p50 / p95`,
+        figure: `${k.p50.toFixed(2)} / ${k.p95.toFixed(2)} ms`,
+        compared: `direct ${d.p50.toFixed(2)} / ${d.p95.toFixed(2)} ms: +${(k.p50 - d.p50).toFixed(2)} / +${(k.p95 - d.p95).toFixed(2)} ms`,
+      });
+      if (!Number.isNaN(k.cpuMs[1])) {
+        const cpu = (ms) => `${ms.toFixed(2)} ms`;
+        row({
+          what: `${operation}: CPU per request, kit process`,
+          figure: cpu(k.cpuMs[1]),
+          compared: `sandbox ${cpu(k.cpuMs[2])} (direct ${cpu(d.cpuMs[2])}); sender ${cpu(k.cpuMs[0])} (direct, signing ${cpu(d.cpuMs[0])})`,
+        });
+      }
+    }
+  } finally {
+    await stop(kit);
+    await stop(sandbox);
+  }
+}

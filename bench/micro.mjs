@@ -1,0 +1,128 @@
+// The kit's building blocks, each against the plain Node or JavaScript operation it adds to, and the kit in front of
+// the sandbox in one process, against the same creates sent straight to the sandbox.
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { canonicalJson, SERVICE_PATHS, validateCreateRequest } from '../dist/core/index.js';
+import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
+import { createMerchantHandler, signCallback, signRequest, toNodeListener, verifyCallback } from '../dist/server/index.js';
+import { quantile } from './stats.mjs';
+
+/** Runs `task` for about `ms`, three times; the median rate. */
+async function rate(task, ms = 500) {
+  const rates = [];
+  for (let round = 0; round < 3; round++) {
+    let done = 0;
+    const start = performance.now();
+    while (performance.now() - start < ms) {
+      await task();
+      done++;
+    }
+    rates.push(done / ((performance.now() - start) / 1000));
+  }
+  return quantile(rates, 0.5);
+}
+
+const perSecond = (value) => `${Math.round(value).toLocaleString('en')} /s`;
+
+export async function measureMicro(row) {
+  const key = DEFAULT_MERCHANT.privateKey;
+  const order = {
+    reference: 'bench-1',
+    amount: { total: 12_500, currency: 'EGP' },
+    product: { name: 'Espresso beans', description: 'Single-origin, 1 kg' },
+    payMethod: 'ReferenceCode',
+    country: 'EG',
+    expireAt: 60,
+    notify: { notifyUserName: 'Mona Hassan', notifyLanguage: 'Arabic', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
+  };
+  const body = canonicalJson(order);
+  const timestamp = String(Date.now());
+  const signature = await signCallback(timestamp, body, key);
+  const headers = { Authorization: signature, MerchantId: DEFAULT_MERCHANT.merchantId, RequestTimestamp: timestamp };
+  const pairs = [
+    [`signRequest, ${body.length}-byte body (WebCrypto)`, () => signRequest(body, key), 'node:crypto createHmac, same body', () => createHmac('sha512', key).update(body).digest('hex')],
+    ['verifyCallback, same body', () => verifyCallback({ headers, body, privateKey: key }), 'signCallback, same body', () => signCallback(timestamp, body, key)],
+    ['validateCreateRequest, ReferenceCode', () => validateCreateRequest(order), 'JSON.parse of the same body', () => JSON.parse(body)],
+    ['canonicalJson, ReferenceCode order', () => canonicalJson(order), 'JSON.stringify, same order', () => JSON.stringify(order)],
+  ];
+  for (const [what, task, against, baseline] of pairs) {
+    const ours = await rate(task);
+    const theirs = await rate(baseline);
+    row({ what, figure: perSecond(ours), compared: `${against}: ${perSecond(theirs)}` });
+  }
+
+  // The kit in front of the sandbox, both in this process, over HTTP on 127.0.0.1.
+  const sandbox = await createSandbox();
+  const handler = createMerchantHandler({
+    merchantId: DEFAULT_MERCHANT.merchantId,
+    privateKey: key,
+    environment: { baseUrl: sandbox.url },
+    logger: { warn() {}, error() {} },
+  });
+  const server = createServer(toNodeListener(handler));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const kit = `http://127.0.0.1:${server.address().port}`;
+  let counter = 0;
+  const check = async (response) => {
+    const answer = await response.json();
+    if (answer.code !== '00000') throw new Error(`unexpected ${answer.code}`);
+  };
+  const sides = {
+    kit: () =>
+      fetch(`${kit}/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...order, reference: `bench-${++counter}` }),
+      }).then(check),
+    direct: async () => {
+      const text = canonicalJson({ ...order, reference: `bench-${++counter}` });
+      const signed = await signRequest(text, key);
+      await fetch(`${sandbox.url}${SERVICE_PATHS.create}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${signed}`, MerchantId: DEFAULT_MERCHANT.merchantId },
+        body: text,
+      }).then(check);
+    },
+  };
+  try {
+    for (const send of Object.values(sides)) for (let warm = 0; warm < 50; warm++) await send();
+    const latencies = { kit: [], direct: [] };
+    for (let index = 0; index < 400; index++) {
+      // Turn by turn, so that both meet the same, growing, order book.
+      for (const side of ['kit', 'direct']) {
+        const start = performance.now();
+        await sides[side]();
+        latencies[side].push(performance.now() - start);
+      }
+    }
+    const at = (side) => [0.5, 0.95, 0.99].map((q) => quantile(latencies[side], q).toFixed(2)).join(' / ');
+    row({ what: 'create through kit + sandbox in one process, one at a time: p50 / p95 / p99', figure: `${at('kit')} ms`, compared: `straight to the sandbox, signed: ${at('direct')} ms` });
+
+    // Four rounds of 200 each, taking turns (the sandbox's book grows with every create).
+    const concurrent = 16;
+    const perRound = 200;
+    const elapsed = { kit: 0, direct: 0 };
+    for (let round = 0; round < 4; round++) {
+      for (const side of round % 2 === 0 ? ['kit', 'direct'] : ['direct', 'kit']) {
+        let next = 0;
+        const start = performance.now();
+        await Promise.all(
+          Array.from({ length: concurrent }, async () => {
+            while (next < perRound) {
+              next++;
+              await sides[side]();
+            }
+          }),
+        );
+        elapsed[side] += performance.now() - start;
+      }
+    }
+    const rates = { kit: (4 * perRound) / (elapsed.kit / 1000), direct: (4 * perRound) / (elapsed.direct / 1000) };
+    row({ what: `create through kit + sandbox in one process, ${concurrent} at a time`, figure: perSecond(rates.kit), compared: `straight to the sandbox, signed: ${perSecond(rates.direct)}` });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await sandbox.close();
+  }
+}

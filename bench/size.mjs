@@ -1,0 +1,151 @@
+// Size: the CDN file against a one-input Lit element built the same way (the floor), the CDN file with its CSS
+// as written (before scripts/minify-css-templates.mjs), and what takes the bytes.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { cdnBuildOptions } from '../scripts/cdn-options.mjs';
+
+const CDN_FILE = 'dist/cdn/svc-checkout.js';
+/** The whole widget, both languages, compressed with brotli: the size target, in bytes. */
+export const BROTLI_TARGET_BYTES = 15_000;
+
+export const brotli = (bytes) => brotliCompressSync(bytes).length;
+export const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+export const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+/** Bundles an entry point in memory with the CDN file's options. */
+async function bundle(entryPoint, options) {
+  const result = await build({ ...cdnBuildOptions(options), entryPoints: [entryPoint], write: false, logLevel: 'warning' });
+  return Buffer.from(result.outputFiles[0].contents);
+}
+
+/** Which part of the package a bundled input belongs to (source maps name Lit's own TypeScript sources). */
+function groupOf(path) {
+  const input = path.replace(/^(\.\.\/)+/, '');
+  if (/node_modules\/@lit\/context\//.test(input)) return '@lit/context';
+  if (/node_modules\/(lit|lit-html|lit-element|@lit\/reactive-element)\//.test(input)) return 'lit (lit-html, lit-element, reactive-element)';
+  if (input.startsWith('node_modules/')) return `other: ${input.split('/').slice(1, 2).join('/')}`;
+  if (input.startsWith('src/core/')) return 'src/core (rules, validator, formats, errors)';
+  if (input === 'src/element/i18n/ar.ts') return 'src/element/i18n/ar.ts (Arabic)';
+  if (input === 'src/element/i18n/en.ts') return 'src/element/i18n/en.ts (English)';
+  if (input.startsWith('src/element/i18n/')) return 'src/element/i18n (registry)';
+  if (input === 'src/element/svc-checkout.ts') return 'src/element/svc-checkout.ts (the element)';
+  if (/\.styles\.ts$/.test(input)) return 'src/element styles (*.styles.ts)';
+  if (input.startsWith('src/element/parts/')) return 'src/element/parts (forms, steps)';
+  if (input.startsWith('src/element/controllers/')) return 'src/element/controllers (poller, countdown, localize)';
+  if (input.startsWith('src/element/events/')) return 'src/element/events';
+  if (input.startsWith('src/element/')) return 'src/element (config, fields, endpoint client, session)';
+  return input;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes one line of source map mappings into [generatedColumn, sourceIndex | undefined] segments. */
+function* segments(line, state) {
+  for (const segment of line.split(',')) {
+    if (!segment) continue;
+    const values = [];
+    let value = 0;
+    let shift = 0;
+    for (const char of segment) {
+      const digit = BASE64.indexOf(char);
+      value += (digit & 31) << shift;
+      if (digit & 32) shift += 5;
+      else {
+        values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+        value = 0;
+        shift = 0;
+      }
+    }
+    state.column += values[0];
+    if (values.length > 1) {
+      state.source += values[1];
+      yield [state.column, state.source];
+    } else yield [state.column, undefined];
+  }
+}
+
+/** The output text attributed to each group, through the source map: the basis of the brotli estimate. */
+function textByGroup(code, map) {
+  const texts = new Map();
+  const add = (group, text) => texts.set(group, (texts.get(group) ?? '') + text);
+  const lines = code.split('\n');
+  const state = { column: 0, source: 0 };
+  map.mappings.split(';').forEach((mappings, lineIndex) => {
+    const line = lines[lineIndex] ?? '';
+    state.column = 0;
+    const marks = [...segments(mappings, state)];
+    if (marks.length === 0 || marks[0][0] > 0) add('esbuild glue (unmapped)', line.slice(0, marks[0]?.[0] ?? line.length));
+    marks.forEach(([column, source], index) => {
+      const end = marks[index + 1]?.[0] ?? line.length;
+      add(source === undefined ? 'esbuild glue (unmapped)' : groupOf(map.sources[source]), line.slice(column, end));
+    });
+  });
+  return texts;
+}
+
+export async function measureSize(row, note) {
+  const shipped = await readFile(CDN_FILE);
+  const floor = await bundle('bench/floor/floor-element.ts');
+  const asWritten = await bundle('src/element/index.ts', { minifyCss: false });
+  const sizes = {
+    shipped: { raw: shipped.length, gzip: gzip(shipped), brotli: brotli(shipped) },
+    floor: { raw: floor.length, gzip: gzip(floor), brotli: brotli(floor) },
+    asWritten: { raw: asWritten.length, gzip: gzip(asWritten), brotli: brotli(asWritten) },
+  };
+  const { shipped: s, floor: f, asWritten: w } = sizes;
+  row({
+    what: `${CDN_FILE}, brotli (both languages)`,
+    figure: `${kB(s.brotli)} (${s.brotli} B)`,
+    compared: `floor ${kB(f.brotli)} (${f.brotli} B): ${(s.brotli / f.brotli).toFixed(1)}×`,
+    target: `< ${kB(BROTLI_TARGET_BYTES)}`,
+    met: s.brotli < BROTLI_TARGET_BYTES,
+  });
+  row({
+    what: `${CDN_FILE}, gzip -9`,
+    figure: `${kB(s.gzip)} (${s.gzip} B)`,
+    compared: `floor ${kB(f.gzip)} (${f.gzip} B): ${(s.gzip / f.gzip).toFixed(1)}×`,
+  });
+  row({
+    what: `${CDN_FILE}, minified`,
+    figure: `${kB(s.raw)} (${s.raw} B)`,
+    compared: `floor ${kB(f.raw)} (${f.raw} B): ${(s.raw / f.raw).toFixed(1)}×`,
+  });
+  row({
+    what: 'CSS of css`` templates minified (the CDN build): brotli',
+    figure: `${kB(s.brotli)} (${s.brotli} B)`,
+    compared: `CSS as written ${kB(w.brotli)} (${w.brotli} B): ${s.brotli - w.brotli} B (${(((s.brotli - w.brotli) / w.brotli) * 100).toFixed(1)} %)`,
+  });
+  row({
+    what: 'CSS of css`` templates minified: gzip -9 / minified',
+    figure: `${s.gzip} B / ${s.raw} B`,
+    compared: `as written ${w.gzip} B / ${w.raw} B: ${s.gzip - w.gzip} B / ${s.raw - w.raw} B`,
+  });
+
+  // What takes the bytes: minified bytes from esbuild's metafile (exact); brotli bytes estimated by compressing
+  // each group's output text alone (found through the source map) and sharing the file's brotli size in
+  // proportion, since a compressed byte belongs to no one input.
+  const meta = JSON.parse(await readFile('build/cdn.meta.json', 'utf8'));
+  const minified = new Map();
+  for (const [input, { bytesInOutput }] of Object.entries(meta.outputs[CDN_FILE].inputs)) {
+    minified.set(groupOf(input), (minified.get(groupOf(input)) ?? 0) + bytesInOutput);
+  }
+  const map = JSON.parse(await readFile(`${CDN_FILE}.map`, 'utf8'));
+  const texts = textByGroup(shipped.toString('utf8'), map);
+  const alone = new Map([...texts].map(([group, text]) => [group, brotli(Buffer.from(text))]));
+  const aloneTotal = [...alone.values()].reduce((sum, bytes) => sum + bytes, 0);
+  const groups = [...new Set([...minified.keys(), ...alone.keys()])]
+    .map((group) => ({ group, minified: minified.get(group) ?? 0, brotli: ((alone.get(group) ?? 0) * s.brotli) / aloneTotal }))
+    .sort((a, b) => b.brotli - a.brotli);
+  note(`\nWhat takes the bytes of ${CDN_FILE} (${s.raw} B minified, ${s.brotli} B brotli):`);
+  note(`  ${'part'.padEnd(56)} ${'minified'.padStart(9)} ${'share'.padStart(6)} ${'brotli (est.)'.padStart(14)}`);
+  for (const { group, minified: bytes, brotli: estimate } of groups) {
+    if (bytes === 0 && estimate < 1) continue;
+    const share = `${((bytes / s.raw) * 100).toFixed(0)} %`;
+    note(`  ${group.padEnd(56)} ${`${bytes} B`.padStart(9)} ${share.padStart(6)} ${`${Math.round(estimate)} B`.padStart(14)}`);
+  }
+  note('  (minified: esbuild metafile, exact; brotli: each part compressed alone, scaled to the whole file)');
+  const top = groups.slice(0, 3).map(({ group, brotli: estimate }) => `${group.replace(/ \(.*$/, '')} ${(estimate / 1000).toFixed(1)} kB`);
+  row({ what: 'largest parts of the CDN file, brotli (estimated)', figure: top.join('; '), compared: 'see the list above the table' });
+  return { sizes, floor, asWritten };
+}

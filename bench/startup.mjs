@@ -1,0 +1,237 @@
+// Start-up in headless Chromium: from the module script that imports the bundle to the element's first frame, and
+// to a form the payer can type in; the CDN file against the floor element (bench/floor/), page by page, cold.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import puppeteer from 'puppeteer-core';
+import { median, quantile } from './stats.mjs';
+
+export const RUNS = 20;
+const WARM_UP_RUNS = 2;
+/** One frame at 60 Hz: the start-up target is the floor's time plus this. */
+export const FRAME_MS = 16;
+
+const BROWSER_OPTIONS = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  headless: true,
+};
+
+/** The two pages measured: the same markup around each element, a full valid configuration for the widget. */
+const ELEMENTS = {
+  widget: {
+    script: '/widget.js',
+    markup: `<svc-checkout endpoint="/checkout" merchant-id="256612345678901" merchant-name="Nile Coffee Roasters"
+      reference="bench-start-up" country-code="EG" currency="EGP" pay-amount="12500" product-name="Espresso beans, 1 kg"
+      product-description="Single-origin Ethiopian beans" expire-at="30" methods="Pos BankAccount ReferenceCode"
+      locale="en"></svc-checkout>`,
+  },
+  floor: { script: '/floor.js', markup: '<floor-element label="Name"></floor-element>' },
+};
+
+/**
+ * The page's only script. `start` is taken as the module runs, just before it imports the bundle; then either the
+ * first frame after the element's first update (a requestAnimationFrame, then a message task: the frame has been
+ * painted by then), or the moment the first text input inside the element's shadow roots exists, is enabled and
+ * takes focus. Each page measures one of the two, so that the focus check does not move the frame's work.
+ */
+const PAGE_SCRIPT = String.raw`
+const measure = new URLSearchParams(location.search).get('measure');
+const start = performance.now();
+await import(__BUNDLE__);
+const imported = performance.now();
+const host = document.body.firstElementChild;
+await host.updateComplete;
+
+const afterMessage = () => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => resolve();
+  channel.port2.postMessage(0);
+});
+const litElements = (node) => {
+  const scope = node.shadowRoot ?? node;
+  const found = node.shadowRoot ? [node] : [];
+  for (const element of scope.querySelectorAll('*')) if (element.shadowRoot) found.push(...litElements(element));
+  return found.filter((element) => 'updateComplete' in element);
+};
+const TEXT_TYPES = new Set(['text', 'email', 'tel', 'number', 'search', 'url', 'password']);
+const firstTextInput = (node) => {
+  const scope = node.shadowRoot ?? node;
+  for (const element of scope.querySelectorAll('*')) {
+    if (element.localName === 'input' && TEXT_TYPES.has(element.type)) return element;
+    if (element.shadowRoot) {
+      const inner = firstTextInput(element);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+};
+const deepActiveElement = () => {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+};
+const canType = (input) => {
+  if (!input || input.disabled || input.readOnly) return false;
+  input.focus({ preventScroll: true });
+  const focused = deepActiveElement() === input;
+  input.blur();
+  return focused;
+};
+
+let end;
+if (measure === 'frame') {
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  await afterMessage();
+  end = performance.now();
+} else {
+  for (;;) {
+    if (canType(firstTextInput(host))) break;
+    if (performance.now() - start > 10000) throw new Error('no text input became usable within 10 s');
+    const pending = litElements(host).filter((element) => !element.hasUpdated || element.isUpdatePending);
+    if (pending.length > 0) await Promise.all(pending.map((element) => element.updateComplete));
+    else await afterMessage();
+  }
+  end = performance.now();
+}
+window.__bench = { imported: imported - start, end: end - start };
+`;
+
+/** Lists the custom elements a bundle defines and the CSS rules of each, as the browser parsed them. */
+const CSSOM_SCRIPT = String.raw`
+const names = [];
+const define = customElements.define.bind(customElements);
+customElements.define = (name, constructor, options) => {
+  names.push(name);
+  return define(name, constructor, options);
+};
+await import(new URLSearchParams(location.search).get('bundle'));
+const rulesOf = (result) => {
+  let sheet = result.styleSheet;
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(result.cssText);
+  }
+  return [...sheet.cssRules].map((rule) => rule.cssText);
+};
+window.__bench = names.map((name) => ({ name, sheets: (customElements.get(name).elementStyles ?? []).map(rulesOf) }));
+`;
+
+function page(body, script) {
+  return `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>svc-checkout start-up</title></head>
+  <body>${body}<script type="module">${script}</script></body>
+</html>`;
+}
+
+async function serve(files) {
+  const misses = [];
+  const server = createServer((request, response) => {
+    const path = new URL(request.url, 'http://bench.invalid').pathname;
+    const file = files[path];
+    if (!file) {
+      misses.push(`${request.method} ${path}`);
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-store' }).end(file.body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${server.address().port}`, misses };
+}
+
+async function load(browser, url) {
+  const context = await browser.createBrowserContext();
+  try {
+    const tab = await context.newPage();
+    await tab.setCacheEnabled(false);
+    const errors = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    await tab.goto(url, { waitUntil: 'load' });
+    const handle = await tab.waitForFunction(() => window.__bench, { timeout: 20_000 }).catch((error) => {
+      throw new Error(`${url}: ${errors.join('; ') || error.message}`);
+    });
+    return await handle.jsonValue();
+  } finally {
+    await context.close();
+  }
+}
+
+export async function measureStartUp(row, note, { floor, asWritten }) {
+  const js = (body) => ({ type: 'text/javascript; charset=utf-8', body });
+  const html = (body) => ({ type: 'text/html; charset=utf-8', body });
+  const files = {
+    '/widget.js': js(await readFile('dist/cdn/svc-checkout.js')),
+    '/widget-css-as-written.js': js(asWritten),
+    '/floor.js': js(floor),
+    '/cssom.html': html(page('', CSSOM_SCRIPT)),
+  };
+  for (const [name, element] of Object.entries(ELEMENTS)) {
+    files[`/${name}.html`] = html(page(element.markup, PAGE_SCRIPT.replace('__BUNDLE__', JSON.stringify(element.script))));
+  }
+  const { server, base, misses } = await serve(files);
+  const browser = await puppeteer.launch(BROWSER_OPTIONS);
+  try {
+    const version = await browser.version();
+    // The CSS minified in the CDN build parses to the same rules as the CSS as written.
+    const minified = await load(browser, `${base}/cssom.html?bundle=/widget.js`);
+    const written = await load(browser, `${base}/cssom.html?bundle=/widget-css-as-written.js`);
+    // Chromium keeps a value holding var() as its tokens were written, spaces included; a space after a comma or
+    // an opening bracket, or before a closing one, separates no tokens and is left out of the comparison.
+    const rulesOf = (elements) => elements.flatMap(({ name, sheets }) => sheets.flatMap((rules, sheet) => rules.map((rule) => `${name} ${sheet} ${rule}`)));
+    const loose = (rule) => rule.replace(/([,(])\s+/g, '$1').replace(/\s+\)/g, ')');
+    const [after, before] = [rulesOf(minified), rulesOf(written)];
+    const same = after.length === before.length && after.every((rule, index) => loose(rule) === loose(before[index]));
+    const spacing = after.filter((rule, index) => rule !== before[index]).length;
+    row({
+      what: 'CSS rules of the CDN file with css`` minified (Chromium CSSOM)',
+      figure: same ? `the same ${after.length} rules (${spacing} spaced differently in var() values)` : 'DIFFERENT rules',
+      compared: `CSS as written: ${written.length} elements, ${before.length} rules`,
+      target: 'the same rules',
+      met: same,
+    });
+
+    const kinds = ['widget frame', 'floor frame', 'widget interactive', 'floor interactive'];
+    const times = Object.fromEntries(kinds.map((kind) => [kind, []]));
+    const imports = { widget: [], floor: [] };
+    for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
+      // The order turns every run, so that no page always follows the same one.
+      for (let index = 0; index < kinds.length; index++) {
+        const kind = kinds[(index + run) % kinds.length];
+        const [element, measure] = kind.split(' ');
+        const result = await load(browser, `${base}/${element}.html?measure=${measure}`);
+        if (run < WARM_UP_RUNS) continue;
+        times[kind].push(result.end);
+        imports[element].push(result.imported);
+      }
+    }
+    const fmt = (values) => `${median(values).toFixed(1)} ms (p90 ${quantile(values, 0.9).toFixed(1)})`;
+    note(`\nStart-up in ${version}, headless, ${RUNS} runs of each after ${WARM_UP_RUNS} discarded; a new browser context per page, cache disabled:`);
+    row({
+      what: 'import of the bundle (fetch, parse, run), median (p90), Chromium',
+      figure: fmt(imports.widget),
+      compared: `floor ${fmt(imports.floor)}: +${(median(imports.widget) - median(imports.floor)).toFixed(1)} ms`,
+    });
+    for (const [measure, label] of [
+      ['frame', 'start-up to first frame'],
+      ['interactive', 'start-up to a form the payer can type in'],
+    ]) {
+      const widget = times[`widget ${measure}`];
+      const floorTimes = times[`floor ${measure}`];
+      const difference = median(widget) - median(floorTimes);
+      row({
+        what: `${label}, median (p90), Chromium`,
+        figure: fmt(widget),
+        compared: `floor ${fmt(floorTimes)}: ${difference >= 0 ? '+' : ''}${difference.toFixed(1)} ms`,
+        target: `≤ floor + ${FRAME_MS} ms`,
+        met: difference <= FRAME_MS,
+      });
+    }
+    const stray = [...new Set(misses.filter((miss) => !miss.endsWith('/favicon.ico')))];
+    note(`  requests the pages made besides the page and the bundle: ${stray.length > 0 ? stray.join(', ') : 'none'}`);
+  } finally {
+    await browser.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}

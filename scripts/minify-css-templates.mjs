@@ -1,0 +1,140 @@
+// An esbuild plugin for the CDN build: minifies the CSS inside Lit's css`…` tagged templates of our own sources,
+// which esbuild leaves as written (a template literal is a string to it). Comments go, whitespace runs become one
+// space, and the space beside { } ; , > ( ) : goes, outside CSS strings. Only the text between interpolations
+// changes; `${…}` stays as it is. html`…` templates are never touched: whitespace there is content. A template
+// holding a backslash is left as written (an escape's whitespace can be part of it).
+import { readFile } from 'node:fs/promises';
+
+/** Characters a space may be dropped after, and before. */
+const NO_SPACE_AFTER = new Set(['{', '}', ';', ',', '>', '(', ':']);
+const NO_SPACE_BEFORE = new Set(['{', '}', ';', ',', '>', ')']);
+
+/**
+ * Minifies one piece of a css`` template (the text between two interpolations). `atStart`/`atEnd` say whether
+ * the piece begins or ends the whole template (then its outer whitespace goes); beside an interpolation one
+ * space is kept unless punctuation inside the piece makes it useless.
+ */
+export function minifyCssText(text, { atStart = true, atEnd = true } = {}) {
+  // Tokens: strings verbatim, comments and whitespace as one space, anything else as it is.
+  const tokens = [];
+  for (let index = 0; index < text.length; ) {
+    const char = text[index];
+    if (char === '"' || char === "'") {
+      let end = index + 1;
+      while (end < text.length && text[end] !== char && text[end] !== '\n') end++;
+      tokens.push({ text: text.slice(index, end + 1), string: true });
+      index = end + 1;
+    } else if (text.startsWith('/*', index)) {
+      const end = text.indexOf('*/', index + 2);
+      if (end < 0) throw new Error('an unclosed CSS comment');
+      tokens.push({ text: ' ', space: true });
+      index = end + 2;
+    } else if (/\s/.test(char)) {
+      let end = index;
+      while (end < text.length && /\s/.test(text[end])) end++;
+      tokens.push({ text: ' ', space: true });
+      index = end;
+    } else {
+      tokens.push({ text: char });
+      index++;
+    }
+  }
+  let out = '';
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
+    if (!token.space) {
+      if (token.text === '}' && out.endsWith(';')) out = out.slice(0, -1);
+      out += token.text;
+      continue;
+    }
+    if (out.endsWith(' ')) continue; // a run of spaces and comments
+    const previous = out.at(-1);
+    let next = index + 1;
+    while (next < tokens.length && tokens[next].space) next++;
+    const following = tokens[next];
+    if (previous === undefined ? atStart : NO_SPACE_AFTER.has(previous)) continue;
+    if (following === undefined ? atEnd : NO_SPACE_BEFORE.has(following.text)) continue;
+    out += ' ';
+  }
+  return out;
+}
+
+/** Ends of a template literal that starts after index `start` (just past its backtick): its pieces and its end. */
+function scanTemplate(source, start) {
+  const pieces = [];
+  let pieceStart = start;
+  for (let index = start; index < source.length; index++) {
+    const char = source[index];
+    if (char === '\\') {
+      index++;
+    } else if (char === '`') {
+      pieces.push([pieceStart, index]);
+      return { pieces, end: index };
+    } else if (char === '$' && source[index + 1] === '{') {
+      pieces.push([pieceStart, index]);
+      const close = scanExpression(source, index + 2);
+      if (close < 0) return undefined;
+      index = close;
+      pieceStart = close + 1;
+    }
+  }
+  return undefined;
+}
+
+/** Index of the `}` closing an interpolation that starts at `start`, stepping over strings and templates. */
+function scanExpression(source, start) {
+  let depth = 0;
+  for (let index = start; index < source.length; index++) {
+    const char = source[index];
+    if (char === '{') depth++;
+    else if (char === '}') {
+      if (depth === 0) return index;
+      depth--;
+    } else if (char === '"' || char === "'") {
+      index++;
+      while (index < source.length && source[index] !== char) index += source[index] === '\\' ? 2 : 1;
+    } else if (char === '`') {
+      const inner = scanTemplate(source, index + 1);
+      if (!inner) return -1;
+      index = inner.end;
+    }
+  }
+  return -1;
+}
+
+/** The source with the CSS of every css`` template minified, and how many templates were. */
+export function minifyCssTemplatesIn(source) {
+  let out = '';
+  let copied = 0;
+  let count = 0;
+  const tag = /(?<![\w$.])css`/g;
+  for (let match = tag.exec(source); match; match = tag.exec(source)) {
+    const start = match.index + match[0].length;
+    const template = scanTemplate(source, start);
+    if (!template) continue;
+    tag.lastIndex = template.end + 1;
+    if (source.slice(start, template.end).includes('\\')) continue;
+    out += source.slice(copied, start);
+    template.pieces.forEach(([from, to], index) => {
+      if (index > 0) out += source.slice(template.pieces[index - 1][1], from); // the interpolation, as written
+      out += minifyCssText(source.slice(from, to), { atStart: index === 0, atEnd: index === template.pieces.length - 1 });
+    });
+    copied = template.end;
+    count++;
+  }
+  return { code: out + source.slice(copied), count };
+}
+
+export function minifyCssTemplates() {
+  return {
+    name: 'minify-css-templates',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+        if (path.includes('/node_modules/')) return undefined;
+        const source = await readFile(path, 'utf8');
+        if (!source.includes('css`')) return undefined;
+        return { contents: minifyCssTemplatesIn(source).code, loader: 'ts' };
+      });
+    },
+  };
+}
