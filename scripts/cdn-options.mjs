@@ -11,6 +11,8 @@ export function cdnBuildOptions({ minifyCss = true } = {}) {
     target: 'es2022',
     minify: true,
     legalComments: 'eof',
+    // Arabic as UTF-8 rather than \u escapes: a module script is always decoded as UTF-8.
+    charset: 'utf8',
     plugins: minifyCss ? [minifyCssTemplates()] : [],
   };
 }

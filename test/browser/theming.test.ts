@@ -1,7 +1,7 @@
 // The merchant's look: --svc-* tokens, ::part() from outside, and light and dark themes.
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
-import { canEmulateMedia, checkout, deepQuery } from './support/checkout.js';
+import { canEmulateMedia, checkout, clickButton, deepQuery, deepQueryAll, settle } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
@@ -27,6 +27,19 @@ describe('<svc-checkout> theming', () => {
     expect(getComputedStyle(base).borderTopLeftRadius).to.equal('3px');
     expect(getComputedStyle(base).paddingTop).to.equal('10px');
     expect(getComputedStyle(button).fontFamily).to.contain('Georgia');
+  });
+
+  it('keeps text meant for screen readers out of sight, in the element and in its parts', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await clickButton(element, /^Pay/); // an empty form: its errors carry a spoken "Error:" prefix
+    await settle(element);
+    const hidden = deepQueryAll(element, '.visually-hidden');
+    expect(hidden.length).to.be.at.least(2);
+    for (const node of hidden) {
+      const box = node.getBoundingClientRect();
+      expect(box.width <= 1 && box.height <= 1, `${node.textContent} is ${box.width}×${box.height}`).to.equal(true);
+      expect(getComputedStyle(node).position).to.equal('absolute');
+    }
   });
 
   it('lets the page style its parts with ::part(), through the nested parts', async () => {

@@ -1,7 +1,19 @@
 import { css } from 'lit';
 
 /** Hidden from sight, not from screen readers. */
-export const visuallyHidden = css``;
+export const visuallyHidden = css`
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    padding: 0;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+    border: 0;
+  }
+`;
 
 /** A message about a whole step, marked by a coloured edge and by its words. */
 export const alertBox = css`
