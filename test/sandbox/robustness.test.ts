@@ -66,6 +66,21 @@ describe('hostile input', () => {
     expect(order.status).toBe('PENDING');
     await stillServes();
   });
+
+  it('answers 404, not 500, to a request target that is not a URL', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${wired.sandbox.url}/`, { method: 'POST', path: `http://[${SERVICE_PATHS.create}` }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('error', reject);
+      request.end('{}');
+    });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toEqual({ message: 'the request target is not a URL' });
+    await stillServes();
+  });
 });
 
 describe('faults', () => {
