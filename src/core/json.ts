@@ -51,12 +51,36 @@ function serialize(value: unknown): string | undefined {
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Parses JSON text, dropping `__proto__`, `constructor` and `prototype` members at every depth. */
+/**
+ * Parses JSON text, dropping `__proto__`, `constructor` and `prototype` members at every depth. The members are
+ * removed after parsing, with a list rather than a reviver: JSON.parse takes any depth, but a reviver is called
+ * recursively and overflows the stack a few thousand levels down, which would call valid JSON "not JSON".
+ */
 export function parseJson(text: string): ParsedJson {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text, (key, current: unknown) => (UNSAFE_KEYS.has(key) ? undefined : current));
-    return { ok: true, value };
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : 'not JSON' };
+  }
+  dropUnsafeKeys(value);
+  return { ok: true, value };
+}
+
+function dropUnsafeKeys(root: unknown): void {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current !== 'object' || current === null) continue;
+    if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
+      continue;
+    }
+    const object = current as Record<string, unknown>;
+    // JSON.parse made these own data properties; deleting them touches no prototype.
+    for (const key of Object.keys(object)) {
+      if (UNSAFE_KEYS.has(key)) delete object[key];
+      else pending.push(object[key]);
+    }
   }
 }

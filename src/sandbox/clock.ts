@@ -15,6 +15,7 @@ export class SandboxClock {
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the sandbox clock only moves forward');
+    if (this.now() + ms > LATEST_TIME) throw new RangeError('the sandbox clock stops at the end of the year 9999');
     this.#offsetMs += ms;
   }
 
@@ -24,4 +25,9 @@ export class SandboxClock {
 }
 
 export const MINUTE = 60_000;
+/**
+ * The last moment the clock reaches: dates past it lose their four-digit year (order numbers, ISO dates), and
+ * some 270 000 years later JavaScript cannot write them at all.
+ */
+export const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 export const HOUR = 60 * MINUTE;

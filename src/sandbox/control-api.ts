@@ -17,7 +17,7 @@ import {
   type Violation,
 } from '../core/index.js';
 import type { CallbackDispatcher } from './callbacks.js';
-import { MINUTE, type SandboxClock } from './clock.js';
+import { LATEST_TIME, MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
 import { FAULT_KINDS, type FaultKind, type FaultQueue } from './faults.js';
 import type { Outbox } from './notifications.js';
@@ -163,6 +163,9 @@ const ROUTES: Route[] = [
     run: (state, _, body) => {
       const checked = validate<{ minutes: number }>(ADVANCE_BODY, body ?? {});
       if (!checked.ok) return badRequest(checked.violations);
+      if (state.clock.now() + checked.value.minutes * MINUTE > LATEST_TIME) {
+        return badRequest([{ field: 'minutes', rule: 'range', message: 'minutes would move the sandbox clock past the end of the year 9999' }]);
+      }
       state.clock.advance(checked.value.minutes * MINUTE);
       state.tick();
       return { status: 200, body: clockView(state.clock) };

@@ -163,8 +163,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = Date.now();
-    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     const method = request.method ?? 'GET';
+    const target = request.url ?? '/';
+    const url = URL.canParse(target, 'http://sandbox.invalid') ? new URL(target, 'http://sandbox.invalid') : undefined;
+    if (!url) {
+      // An absolute-form request target that is not a URL (`http://[/x`) names no path of ours.
+      log(`${method} (not a URL) 404`);
+      send(response, 404, { message: 'the request target is not a URL' });
+      return;
+    }
     const operation = SERVICE_ROUTES[url.pathname];
     const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const code = (body as { code?: unknown } | null)?.code;

@@ -59,18 +59,32 @@ function logError(error: unknown): void {
   console.error(`svc-checkout: ${error instanceof Error ? error.message : 'request failed'}`);
 }
 
+/** Methods the Fetch API refuses to put in a `Request` (Node's parser passes TRACE on; CONNECT never reaches us). */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 async function serve(
   handler: (request: Request) => Promise<Response>,
   request: NodeRequest,
   response: NodeResponse,
   next?: (error?: unknown) => void,
 ): Promise<void> {
+  const url = urlOf(request);
+  // No Web Request can describe a target that is not a URL, or a method fetch refuses. The handler serves
+  // neither: they are answered here (404, 405) or, under Express, left to the next middleware.
+  const forbiddenMethod = FETCH_FORBIDDEN_METHODS.has((request.method ?? 'GET').toUpperCase());
+  if ((url === undefined || forbiddenMethod) && typeof next === 'function') {
+    next();
+    return;
+  }
   // The handler's calls to the service stop when the browser goes away.
   const abandoned = new AbortController();
   response.once('close', () => {
     if (!response.writableFinished) abandoned.abort();
   });
-  const answer = await handler(toWebRequest(request, abandoned.signal));
+  let answer: Response;
+  if (url === undefined) answer = problem(404, 'no such path');
+  else if (forbiddenMethod) answer = problem(405, 'only POST is served here', { Allow: 'POST' });
+  else answer = await handler(toWebRequest(request, url, abandoned.signal));
   if (answer.status === 404 && typeof next === 'function') {
     next();
     return;
@@ -86,9 +100,30 @@ async function serve(
   response.end(body);
 }
 
-function toWebRequest(request: NodeRequest, signal: AbortSignal): Request {
+function problem(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ message }), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+/**
+ * The request's URL; a Host header that names no host is taken as localhost. Undefined when the request target
+ * itself is not a URL (an absolute-form target such as `http://[/payments`).
+ */
+function urlOf(request: NodeRequest): URL | undefined {
   const host = request.headers['host'];
-  const url = new URL(request.url ?? '/', `http://${safeHost(typeof host === 'string' ? host : undefined)}`);
+  for (const base of [`http://${safeHost(typeof host === 'string' ? host : undefined)}`, 'http://localhost']) {
+    try {
+      return new URL(request.url ?? '/', base);
+    } catch {
+      // try the next base
+    }
+  }
+  return undefined;
+}
+
+function toWebRequest(request: NodeRequest, url: URL, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name.startsWith(':')) continue;

@@ -35,6 +35,18 @@ describe('parseJson', () => {
     expect(({} as Record<string, unknown>)['z']).toBeUndefined();
   });
 
+  it('parses JSON nested deeper than a reviver could go, still dropping unsafe members down there', () => {
+    const depth = 100_000;
+    const parsed = parseJson(`{"reference":"r-1","deep":${'['.repeat(depth)}{"__proto__":{"x":1},"kept":1}${']'.repeat(depth)}}`);
+    if (!parsed.ok) throw new Error(`not parsed: ${parsed.message}`);
+    const { reference, deep } = parsed.value as { reference: string; deep: unknown };
+    expect(reference).toBe('r-1');
+    let level = deep;
+    for (let index = 0; index < depth; index++) level = (level as unknown[])[0];
+    expect(level).toEqual({ kept: 1 });
+    expect(Object.hasOwn(level as object, '__proto__')).toBe(false);
+  });
+
   it('reports text that is not JSON instead of throwing', () => {
     expect(parseJson('{"a":').ok).toBe(false);
     expect(parseJson('').ok).toBe(false);

@@ -66,6 +66,38 @@ describe('hostile input', () => {
     expect(order.status).toBe('PENDING');
     await stillServes();
   });
+
+  it('refuses to move the clock past the year 9999 (once every date it shows was a 500), and keeps serving', async () => {
+    const own = await wire();
+    try {
+      // Ten years at a time, as far as the clock goes: some 800 calls.
+      let answer = await own.control('POST', '/sandbox/v1/clock/advance', { minutes: 5_256_000 });
+      while (answer.status === 200) answer = await own.control('POST', '/sandbox/v1/clock/advance', { minutes: 5_256_000 });
+      expect(answer).toMatchObject({ status: 400, body: { errors: [{ field: 'minutes', rule: 'range' }] } });
+      const clock = await own.control('GET', '/sandbox/v1/clock');
+      expect(clock.status).toBe(200);
+      expect(clock.body.now).toMatch(/^99\d\d-/);
+      expect((await own.control('POST', '/sandbox/v1/clock/advance', { minutes: 1 })).status).toBe(200);
+      expect((await own.merchant(MERCHANT_PATHS.create, posRequest({ reference: 'late-1' }))).code).toBe('00000');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('answers 404, not 500, to a request target that is not a URL', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${wired.sandbox.url}/`, { method: 'POST', path: `http://[${SERVICE_PATHS.create}` }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('error', reject);
+      request.end('{}');
+    });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toEqual({ message: 'the request target is not a URL' });
+    await stillServes();
+  });
 });
 
 describe('faults', () => {

@@ -1,0 +1,427 @@
+// npm run load [-- --checkouts 500 --concurrency 500 --poll-ms 250 --timeout 120]
+//
+// A bounded load run on 127.0.0.1 (issue 7, part 4): a sandbox and the merchant kit (createMerchantHandler behind
+// toNodeListener on node:http) from dist/, and N checkouts at once through the kit as the element makes them:
+// ReferenceCode paid at the sandbox, Pos swiped (success or fail), BankAccount with OTP (some resend the code and
+// type a wrong one first), and some left pending until the sandbox clock moves past their expiry. Each checkout
+// polls its status through the kit, one request at a time, until the order is settled.
+//
+// It prints throughput, latency percentiles per kit route and errors by kind, then checks that every order ended
+// in exactly one terminal state (through the kit and in the sandbox) and that each order's change was delivered,
+// acknowledged and handed to onCallback exactly once. It exits 1 if a check fails, a request failed, or the run
+// passes its time limit; it always closes what it started.
+import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { MERCHANT_PATHS, ORDER_TOKEN_HEADER, SANDBOX_PATHS, fillPath } from '../dist/core/index.js';
+import { createSandbox, DEFAULT_MERCHANT, testValues } from '../dist/sandbox/index.js';
+import { createMerchantHandler, toNodeListener } from '../dist/server/index.js';
+
+const { values: args } = parseArgs({
+  options: {
+    checkouts: { type: 'string', default: '500' },
+    concurrency: { type: 'string' },
+    'poll-ms': { type: 'string', default: '250' },
+    timeout: { type: 'string', default: '120' },
+  },
+});
+const count = (name, text, min) => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`load: --${name} must be a whole number of at least ${min}`);
+    process.exit(2);
+  }
+  return value;
+};
+const CHECKOUTS = count('checkouts', args.checkouts, 1);
+const CONCURRENCY = count('concurrency', args.concurrency ?? args.checkouts, 1);
+const POLL_MS = count('poll-ms', args['poll-ms'], 1);
+const TIMEOUT_S = count('timeout', args.timeout, 1);
+const REQUEST_TIMEOUT_MS = 20_000; // the element's own limit on a call to the kit
+const EXPIRE_MINUTES = 30;
+
+// --- What each checkout does, and how its order must end -----------------------------------------------------------
+
+const BANK = { bankCode: testValues.TEST_BANK_CODE, returnUrl: 'https://shop.example/return', ...testValues.TEST_DATE_OF_BIRTH };
+/** Twenty slots: each checkout takes the scenario of its index modulo 20. */
+const SCENARIOS = [
+  ...Array(6).fill({ name: 'ReferenceCode, paid', method: 'ReferenceCode', then: 'pay', ends: 'SUCCESS' }),
+  ...Array(4).fill({ name: 'Pos, swiped', method: 'Pos', then: 'swipe success', ends: 'SUCCESS' }),
+  ...Array(2).fill({ name: 'Pos, declined', method: 'Pos', then: 'swipe fail', ends: 'FAIL', failureCode: 'CARD_DECLINED' }),
+  ...Array(2).fill({ name: 'BankAccount, OTP', method: 'BankAccount', account: '2215381176', then: 'otp', ends: 'SUCCESS' }),
+  { name: 'BankAccount, OTP resent, one wrong', method: 'BankAccount', account: '2215381176', then: 'resend, wrong otp, otp', ends: 'SUCCESS' },
+  { name: 'BankAccount, OTP, no funds', method: 'BankAccount', account: '2215381190', then: 'otp', ends: 'FAIL', failureCode: 'INSUFFICIENT_FUNDS' },
+  ...Array(2).fill({ name: 'ReferenceCode, expires', method: 'ReferenceCode', then: 'expire', ends: 'CLOSE', failureCode: 'ORDER_EXPIRED' }),
+  ...Array(2).fill({ name: 'Pos, expires', method: 'Pos', then: 'expire', ends: 'CLOSE', failureCode: 'ORDER_EXPIRED' }),
+];
+
+const runId = Date.now().toString(36);
+function createBody(index, scenario) {
+  const common = {
+    reference: `load-${runId}-${index}`,
+    amount: { total: 12_500 + index, currency: 'EGP' },
+    product: { name: 'Espresso beans', description: 'Single-origin, 1 kg' },
+    country: 'EG',
+    expireAt: EXPIRE_MINUTES,
+  };
+  switch (scenario.method) {
+    case 'Pos':
+      return { ...common, payMethod: 'Pos', sn: `LOAD-${runId}-${index}` };
+    case 'BankAccount':
+      return { ...common, payMethod: 'BankAccount', bankAccountNumber: scenario.account, ...BANK };
+    default:
+      return {
+        ...common,
+        payMethod: 'ReferenceCode',
+        notify: { notifyUserName: 'Mona Hassan', notifyLanguage: index % 2 ? 'Arabic' : 'English', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
+      };
+  }
+}
+
+// --- Measuring --------------------------------------------------------------------------------------------------
+
+const latencies = new Map(); // kit route -> milliseconds
+const errors = new Map(); // kind -> count
+let controlCalls = 0;
+const stop = new AbortController();
+/** What the run is doing, for a message if it stops. */
+let phase = 'running the checkouts';
+
+function countError(kind) {
+  errors.set(kind, (errors.get(kind) ?? 0) + 1);
+}
+
+class CheckoutError extends Error {}
+
+/** One call to the kit, as the element makes it; fails the checkout on anything but HTTP 200 and an envelope. */
+async function kit(route, body, token) {
+  const path = MERCHANT_PATHS[route];
+  const started = performance.now();
+  let response;
+  try {
+    response = await fetch(`${kitUrl}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { [ORDER_TOKEN_HEADER]: token } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.any([stop.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
+    });
+  } catch (error) {
+    countError(`${path}: ${error?.name === 'TimeoutError' ? 'no answer within 20 s' : `network (${error?.cause?.code ?? error?.name})`}`);
+    throw new CheckoutError(`${path} failed`);
+  }
+  const text = await response.text();
+  const elapsed = performance.now() - started;
+  if (!latencies.has(path)) latencies.set(path, []);
+  latencies.get(path).push(elapsed);
+  let envelope;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    envelope = undefined;
+  }
+  if (response.status !== 200 || typeof envelope?.code !== 'string') {
+    countError(`${path}: HTTP ${response.status}`);
+    throw new CheckoutError(`${path} answered HTTP ${response.status}`);
+  }
+  return { envelope, token: response.headers.get(ORDER_TOKEN_HEADER) ?? undefined };
+}
+
+/** A call to the sandbox's control API (`operation` names a path of SANDBOX_PATHS): the payer, or time passing. */
+async function control(method, operation, params = {}, body = undefined) {
+  controlCalls += 1;
+  const response = await fetch(`${sandbox.url}${fillPath(SANDBOX_PATHS[operation], params)}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.any([stop.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
+  });
+  const answer = await response.json();
+  if (response.status !== 200) {
+    countError(`control ${method} ${SANDBOX_PATHS[operation]}: HTTP ${response.status}`);
+    throw new CheckoutError(`${method} ${SANDBOX_PATHS[operation]} answered HTTP ${response.status}`);
+  }
+  return answer;
+}
+
+function expectCode(route, envelope, code) {
+  if (envelope.code !== code) {
+    countError(`${MERCHANT_PATHS[route]}: code ${envelope.code} where ${code} was due`);
+    throw new CheckoutError(`${route}: ${envelope.code}`);
+  }
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls through the kit, one request at a time, until the order is no longer pending (or `until` says stop). */
+async function pollStatus(reference, until = (status) => status !== 'PENDING') {
+  for (;;) {
+    await pause(POLL_MS);
+    if (stop.signal.aborted) throw new CheckoutError('stopped');
+    const { envelope } = await kit('status', { country: 'EG', reference });
+    expectCode('status', envelope, '00000');
+    if (until(envelope.data.status)) return envelope.data;
+  }
+}
+
+// --- One checkout --------------------------------------------------------------------------------------------
+
+const checkouts = [];
+/** Checkouts whose payer walked away: they are looked at again once the clock has passed their expiry. */
+const abandoned = [];
+
+/** Creates the order, sees it pending, then does what the payer of its scenario does. */
+async function checkout(index) {
+  const scenario = SCENARIOS[index % SCENARIOS.length];
+  const body = createBody(index, scenario);
+  const record = { index, scenario, reference: body.reference, orderNo: undefined, status: undefined, failureCode: undefined };
+  checkouts.push(record);
+  const { envelope, token } = await kit('create', body);
+  expectCode('create', envelope, '00000');
+  record.orderNo = envelope.data.orderNo;
+  // The element starts polling as soon as the order is pending: the first check comes after one interval.
+  await pollStatus(body.reference, () => true);
+  switch (scenario.then) {
+    case 'pay':
+      await control('POST', 'payReferenceCode', { code: envelope.data.referenceCode });
+      break;
+    case 'swipe success':
+    case 'swipe fail':
+      await control('POST', 'swipe', { sn: body.sn }, { outcome: scenario.then.slice('swipe '.length) });
+      break;
+    case 'resend, wrong otp, otp':
+      expectCode('resendOtp', (await kit('resendOtp', { country: 'EG', orderNo: record.orderNo }, token)).envelope, '00000');
+      expectCode('otp', (await kit('otp', { country: 'EG', orderNo: record.orderNo, otp: '00000000' }, token)).envelope, '02001');
+      expectCode('otp', (await kit('otp', { country: 'EG', orderNo: record.orderNo, otp: testValues.TEST_OTP }, token)).envelope, '00000');
+      break;
+    case 'otp':
+      expectCode('otp', (await kit('otp', { country: 'EG', orderNo: record.orderNo, otp: testValues.TEST_OTP }, token)).envelope, '00000');
+      break;
+    case 'expire':
+      abandoned.push(record);
+      return;
+  }
+  await settle(record);
+}
+
+async function settle(record) {
+  const settled = await pollStatus(record.reference);
+  record.status = settled.status;
+  record.failureCode = settled.failureCode ?? undefined;
+}
+
+/** Runs `task` for each item, `CONCURRENCY` at a time; a failed item is recorded and the others go on. */
+const failures = [];
+async function pool(items, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop.signal.aborted) {
+      const item = items[next++];
+      try {
+        await task(item);
+      } catch (error) {
+        failures.push({ item, message: error instanceof Error ? error.message : String(error) });
+        if (!(error instanceof CheckoutError)) countError(`checkout: ${error?.name ?? 'error'} ${error?.message ?? ''}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+}
+
+// --- Start everything -------------------------------------------------------------------------------------------
+
+const callbacks = []; // what onCallback was given
+const kitLog = []; // what the kit logged (it logs nothing when all goes well)
+const sandbox = await createSandbox();
+let listener = () => undefined;
+const server = createServer((request, response) => listener(request, response));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const kitUrl = `http://127.0.0.1:${server.address().port}`;
+listener = toNodeListener(
+  createMerchantHandler({
+    merchantId: DEFAULT_MERCHANT.merchantId,
+    privateKey: DEFAULT_MERCHANT.privateKey,
+    environment: { baseUrl: sandbox.url },
+    callbackUrl: `${kitUrl}${MERCHANT_PATHS.callbacks}`,
+    logger: { warn: (line) => kitLog.push(line), error: (line) => kitLog.push(line) },
+    onCallback: (event) => {
+      callbacks.push({ notifyId: event.notifyId, orderNo: event.body.orderNo, status: event.body.status });
+    },
+  }),
+);
+
+let closed = false;
+async function closeAll() {
+  if (closed) return;
+  closed = true;
+  stop.abort();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await sandbox.close();
+}
+
+const deadline = setTimeout(() => {
+  const settledCount = checkouts.filter((item) => item.status).length;
+  console.error(`\nload: timed out after ${TIMEOUT_S} s (--timeout) while ${phase}: ${settledCount} of ${CHECKOUTS} checkouts settled; closing down.`);
+  // Whatever still waits is abandoned once the servers are closed; a close that hangs does not hold the exit.
+  setTimeout(() => process.exit(1), 5_000).unref();
+  closeAll().finally(() => process.exit(1));
+}, TIMEOUT_S * 1000);
+
+console.log(
+  `load: ${CHECKOUTS} checkouts, ${CONCURRENCY} at a time, status polled every ${POLL_MS} ms through the kit; ` +
+    `node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs`,
+);
+
+// --- Run ---------------------------------------------------------------------------------------------------------
+
+/** Every checkout, then time passing for the abandoned ones; resolves to the seconds it took. */
+async function run() {
+  const started = performance.now();
+  await pool(
+    Array.from({ length: CHECKOUTS }, (_, index) => index),
+    checkout,
+  );
+  // Past their expiry, the sandbox closes the orders nobody paid.
+  if (abandoned.length > 0 && !stop.signal.aborted) {
+    phase = 'moving the clock past the abandoned orders\' expiry';
+    await control('POST', 'advanceClock', {}, { minutes: EXPIRE_MINUTES + 1 });
+    await pool(abandoned, settle);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * The sandbox's delivery attempts for this run's orders, once they have settled: callbacks go out as orders change
+ * and on the sandbox's tick (every 200 ms), so wait until each settled order's delivery was acknowledged and none
+ * is in flight, then two ticks more for any late or repeated one.
+ */
+async function settledDeliveries() {
+  phase = 'waiting for every callback to be acknowledged';
+  const ours = new Set(checkouts.map((item) => item.orderNo).filter(Boolean));
+  const deliveries = async () => (await control('GET', 'callbacks')).callbacks.filter((attempt) => ours.has(attempt.orderNo));
+  for (;;) {
+    await sandbox.idle();
+    const acknowledged = new Set((await deliveries()).filter((attempt) => attempt.acknowledged).map((attempt) => attempt.orderNo));
+    if (checkouts.every((item) => !item.status || acknowledged.has(item.orderNo))) break;
+    await pause(200);
+  }
+  await pause(400);
+  await sandbox.idle();
+  return deliveries();
+}
+
+// --- Report -----------------------------------------------------------------------------------------------------
+
+function report(elapsed) {
+  const kitRequests = [...latencies.values()].reduce((sum, list) => sum + list.length, 0);
+  const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const ms = (value) => value.toFixed(1).padStart(8);
+  console.log(
+    `\nrun: ${elapsed.toFixed(1)} s for ${CHECKOUTS} checkouts (${(CHECKOUTS / elapsed).toFixed(1)} checkouts/s), ` +
+      `${kitRequests} kit requests (${(kitRequests / elapsed).toFixed(0)} requests/s), ${controlCalls} control calls`,
+  );
+  console.log(`\n${'kit route'.padEnd(26)}${'requests'.padStart(9)}${'p50'.padStart(8)}${'p95'.padStart(8)}${'p99'.padStart(8)}${'max'.padStart(8)}  (ms)`);
+  for (const [path, list] of [...latencies].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const sorted = [...list].sort((a, b) => a - b);
+    const figures = [0.5, 0.95, 0.99].map((q) => ms(percentile(sorted, q))).join('');
+    console.log(`${`POST ${path}`.padEnd(26)}${String(sorted.length).padStart(9)}${figures}${ms(sorted[sorted.length - 1])}`);
+  }
+  console.log(`\nerrors: ${errors.size === 0 ? 'none' : [...errors].map(([kind, n]) => `${kind} ×${n}`).join('; ')}`);
+  for (const failure of failures.slice(0, 5)) console.log(`  checkout ${failure.item.index ?? failure.item}: ${failure.message}`);
+}
+
+// --- Checks ------------------------------------------------------------------------------------------------------
+
+const countBy = (list, key) => list.reduce((tally, item) => tally.set(key(item), (tally.get(key(item)) ?? 0) + 1), new Map());
+
+async function verify(deliveries) {
+  phase = 'checking';
+  const checks = [];
+  const check = (ok, what, detail) => checks.push({ ok, what, detail });
+
+  check(
+    failures.length === 0 && errors.size === 0 && kitLog.length === 0,
+    'every checkout ran without a failed request or a kit warning',
+    `${failures.length} failed checkouts, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors, ${kitLog.length} kit log lines` +
+      (kitLog[0] ? ` (first: ${kitLog[0]})` : ''),
+  );
+
+  // 1. One terminal state per order, the one its scenario leads to, the same through the kit and in the sandbox.
+  const seen = await Promise.all(
+    checkouts.map(async (item) => {
+      const { envelope } = await kit('status', { country: 'EG', reference: item.reference });
+      return { item, status: envelope.data?.status, failureCode: envelope.data?.failureCode ?? undefined };
+    }),
+  );
+  const inSandbox = (await control('GET', 'orders')).orders.filter((order) => order.reference.startsWith(`load-${runId}-`));
+  const sandboxCount = countBy(inSandbox, (order) => order.reference);
+  const sandboxOrder = new Map(inSandbox.map((order) => [order.reference, order]));
+  const wrong = seen.filter(({ item, status, failureCode }) => {
+    const order = sandboxOrder.get(item.reference);
+    return (
+      sandboxCount.get(item.reference) !== 1 ||
+      order.orderNo !== item.orderNo ||
+      order.status !== status ||
+      status !== item.status ||
+      status !== item.scenario.ends ||
+      failureCode !== item.scenario.failureCode
+    );
+  });
+  check(
+    checkouts.length === CHECKOUTS && inSandbox.length === CHECKOUTS && wrong.length === 0,
+    'every order ended in exactly one terminal state, the one its scenario leads to (kit status query and GET /sandbox/v1/orders agree)',
+    `${[...countBy(seen, (entry) => entry.status)].map(([status, n]) => `${status} ${n}`).join(', ')}; ${inSandbox.length} orders in the sandbox; ` +
+      `${wrong.length} wrong${wrong[0] ? ` (first: ${wrong[0].item.reference} ${wrong[0].status}, expected ${wrong[0].item.scenario.ends})` : ''}`,
+  );
+
+  // 2. The delivery log: each order changed once (PENDING to terminal), so one notifyId, acknowledged once, with that status.
+  const attempts = new Map();
+  for (const attempt of deliveries) attempts.set(attempt.orderNo, [...(attempts.get(attempt.orderNo) ?? []), attempt]);
+  const acknowledged = deliveries.filter((attempt) => attempt.acknowledged);
+  const badDeliveries = checkouts.filter((item) => {
+    const mine = attempts.get(item.orderNo) ?? [];
+    const acks = mine.filter((attempt) => attempt.acknowledged);
+    return new Set(mine.map((attempt) => attempt.notifyId)).size !== 1 || acks.length !== 1 || JSON.parse(acks[0].body).status !== item.status;
+  });
+  check(
+    badDeliveries.length === 0,
+    "each order's terminal change was delivered and acknowledged exactly once (GET /sandbox/v1/callbacks)",
+    `${acknowledged.length} acknowledged deliveries for ${CHECKOUTS} orders, ${deliveries.length - acknowledged.length} unacknowledged attempts, ` +
+      `${badDeliveries.length} orders wrong`,
+  );
+
+  // 3. onCallback saw each acknowledged notifyId once, and nothing else: one per order, with its terminal status.
+  const handed = countBy(callbacks, (event) => event.notifyId);
+  const acknowledgedIds = new Set(acknowledged.map((attempt) => attempt.notifyId));
+  const twice = [...handed].filter(([, n]) => n !== 1).length;
+  const missing = [...acknowledgedIds].filter((notifyId) => !handed.has(notifyId)).length;
+  const unknown = [...handed.keys()].filter((notifyId) => !acknowledgedIds.has(notifyId)).length;
+  const perOrder = countBy(callbacks, (event) => `${event.orderNo} ${event.status}`);
+  const orphans = checkouts.filter((item) => perOrder.get(`${item.orderNo} ${item.status}`) !== 1).length;
+  check(
+    twice === 0 && missing === 0 && unknown === 0 && orphans === 0 && callbacks.length === CHECKOUTS,
+    'each notifyId reached onCallback exactly once, one per order with its terminal status, and only acknowledged ones',
+    `${callbacks.length} handed over, ${handed.size} distinct; ${twice} more than once, ${missing} acknowledged but not handed over, ` +
+      `${unknown} never acknowledged, ${orphans} orders without exactly one`,
+  );
+
+  console.log('\nchecks:');
+  for (const { ok, what, detail } of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}\n       ${detail}`);
+  return checks.every((item) => item.ok);
+}
+
+let passed = false;
+try {
+  const elapsed = await run();
+  const deliveries = await settledDeliveries();
+  report(elapsed);
+  passed = await verify(deliveries);
+  console.log(`\nload: ${passed ? 'all checks passed' : 'some checks FAILED'}`);
+} catch (error) {
+  console.error(`\nload: stopped while ${phase}: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  clearTimeout(deadline);
+  await closeAll();
+}
+process.exitCode = passed ? 0 : 1;
