@@ -22,6 +22,8 @@ globalThis.clearTimeout = (id) => {
 Date.now = () => clock.now;
 // What the poller reads of the page: a tab that stays visible.
 globalThis.document = { visibilityState: 'visible', addEventListener() {}, removeEventListener() {} };
+// The poller also listens for the browser coming back online; this page never goes offline.
+globalThis.window = { addEventListener() {}, removeEventListener() {} };
 
 const { StatusPoller, DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF } = await import('../dist/element/controllers/poller.js');
 
