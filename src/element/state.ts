@@ -73,7 +73,8 @@ export interface CheckoutActions {
   input(name: FieldName, value: string): void;
   blur(name: FieldName): void;
   submit(): Promise<void>;
-  submitCode(code: string): Promise<void>;
+  /** Resolves to whether the code was sent (one refused before sending is kept, to be corrected). */
+  submitCode(code: string): Promise<boolean>;
   resendOtp(): Promise<void>;
   openRedirect(): void;
   copyReferenceCode(): Promise<void>;

@@ -269,6 +269,8 @@ export class SvcCheckout extends LitElement {
 
   /** Forgets the current order (it is not cancelled) and starts a new attempt with a new reference. */
   reset(): void {
+    // A create or its recovery is under way: its order must be known before a new reference may be used.
+    if (this.#state.busy) return;
     this.#poller.stop();
     this.#stopResendTimer();
     if (!this.#saved || this.#saved.order || this.#saved.creating) this.#nextAttempt();
@@ -875,7 +877,6 @@ export class SvcCheckout extends LitElement {
       return 'absent';
     }
     const payMethod = this.#saved?.creating?.payMethod ?? this.#state.method;
-    this.#forgetSecrets(payMethod);
     const order: ActiveOrder = {
       reference: data.reference ?? reference,
       orderNo: String(data.orderNo ?? ''),
@@ -887,16 +888,17 @@ export class SvcCheckout extends LitElement {
       failureReason: data.failureReason ?? undefined,
       ...(options.sent ? { ...knownFromCreate(payMethod, options.sent), answerLost: true } : {}),
     };
+    // A spent reference's order is not this attempt's: the payer's secrets are still needed for the next one.
+    if ((data.status === 'FAIL' || data.status === 'CLOSE') && options.duplicate) return 'spent';
+    this.#forgetSecrets(payMethod);
+    this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
+    this.#session?.save(this.#saved);
+    if (options.sent) this.#emitPayResult(order);
     if (data.status === 'FAIL' || data.status === 'CLOSE') {
-      if (options.duplicate) return 'spent';
-      this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
-      this.#session?.save(this.#saved);
       this.#showResult(order);
       return 'resolved';
     }
-    this.#saved = { ...(this.#saved as SavedCheckout), creating: undefined, order };
-    this.#session?.save(this.#saved);
-    this.#emitPayResult(order);
+    if (!options.sent) this.#emitPayResult(order);
     if (data.status === 'SUCCESS') this.#showResult(order);
     // A POS order always waits for its card at the terminal this page named.
     else if (order.actionType === 'SWIPE_CARD') this.#showAction(order, true);
@@ -1017,9 +1019,10 @@ export class SvcCheckout extends LitElement {
     this.#showAction(order, true);
   }
 
-  async #submitCode(code: string): Promise<void> {
+  /** Sends the OTP or PIN; resolves to whether it was sent (a code refused here is kept, to be corrected). */
+  async #submitCode(code: string): Promise<boolean> {
     const order = this.#state.order;
-    if (!order || this.#state.busy) return;
+    if (!order || this.#state.busy) return false;
     const actionType = order.actionType === 'INPUT_PIN' ? 'INPUT_PIN' : 'INPUT_OTP';
     const field = CODE_FIELDS[actionType];
     const value = toAsciiDigits(code).trim();
@@ -1028,7 +1031,7 @@ export class SvcCheckout extends LitElement {
     if (!checked.ok) {
       const violation = checked.violations.find((item) => item.field === field.name) ?? (checked.violations[0] as Violation);
       this.#set({ errors: { [field.name]: this.#messageFor(field.name, violation) }, submitCount: this.#state.submitCount + 1 });
-      return;
+      return false;
     }
     this.#set({ busy: true, errors: {}, alert: undefined, notice: undefined });
     try {
@@ -1038,19 +1041,20 @@ export class SvcCheckout extends LitElement {
       this.#set({ busy: false });
       if (isSuccess(envelope) && envelope.data) {
         this.#observeStatus(envelope.data);
-        return;
+        return true;
       }
       const violation = violationsOf(envelope).find((item) => item.field === field.name);
       if (violation) {
         this.#set({ errors: { [field.name]: this.#messageFor(field.name, violation) }, submitCount: this.#state.submitCount + 1 });
         this.#announce(this.#messageFor(field.name, violation));
-        return;
+        return true;
       }
       this.#envelopeError(envelope);
     } catch (error) {
       this.#set({ busy: false });
       this.#transportError(error);
     }
+    return true;
   }
 
   async #resendOtp(): Promise<void> {

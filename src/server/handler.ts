@@ -99,6 +99,9 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     throw new ServiceConfigError('callbackUrl must be an absolute http(s) URL');
   }
   const store = options.callbackStore ?? new MemoryCallbackStore();
+  for (const method of ['claim', 'complete', 'release'] as const) {
+    if (typeof store[method] !== 'function') throw new ServiceConfigError(`callbackStore.${method} must be a function`);
+  }
   // Also for the merchant's own words sent to the browser (an OrderRejection's message).
   const redact = redactor(options.privateKey);
   const logger = redacting(options.logger ?? console, redact);
@@ -207,6 +210,9 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     }
     const callback = checked.value;
     const claim = await store.claim(callback.notifyId);
+    if (claim !== 'new' && claim !== 'busy' && claim !== 'done') {
+      throw new TypeError(`callbackStore.claim answered ${String(claim)}, not 'new', 'busy' or 'done'`);
+    }
     if (claim === 'done') return envelope(successEnvelope({ duplicate: true }));
     // Acknowledging it now would lose it if the handling under way fails: the service will send it again.
     if (claim === 'busy') return problem(503, 'this callback is being handled; send it again later', {}, { 'Retry-After': '10' });

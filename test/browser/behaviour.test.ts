@@ -146,6 +146,40 @@ describe('<svc-checkout> behaviour', () => {
     expect(created[1]!.detail.data.reference).to.equal(`${reference}-2`);
   });
 
+  it('moves on by itself from a spent reference for a bank account too, with what the payer typed', async () => {
+    const reference = uniqueReference('spent-bank');
+    const direct = await fetch(`${stack.endpoint}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        reference,
+        amount: { total: 12_500, currency: 'EGP' },
+        product: { name: 'Beans' },
+        payMethod: 'BankAccount',
+        country: 'EG',
+        bankAccountNumber: '4000123412341234',
+        bankCode: '044',
+        dobDay: '05',
+        dobMonth: '01',
+        dobYear: '1990',
+        returnUrl: location.href,
+      }),
+    }).then((response) => response.json());
+    expect(direct.code).to.equal('00000');
+    await stack.control('POST', `/sandbox/v1/orders/${direct.data.orderNo}/complete`, { status: 'FAIL' });
+    const element = await checkout(stack, { payMethod: 'BankAccount', reference });
+    const created = record(element, 'svc-http-response');
+    await type(element, 'input[name=bankAccountNumber]', '2215381176');
+    await type(element, 'input[name=bankCode]', '033');
+    await type(element, 'input[name=dobDay]', '05');
+    await type(element, 'input[name=dobMonth]', '01');
+    await type(element, 'input[name=dobYear]', '1990');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter the code');
+    expect(created.map((event) => event.detail.code)).to.deep.equal(['02004', '00000']);
+    expect(created[1]!.detail.data.reference).to.equal(`${reference}-2`);
+  });
+
   it('moves focus to the next step, so that keyboard users follow the payment', async () => {
     const element = await checkout(stack, { payMethod: 'Pos' });
     await type(element, 'input[name=sn]', 'N78101818308');

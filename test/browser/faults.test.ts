@@ -1,7 +1,7 @@
 // Faults between the element, the merchant kit and the sandbox, made for real with the sandbox's fault
 // control: answers that come too late or never, dropped connections, outages and slow answers.
 import { expect } from '@open-wc/testing';
-import { checkout, clickButton, deepQuery, record, type, until, untilText } from './support/checkout.js';
+import { buttonNamed, checkout, clickButton, deepQuery, record, type, until, untilText } from './support/checkout.js';
 import { countRequests } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -55,6 +55,8 @@ describe('<svc-checkout> under faults', () => {
     await clickButton(element, /^Pay/);
     await untilText(element, 'Your reference code was sent by SMS to •••• 4567 and by email to m•••@example.com.');
     await expect(element).to.be.accessible();
+    // The payer holds a code that can be paid: no second attempt (and second code) is offered.
+    expect(buttonNamed(element, 'Start again')).to.equal(undefined);
     const [order, ...others] = await ordersOf(element);
     expect(others).to.deep.equal([]);
     await stack.control('POST', `/sandbox/v1/reference-codes/${order!.referenceCode}/pay`);

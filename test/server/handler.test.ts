@@ -443,6 +443,8 @@ describe('configuration', () => {
     expect(make({ timeoutMs: -1 })).toThrow(/timeoutMs/);
     expect(make({ maxBodyBytes: Number.POSITIVE_INFINITY })).toThrow(/maxBodyBytes/);
     expect(make({ callbackUrl: 'not a url' })).toThrow(/callbackUrl/);
+    // A store written for a claim that answered true or false, without complete().
+    expect(make({ callbackStore: { claim: () => true, release: () => undefined } as never })).toThrow(/callbackStore\.complete/);
   });
 });
 

@@ -27,7 +27,8 @@ export class SvcCodeStep extends CheckoutPart {
           @submit=${(event: Event) => {
             event.preventDefault();
             // Sent, the code is not kept: a wrong one is typed again, a right one is done with.
-            void actions.submitCode(this.#code).finally(() => {
+            void actions.submitCode(this.#code).then((sent) => {
+              if (!sent) return;
               this.#code = '';
               this.requestUpdate();
             });

@@ -9,13 +9,18 @@ export class SvcWaitingStep extends CheckoutPart {
     if (!context) return nothing;
     const { state, actions, localize } = context;
     const t = localize.term;
+    // A reference code already went to the payer: a new attempt would make a second code they could also pay.
+    const order = state.order;
+    const codeSent = order?.payMethod === 'ReferenceCode' && order.notifyMethod !== undefined;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${t.waiting}</h2>
         ${state.alert ? html`<p class="alert" part="alert">${state.alert}</p>` : nothing} ${renderStatusLine(context)}
-        <div class="row">
-          <button class="secondary" part="button-secondary" type="button" @click=${() => actions.retry()}>${t.startOver}</button>
-        </div>
+        ${codeSent
+          ? nothing
+          : html`<div class="row">
+              <button class="secondary" part="button-secondary" type="button" @click=${() => actions.retry()}>${t.startOver}</button>
+            </div>`}
       </section>
     `;
   }
