@@ -9,6 +9,7 @@ import {
   clickButton,
   deepQuery,
   deepQueryAll,
+  fillBankAccount,
   type,
   uniqueReference,
   until,
@@ -33,14 +34,6 @@ const TEXT = {
   en: { pay: /^Pay/, confirm: 'Confirm', swipe: 'Swipe or insert', code: 'Enter the code', pin: 'Enter your PIN', bank: 'Confirm with your bank', reference: 'Your reference code', success: 'Payment received', fail: 'The payment did not go through', expired: 'This payment expired', waiting: 'A payment for this order is already in progress.', errors: 'Enter' },
   ar: { pay: /^ادفع/, confirm: 'تأكيد', swipe: 'مرّر البطاقة', code: 'أدخل الرمز', pin: 'أدخل الرقم السري', bank: 'أكّد مع بنكك', reference: 'رمزك المرجعي', success: 'تم استلام الدفعة', fail: 'لم تتم عملية الدفع', expired: 'انتهت صلاحية عملية الدفع', waiting: 'هناك عملية دفع جارية', errors: 'أدخل' },
 } as const;
-
-async function fillBank(element: Element, account: string) {
-  await type(element, 'input[name=bankAccountNumber]', account);
-  await type(element, 'input[name=bankCode]', '033');
-  await type(element, 'input[name=dobDay]', '05');
-  await type(element, 'input[name=dobMonth]', '01');
-  await type(element, 'input[name=dobYear]', '1990');
-}
 
 async function fillReferenceCode(element: Element) {
   await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
@@ -96,7 +89,7 @@ describe('<svc-checkout> accessibility', () => {
         await check(pos, 'the success');
 
         const otp = await make({ payMethod: 'BankAccount' });
-        await fillBank(otp, '2215381190');
+        await fillBankAccount(otp, '2215381190');
         await clickButton(otp, t.pay);
         await untilText(otp, t.code);
         await type(otp, 'input[name=otp]', '00000000');
@@ -109,7 +102,7 @@ describe('<svc-checkout> accessibility', () => {
         await check(otp, 'the failure');
 
         const pin = await make({ payMethod: 'BankAccount' });
-        await fillBank(pin, '2215381183');
+        await fillBankAccount(pin, '2215381183');
         await clickButton(pin, t.pay);
         await untilText(pin, t.pin);
         await check(pin, 'the PIN step');
@@ -118,7 +111,7 @@ describe('<svc-checkout> accessibility', () => {
         window.open = (() => null) as typeof window.open;
         try {
           const secure = await make({ payMethod: 'BankAccount', redirectMode: 'new-window' });
-          await fillBank(secure, '2215381200');
+          await fillBankAccount(secure, '2215381200');
           await clickButton(secure, t.pay);
           await untilText(secure, t.bank);
           await check(secure, 'the 3-D Secure step');

@@ -5,6 +5,7 @@ import {
   checkout,
   clickButton,
   deepQuery,
+  fillBankAccount,
   record,
   type,
   uniqueReference,
@@ -13,14 +14,6 @@ import {
   visibleText,
 } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
-
-async function fillBankAccount(element: Element, account: string, dob = ['05', '01', '1990']) {
-  await type(element, 'input[name=bankAccountNumber]', account);
-  await type(element, 'input[name=bankCode]', '033');
-  await type(element, 'input[name=dobDay]', dob[0]!);
-  await type(element, 'input[name=dobMonth]', dob[1]!);
-  await type(element, 'input[name=dobYear]', dob[2]!);
-}
 
 describe('<svc-checkout> bank account', () => {
   let stack: Stack;
@@ -53,7 +46,7 @@ describe('<svc-checkout> bank account', () => {
 
   it('accepts an OTP typed in Arabic-Indic digits', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
-    await fillBankAccount(element, '2215381176', ['٠٥', '٠١', '١٩٩٠']);
+    await fillBankAccount(element, '2215381176', { dob: ['٠٥', '٠١', '١٩٩٠'] });
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
     await type(element, 'input[name=otp]', '١١٣١٥٦٣٢');
@@ -120,7 +113,7 @@ describe('<svc-checkout> bank account', () => {
 
   it('names the date of birth when it does not match the account', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
-    await fillBankAccount(element, '2215381176', ['06', '01', '1990']);
+    await fillBankAccount(element, '2215381176', { dob: ['06', '01', '1990'] });
     await clickButton(element, /^Pay/);
     await untilText(element, 'The date of birth does not match the account.');
     expect(deepQuery(element, 'input[name=dobDay]')!.getAttribute('aria-invalid')).to.equal('true');

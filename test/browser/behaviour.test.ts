@@ -5,6 +5,7 @@ import {
   checkout,
   clickButton,
   deepQuery,
+  fillBankAccount,
   record,
   type,
   uniqueReference,
@@ -169,11 +170,7 @@ describe('<svc-checkout> behaviour', () => {
     await stack.control('POST', `/sandbox/v1/orders/${direct.data.orderNo}/complete`, { status: 'FAIL' });
     const element = await checkout(stack, { payMethod: 'BankAccount', reference });
     const created = record(element, 'svc-http-response');
-    await type(element, 'input[name=bankAccountNumber]', '2215381176');
-    await type(element, 'input[name=bankCode]', '033');
-    await type(element, 'input[name=dobDay]', '05');
-    await type(element, 'input[name=dobMonth]', '01');
-    await type(element, 'input[name=dobYear]', '1990');
+    await fillBankAccount(element, '2215381176');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
     expect(created.map((event) => event.detail.code)).to.deep.equal(['02004', '00000']);

@@ -1,8 +1,8 @@
 // Faults between the element, the merchant kit and the sandbox, made for real with the sandbox's fault
 // control: answers that come too late or never, dropped connections, outages and slow answers.
 import { expect } from '@open-wc/testing';
-import { buttonNamed, checkout, clickButton, deepQuery, record, type, until, untilText } from './support/checkout.js';
-import { countRequests } from './support/requests.js';
+import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, record, type, until, untilText } from './support/checkout.js';
+import { countRequests, requestPath } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const OFFLINE_NOTICE = 'We could not check the payment status. We keep trying.';
@@ -65,11 +65,7 @@ describe('<svc-checkout> under faults', () => {
 
   it('follows a bank account order whose answer was lost, saying its next step did not arrive', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
-    await type(element, 'input[name=bankAccountNumber]', '4000123412341234');
-    await type(element, 'input[name=bankCode]', '044');
-    await type(element, 'input[name=dobDay]', '05');
-    await type(element, 'input[name=dobMonth]', '01');
-    await type(element, 'input[name=dobYear]', '1990');
+    await fillBankAccount(element, '4000123412341234', { bankCode: '044' });
     await stack.control('POST', '/sandbox/v1/faults', { kind: 'lost', count: 1, delayMs: 600 });
     await clickButton(element, /^Pay/);
     await untilText(element, 'Your payment has started, but its next step did not reach this page.');
@@ -87,8 +83,7 @@ describe('<svc-checkout> under faults', () => {
     // The request goes through and the kit and service make the order; its answer never reaches the page.
     window.fetch = async (input, init) => {
       const response = await original(input, init);
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      if (new URL(url, location.href).pathname.endsWith('/payments') && cut++ === 0) {
+      if (requestPath(input).endsWith('/payments') && cut++ === 0) {
         await response.arrayBuffer();
         throw new TypeError('Failed to fetch');
       }
@@ -155,8 +150,7 @@ describe('<svc-checkout> under faults', () => {
     let offline = true;
     let failedChecks = 0;
     window.fetch = async (input, init) => {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      if (offline && new URL(url, location.href).pathname.endsWith('/payments/status')) {
+      if (offline && requestPath(input).endsWith('/payments/status')) {
         failedChecks++;
         throw new TypeError('Failed to fetch');
       }

@@ -6,6 +6,7 @@ import {
   checkout,
   clickButton,
   deepQuery,
+  fillBankAccount,
   record,
   type,
   until,
@@ -59,11 +60,7 @@ describe('<svc-checkout> in Arabic and English', () => {
     const open = window.open;
     window.open = (() => null) as typeof window.open;
     try {
-      await type(element, 'input[name=bankAccountNumber]', '2215381200');
-      await type(element, 'input[name=bankCode]', '033');
-      await type(element, 'input[name=dobDay]', '05');
-      await type(element, 'input[name=dobMonth]', '01');
-      await type(element, 'input[name=dobYear]', '1990');
+      await fillBankAccount(element, '2215381200');
       await clickButton(element, /^ادفع/);
       await untilText(element, 'أكّد مع بنكك');
       const arrow = await until('the arrow', () => deepQuery(element, '.forward'));

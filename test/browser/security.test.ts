@@ -1,8 +1,8 @@
 // What the element never does: keep the payer's secrets, follow a redirect that is not http(s), or render a
 // server's text as HTML. Against this file's own sandbox and merchant kit.
 import { expect } from '@open-wc/testing';
-import type { SvcCheckout } from '../../src/element/index.js';
-import { checkout, clickButton, deepQuery, deepQueryAll, record, settle, type, until, untilText, visibleText } from './support/checkout.js';
+import { checkout, clickButton, deepQuery, deepQueryAll, fillBankAccount, record, settle, type, until, untilText, visibleText } from './support/checkout.js';
+import { requestPath } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const ACCOUNT = '2215381176'; // the sandbox's OTP test account
@@ -46,8 +46,7 @@ function editCreateAnswer(edit: (answer: any) => void): () => void {
   const original = window.fetch;
   window.fetch = async (input, init) => {
     const response = await original(input, init);
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!new URL(url, location.href).pathname.endsWith('/payments')) return response;
+    if (!requestPath(input).endsWith('/payments')) return response;
     const answer = await response.json();
     edit(answer);
     return new Response(JSON.stringify(answer), { status: response.status, headers: response.headers });
@@ -67,17 +66,9 @@ describe('<svc-checkout> security', () => {
     delete (window as unknown as Record<string, unknown>)['pwned'];
   });
 
-  async function fillBankAccount(element: SvcCheckout, account = ACCOUNT) {
-    await type(element, 'input[name=bankAccountNumber]', account);
-    await type(element, 'input[name=bankCode]', '033');
-    await type(element, 'input[name=dobDay]', DATE_OF_BIRTH[0]!);
-    await type(element, 'input[name=dobMonth]', DATE_OF_BIRTH[1]!);
-    await type(element, 'input[name=dobYear]', DATE_OF_BIRTH[2]!);
-  }
-
   it('never stores the account number, the birth date or a code, and forgets each once it is sent', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
-    await fillBankAccount(element);
+    await fillBankAccount(element, ACCOUNT, { dob: DATE_OF_BIRTH });
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
     expect(stored()).to.contain(element.getAttribute('reference') as string, 'the order is saved to resume it');
@@ -111,11 +102,7 @@ describe('<svc-checkout> security', () => {
   it('keeps what the payer typed when the service refused it, so that it can be corrected', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
     // The test account checks the birth date: a wrong one is refused at create, and no order is made.
-    await type(element, 'input[name=bankAccountNumber]', ACCOUNT);
-    await type(element, 'input[name=bankCode]', '033');
-    await type(element, 'input[name=dobDay]', '01');
-    await type(element, 'input[name=dobMonth]', '01');
-    await type(element, 'input[name=dobYear]', '1950');
+    await fillBankAccount(element, ACCOUNT, { dob: ['01', '01', '1950'] });
     await clickButton(element, /^Pay/);
     await untilText(element, 'The date of birth does not match the account.');
     expect(inputValue(element, 'bankAccountNumber')).to.equal(ACCOUNT);

@@ -206,3 +206,16 @@ export function record(element: Element, ...names: string[]): { name: string; de
 }
 
 export { oneEvent };
+
+/** Fills the bank account form; by default with the sandbox's test bank and the birth date its test accounts check. */
+export async function fillBankAccount(
+  element: Element,
+  account: string,
+  { bankCode = '033', dob = ['05', '01', '1990'] }: { bankCode?: string; dob?: readonly string[] } = {},
+): Promise<void> {
+  await type(element, 'input[name=bankAccountNumber]', account);
+  await type(element, 'input[name=bankCode]', bankCode);
+  await type(element, 'input[name=dobDay]', dob[0] as string);
+  await type(element, 'input[name=dobMonth]', dob[1] as string);
+  await type(element, 'input[name=dobYear]', dob[2] as string);
+}

@@ -11,6 +11,12 @@ export interface RequestCount {
   restore(): void;
 }
 
+/** The path a `fetch` call goes to, whatever form its input takes. */
+export function requestPath(input: RequestInfo | URL): string {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  return new URL(url, location.href).pathname;
+}
+
 export function countRequests(pathSuffix: string): RequestCount {
   const original = window.fetch;
   const counter: RequestCount = {
@@ -23,8 +29,7 @@ export function countRequests(pathSuffix: string): RequestCount {
     },
   };
   window.fetch = async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!new URL(url, location.href).pathname.endsWith(pathSuffix)) return original(input, init);
+    if (!requestPath(input).endsWith(pathSuffix)) return original(input, init);
     counter.count += 1;
     counter.inFlight += 1;
     counter.maxInFlight = Math.max(counter.maxInFlight, counter.inFlight);
