@@ -38,13 +38,25 @@ function devStacks() {
       await Promise.all([...stacks.values()].map((stack) => stack.close()));
     },
     async executeCommand({ command, payload }) {
+      // The shop's server: a checkout token for an order of a test's stack, as a page would have it rendered.
+      if (command === 'svc-checkout-token') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        return stack.checkoutToken(payload.order, payload.options);
+      }
       if (command !== 'svc-dev-stack') return undefined;
       const id = `s${++nextStack}`;
       const prefix = `/stacks/${id}`;
       const stack = await startDevStack({
         publicUrl: `http://localhost:${serverPort}${prefix}`,
         sandbox: { tickMs: 50, ...(payload?.sandbox ?? {}) },
-        handler: { logger: { warn() {}, error() {} }, ...(payload?.handler ?? {}) },
+        handler: {
+          logger: { warn() {}, error() {} },
+          // Every test page is one client address paying many orders with the same phone: the per-client and
+          // per-contact limits are raised for the suite (tests of the limits set their own).
+          limits: { createsPerClient: { limit: 1_000, windowSeconds: 600 }, messagesPerPhone: { limit: 1_000, windowSeconds: 3_600 }, messagesPerEmail: { limit: 1_000, windowSeconds: 3_600 } },
+          ...(payload?.handler ?? {}),
+        },
       });
       stacks.set(id, stack);
       return { id, prefix, endpoint: `${prefix}${stack.basePath}`, merchantId: stack.sandbox.merchants[0].merchantId };

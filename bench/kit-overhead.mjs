@@ -6,9 +6,9 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { canonicalJson, SERVICE_PATHS } from '../dist/core/index.js';
+import { canonicalJson, CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../dist/core/index.js';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
-import { signRequest } from '../dist/server/index.js';
+import { issueCheckoutToken, signRequest } from '../dist/server/index.js';
 import { quantile } from './stats.mjs';
 
 export const CONCURRENCY = 16;
@@ -100,8 +100,18 @@ export async function measureKitOverhead(row, note) {
       payMethod: 'ReferenceCode',
       country: 'EG',
       expireAt: 60,
-      notify: { notifyUserName: 'Mona Hassan', notifyLanguage: 'English', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
+      // A payer each: the kit limits the messages one phone or mailbox receives.
+      notify: { notifyUserName: 'Mona Hassan', notifyLanguage: 'English', notifyUserEmail: `mona.${serial}@example.com`, notifyUserMobile: `+2010${String(serial).padStart(8, '0')}` },
     });
+    /** The checkout token the shop's server renders for an order: made before a round, outside what is timed. */
+    const tokenOf = ({ reference, amount, product, country, expireAt }) => issueCheckoutToken(DEFAULT_MERCHANT, { reference, amount, product, country, expireAt });
+    const prepared = [];
+    const prepare = async (count) => {
+      while (prepared.length < count) {
+        const body = createBody();
+        prepared.push({ body, token: await tokenOf(body) });
+      }
+    };
 
     /** What a merchant without the kit does: serialise once, sign those bytes, send them with its id. */
     const direct = async (operation, body) => {
@@ -115,22 +125,38 @@ export async function measureKitOverhead(row, note) {
       await expectSuccess(response);
     };
     /** What the element does: plain JSON to the kit, which validates, signs and forwards. */
-    const throughKit = async (path, body) => {
-      const response = await fetch(`${kit.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const throughKit = async (path, body, headers) => {
+      const response = await fetch(`${kit.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
       await expectSuccess(response);
+      return response;
     };
 
-    // A few orders to ask the status of; the sandbox's book stays small, so every round meets the same sandbox.
-    const references = [];
+    // A few orders to ask the status of, made through the kit for their order tokens (the element asks with
+    // them); the sandbox's book stays small, so every round meets the same sandbox.
+    const orders = [];
     for (let index = 0; index < 16; index++) {
       const body = createBody();
-      await direct('create', body);
-      references.push(body.reference);
+      const response = await fetch(`${kit.url}/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: await tokenOf(body) },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json();
+      orders.push({ orderNo: answer.data.orderNo, token: response.headers.get(ORDER_TOKEN_HEADER) });
     }
-    const statusBody = (index) => ({ country: 'EG', reference: references[index % references.length] });
+    const orderOf = (index) => orders[index % orders.length];
     const operations = {
-      status: { direct: (index) => direct('status', statusBody(index)), kit: (index) => throughKit('/payments/status', statusBody(index)) },
-      create: { direct: () => direct('create', createBody()), kit: () => throughKit('/payments', createBody()) },
+      status: {
+        direct: (index) => direct('status', { country: 'EG', orderNo: orderOf(index).orderNo }),
+        kit: (index) => throughKit('/payments/status', {}, { [ORDER_TOKEN_HEADER]: orderOf(index).token }),
+      },
+      create: {
+        direct: () => direct('create', createBody()),
+        kit: () => {
+          const { body, token } = prepared.shift();
+          return throughKit('/payments', body, { [CHECKOUT_TOKEN_HEADER]: token });
+        },
+      },
     };
 
     note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each, direct and kit rounds taking turns;`);
@@ -139,12 +165,14 @@ export async function measureKitOverhead(row, note) {
     for (const [operation, sides] of Object.entries(operations)) {
       const count = COUNTS[operation];
       await load(sides.direct, WARM_UP);
+      if (operation === 'create') await prepare(WARM_UP);
       await load(sides.kit, WARM_UP);
       const runs = { direct: [], kit: [] };
       for (let round = 0; round < ROUNDS; round++) {
         // Creates grow the sandbox's book; alternating the first side keeps either from always meeting a larger one.
         const order = round % 2 === 0 ? ['direct', 'kit'] : ['kit', 'direct'];
         for (const side of order) {
+          if (operation === 'create' && side === 'kit') await prepare(count);
           const before = [ownCpuMs(), cpuMsOf(kit.child), cpuMsOf(sandbox.child)];
           const result = await load(sides[side], count);
           const after = [ownCpuMs(), cpuMsOf(kit.child), cpuMsOf(sandbox.child)];

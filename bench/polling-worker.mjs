@@ -26,6 +26,11 @@ globalThis.document = { visibilityState: 'visible', addEventListener() {}, remov
 globalThis.window = { addEventListener() {}, removeEventListener() {} };
 
 const { StatusPoller, DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF } = await import('../dist/element/controllers/poller.js');
+const { DEFAULT_MERCHANT } = await import('../dist/sandbox/index.js');
+const { issueCheckoutToken } = await import('../dist/server/index.js');
+const { CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER } = await import('../dist/core/index.js');
+/** Real time (Date.now is the virtual clock here): the kit checks tokens against its own clock. */
+const realNow = () => performance.timeOrigin + performance.now();
 
 /** The timer due first (the earliest set first on a tie, as browsers run them). */
 function nextTimer() {
@@ -37,18 +42,28 @@ function nextTimer() {
 // --- HTTP, with node:http ---------------------------------------------------------------------------------------
 const agent = new Agent({ keepAlive: true });
 
-function call(method, url, body, signal) {
+function call(method, url, body, signal, headers = {}) {
   return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
+    // Every change goes as JSON, as the sandbox's control API requires.
+    const text = method === 'GET' ? undefined : JSON.stringify(body ?? {});
     const outgoing = request(
       url,
-      { method, agent, signal, headers: text === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } },
+      {
+        method,
+        agent,
+        signal,
+        headers: { ...(text === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }), ...headers },
+      },
       (response) => {
         const chunks = [];
         response.on('data', (chunk) => chunks.push(chunk));
         response.on('end', () => {
           try {
-            resolve({ status: response.statusCode, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+            resolve({
+              status: response.statusCode,
+              body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+              orderToken: response.headers[ORDER_TOKEN_HEADER.toLowerCase()],
+            });
           } catch (error) {
             reject(error);
           }
@@ -95,11 +110,14 @@ async function createOrder(flow) {
           notify: { notifyUserName: 'Mona Hassan', notifyLanguage: 'English', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
         }
       : { ...common, payMethod: 'Pos', product: { name: 'Espresso beans' }, sn: `BENCH-${serial}` };
-  const { status, body: answer } = await call('POST', `${kitUrl}/payments`, body);
+  // The shop's server decides the order and renders its checkout token; the page sends it with the create.
+  const { payMethod: _method, sn: _sn, notify: _notify, ...decided } = body;
+  const checkoutToken = await issueCheckoutToken(DEFAULT_MERCHANT, { ...decided, product: { description: 'Single-origin, 1 kg', ...decided.product } }, { now: realNow() });
+  const { status, body: answer, orderToken } = await call('POST', `${kitUrl}/payments`, body, undefined, { [CHECKOUT_TOKEN_HEADER]: checkoutToken });
   if (status !== 200 || answer.code !== '00000' || answer.data?.status !== 'PENDING') {
     throw new Error(`the ${flow} order was not created: ${status} ${JSON.stringify(answer)}`);
   }
-  return { flow, reference, sn: body.sn, referenceCode: answer.data.referenceCode };
+  return { flow, reference, sn: body.sn, referenceCode: answer.data.referenceCode, orderToken };
 }
 
 async function pay(order) {
@@ -130,7 +148,7 @@ async function wait(flow, { horizonMs, payAtMs }) {
         inFlight = (async () => {
           await moveSandboxTo(clock.now);
           const began = performance.now();
-          const answer = await call('POST', `${kitUrl}/payments/status`, { country: 'EG', reference: order.reference }, signal);
+          const answer = await call('POST', `${kitUrl}/payments/status`, {}, signal, { [ORDER_TOKEN_HEADER]: order.orderToken });
           const realMs = performance.now() - began;
           const status = answer.status === 200 && answer.body.code === '00000' ? answer.body.data?.status : undefined;
           checks.push({ atMs: clock.now - origin, status, realMs });

@@ -24,6 +24,7 @@ export async function measurePolling(row, note) {
     merchantId: DEFAULT_MERCHANT.merchantId,
     privateKey: DEFAULT_MERCHANT.privateKey,
     environment: { baseUrl: sandbox.url },
+    limits: { createsPerClient: false, messagesPerEmail: false, messagesPerPhone: false },
     logger: { warn() {}, error() {} },
   });
   const server = createServer(toNodeListener(handler));

@@ -3,11 +3,12 @@
  * drives the embedded sandbox, and logs of the element's events, the payer's messages and the callbacks the
  * merchant kit verified. Every state of the element can be reached from here.
  */
-import { fillPath, formatMinorUnits, SANDBOX_PATHS } from '../src/core/index.js';
+import { CHECKOUT_TOKEN_HEADER, formatMinorUnits } from '../src/core/index.js';
 import '../src/element/index.js';
 import type { SvcCheckout } from '../src/element/index.js';
+import { SandboxControl } from '../src/sandbox/control-client.js';
+import { DEMO_ORDERS_PATH, type DemoOrder } from './orders.js';
 
-const ORDER_KEY = 'svc-checkout-demo:order';
 const EVENTS = ['svc-ready', 'svc-change', 'svc-http-response', 'svc-action', 'svc-pay-result', 'svc-expired', 'svc-error'] as const;
 
 const checkout = document.querySelector<SvcCheckout>('#checkout')!;
@@ -15,6 +16,8 @@ const settings = document.querySelector<HTMLFormElement>('#settings')!;
 const status = document.querySelector<HTMLElement>('#control-status')!;
 
 const current: { orderNo?: string; referenceCode?: string; redirectUrl?: string } = {};
+/** The sandbox's control API, passed through the dev server under /sandbox/. */
+const sandbox = new SandboxControl('');
 
 // ---------------------------------------------------------------------------------------------------------
 // The order
@@ -23,41 +26,40 @@ for (const cell of document.querySelectorAll<HTMLElement>('[data-minor]')) {
   cell.textContent = formatMinorUnits(Number(cell.dataset['minor']), 'EGP', 'en-GB');
 }
 
-function newReference(): string {
-  return `NCR-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-}
+/**
+ * The shop's server decides the order: it makes the reference, fixes the amount, and renders a checkout token
+ * for it into the page (the dev server does, demo/vite-plugin.ts). A new order comes from the same place.
+ */
+let order: DemoOrder = { reference: document.querySelector('#reference')!.textContent ?? '', checkoutToken: checkout.checkoutToken ?? '' };
 
-function useOrder(reference: string): void {
-  sessionStorage.setItem(ORDER_KEY, reference);
-  checkout.reference = reference;
-  document.querySelector('#reference')!.textContent = reference;
+document.querySelector('#new-order')!.addEventListener('click', async () => {
+  const response = await fetch(DEMO_ORDERS_PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  order = (await response.json()) as DemoOrder;
+  document.querySelector('#reference')!.textContent = order.reference;
   showCurrent({});
-}
-
-useOrder(sessionStorage.getItem(ORDER_KEY) ?? newReference());
-
-document.querySelector('#new-order')!.addEventListener('click', () => {
-  useOrder(newReference());
-  log('events', 'new order', { reference: checkout.reference });
+  applySettings();
+  log('events', 'new order', { reference: order.reference });
 });
 
 // Another tab (or device) starts a payment for the same order: paying here then waits for that one.
 document.querySelector('#elsewhere')!.addEventListener('click', async () => {
   const answer = await fetch('/api/checkout/payments', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      reference: checkout.reference,
-      amount: { total: 12_500, currency: 'EGP' },
-      product: { name: 'Coffee order' },
-      payMethod: 'Pos',
-      sn: 'N78101818218',
-      country: 'EG',
-    }),
+    headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: order.checkoutToken },
+    body: JSON.stringify({ payMethod: 'Pos', sn: 'N78101818218' }),
   }).then((response) => response.json());
   status.textContent =
     answer.code === '00000' ? `Another tab started order ${answer.data.orderNo}; press Pay here.` : `${answer.code}: ${answer.message}`;
 });
+
+/** A token whose amount was changed in the page: it still reads, but the kit finds the forgery. */
+function tampered(token: string): string {
+  const [kind, payload, tag] = token.split('.') as [string, string, string];
+  const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+  claims['amt'] = 1;
+  const forged = btoa(JSON.stringify(claims)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${kind}.${forged}.${tag}`;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Settings
@@ -73,8 +75,7 @@ function applySettings(): void {
   checkout.redirectMode = String(data.get('redirect-mode'));
   // Ways to see the element's configuration and transport errors.
   const broken = String(data.get('fault-setup'));
-  checkout.currency = broken === 'no-currency' ? undefined : 'EGP';
-  if (broken === 'no-currency') checkout.removeAttribute('currency');
+  checkout.checkoutToken = broken === 'tampered-token' ? tampered(order.checkoutToken) : order.checkoutToken;
   checkout.endpoint = broken === 'dead-endpoint' ? '/api/nowhere' : '/api/checkout';
   document.documentElement.dataset['theme'] = theme || (systemDark.matches ? 'dark' : 'light');
 }
@@ -129,10 +130,10 @@ for (const name of EVENTS) {
 
 async function refreshMessages(): Promise<void> {
   if (!current.orderNo) return;
-  const answer = await fetch(`${SANDBOX_PATHS.notifications}?orderNo=${current.orderNo}`).then((response) => response.json());
+  const notifications = await sandbox.notifications({ orderNo: current.orderNo });
   const list = document.getElementById('messages')!;
   list.replaceChildren();
-  for (const message of answer.notifications ?? []) {
+  for (const message of notifications) {
     log('messages', `${message.channel} to ${message.to} (${message.language})`, [message.subject, message.text].filter(Boolean).join('\n\n'));
   }
 }
@@ -150,15 +151,14 @@ feed.addEventListener('message', (event) => {
 // ---------------------------------------------------------------------------------------------------------
 // The sandbox's control API
 
-async function control(method: string, path: string, body?: unknown): Promise<void> {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    redirect: 'manual',
-  });
-  const text = await response.text();
-  status.textContent = response.ok || response.type === 'opaqueredirect' ? `Done: ${method} ${path}` : `${response.status}: ${text}`;
+/** Runs a control call and says how it went. */
+async function control(what: string, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+    status.textContent = `Done: ${what}`;
+  } catch (error) {
+    status.textContent = error instanceof Error ? error.message : String(error);
+  }
   void refreshMessages();
 }
 
@@ -168,23 +168,35 @@ function needOrder(): string | undefined {
 }
 
 const actions: Record<string, (form: HTMLFormElement, submitter: HTMLButtonElement | null) => Promise<void> | void> = {
-  swipe: (form, submitter) =>
-    control('POST', fillPath(SANDBOX_PATHS.swipe, { sn: String(new FormData(form).get('sn')) }), { outcome: submitter?.value ?? 'success' }),
-  'pay-code': (form) => control('POST', fillPath(SANDBOX_PATHS.payReferenceCode, { code: String(new FormData(form).get('code')) })),
+  swipe: (form, submitter) => {
+    const sn = String(new FormData(form).get('sn'));
+    const outcome = submitter?.value === 'fail' ? 'fail' : 'success';
+    return control(`swipe at ${sn} (${outcome})`, () => sandbox.swipe(sn, outcome));
+  },
+  'pay-code': (form) => {
+    const code = String(new FormData(form).get('code'));
+    return control(`pay ${code}`, () => sandbox.payReferenceCode(code));
+  },
   'three-ds': (_, submitter) => {
     const orderNo = needOrder();
     if (!orderNo) return;
-    return control('POST', fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: submitter?.value ?? 'approve' }));
+    const decision = submitter?.value === 'decline' ? 'decline' : 'approve';
+    return control(`3-D Secure ${decision}`, () => sandbox.threeDs(orderNo, decision));
   },
   complete: (_, submitter) => {
     const orderNo = needOrder();
     if (!orderNo) return;
-    return control('POST', fillPath(SANDBOX_PATHS.completeOrder, { orderNo }), { status: submitter?.value });
+    const outcome = (submitter?.value ?? 'SUCCESS') as 'SUCCESS' | 'FAIL' | 'CLOSE';
+    return control(`settle ${orderNo} as ${outcome}`, () => sandbox.complete(orderNo, { status: outcome }));
   },
-  advance: (form) => control('POST', SANDBOX_PATHS.advanceClock, { minutes: Number(new FormData(form).get('minutes')) }),
+  advance: (form) => {
+    const minutes = Number(new FormData(form).get('minutes'));
+    return control(`clock +${minutes} min`, () => sandbox.advanceClock(minutes));
+  },
   fault: (form) => {
     const data = new FormData(form);
-    return control('POST', SANDBOX_PATHS.faults, { kind: data.get('kind'), count: Number(data.get('count')) });
+    const kind = String(data.get('kind')) as Parameters<SandboxControl['addFault']>[0]['kind'];
+    return control(`fault ${kind}`, () => sandbox.addFault({ kind, count: Number(data.get('count')) }));
   },
 };
 

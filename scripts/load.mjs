@@ -14,9 +14,9 @@ import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { MERCHANT_PATHS, ORDER_TOKEN_HEADER, SANDBOX_PATHS, fillPath } from '../dist/core/index.js';
-import { createSandbox, DEFAULT_MERCHANT, testValues } from '../dist/sandbox/index.js';
-import { createMerchantHandler, toNodeListener } from '../dist/server/index.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../dist/core/index.js';
+import { createSandbox, DEFAULT_MERCHANT, SandboxControl, testValues } from '../dist/sandbox/index.js';
+import { createMerchantHandler, issueCheckoutToken, toNodeListener } from '../dist/server/index.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,7 +43,8 @@ const EXPIRE_MINUTES = 30;
 
 // --- What each checkout does, and how its order must end -----------------------------------------------------------
 
-const BANK = { bankCode: testValues.TEST_BANK_CODE, returnUrl: 'https://shop.example/return', ...testValues.TEST_DATE_OF_BIRTH };
+const RETURN_ORIGIN = 'https://shop.example';
+const BANK = { bankCode: testValues.TEST_BANK_CODE, returnUrl: `${RETURN_ORIGIN}/return`, ...testValues.TEST_DATE_OF_BIRTH };
 /** Twenty slots: each checkout takes the scenario of its index modulo 20. */
 const SCENARIOS = [
   ...Array(6).fill({ name: 'ReferenceCode, paid', method: 'ReferenceCode', then: 'pay', ends: 'SUCCESS' }),
@@ -74,7 +75,13 @@ function createBody(index, scenario) {
       return {
         ...common,
         payMethod: 'ReferenceCode',
-        notify: { notifyUserName: 'Mona Hassan', notifyLanguage: index % 2 ? 'Arabic' : 'English', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' },
+        // A payer each: the kit limits the messages one phone or mailbox receives.
+        notify: {
+          notifyUserName: 'Mona Hassan',
+          notifyLanguage: index % 2 ? 'Arabic' : 'English',
+          notifyUserEmail: `mona.${index}@example.com`,
+          notifyUserMobile: `+2010${String(index).padStart(8, '0')}`,
+        },
       };
   }
 }
@@ -94,15 +101,22 @@ function countError(kind) {
 
 class CheckoutError extends Error {}
 
-/** One call to the kit, as the element makes it; fails the checkout on anything but HTTP 200 and an envelope. */
-async function kit(route, body, token) {
+/**
+ * One call to the kit, as the element makes it, with the checkout token the shop's page carries (creates, and
+ * status before the order is known) or the order's token; fails the checkout on anything but HTTP 200 and an
+ * envelope.
+ */
+async function kit(route, body, proof = {}) {
   const path = MERCHANT_PATHS[route];
   const started = performance.now();
   let response;
   try {
     response = await fetch(`${kitUrl}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(token ? { [ORDER_TOKEN_HEADER]: token } : {}) },
+      headers: {
+        'Content-Type': 'application/json',
+        ...(proof.orderToken ? { [ORDER_TOKEN_HEADER]: proof.orderToken } : proof.checkoutToken ? { [CHECKOUT_TOKEN_HEADER]: proof.checkoutToken } : {}),
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.any([stop.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
     });
@@ -127,21 +141,16 @@ async function kit(route, body, token) {
   return { envelope, token: response.headers.get(ORDER_TOKEN_HEADER) ?? undefined };
 }
 
-/** A call to the sandbox's control API (`operation` names a path of SANDBOX_PATHS): the payer, or time passing. */
-async function control(method, operation, params = {}, body = undefined) {
+/** The sandbox's control API: the payer, or time passing. */
+let sandboxControl;
+async function control(run) {
   controlCalls += 1;
-  const response = await fetch(`${sandbox.url}${fillPath(SANDBOX_PATHS[operation], params)}`, {
-    method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.any([stop.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
-  });
-  const answer = await response.json();
-  if (response.status !== 200) {
-    countError(`control ${method} ${SANDBOX_PATHS[operation]}: HTTP ${response.status}`);
-    throw new CheckoutError(`${method} ${SANDBOX_PATHS[operation]} answered HTTP ${response.status}`);
+  try {
+    return await run(sandboxControl);
+  } catch (error) {
+    countError(`control: ${error?.message ?? error}`);
+    throw new CheckoutError(`control call failed: ${error?.message ?? error}`);
   }
-  return answer;
 }
 
 function expectCode(route, envelope, code) {
@@ -154,11 +163,11 @@ function expectCode(route, envelope, code) {
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls through the kit, one request at a time, until the order is no longer pending (or `until` says stop). */
-async function pollStatus(reference, until = (status) => status !== 'PENDING') {
+async function pollStatus(record, until = (status) => status !== 'PENDING') {
   for (;;) {
     await pause(POLL_MS);
     if (stop.signal.aborted) throw new CheckoutError('stopped');
-    const { envelope } = await kit('status', { country: 'EG', reference });
+    const { envelope } = await kit('status', { reference: record.reference }, record.proof);
     expectCode('status', envelope, '00000');
     if (until(envelope.data.status)) return envelope.data;
   }
@@ -174,28 +183,32 @@ const abandoned = [];
 async function checkout(index) {
   const scenario = SCENARIOS[index % SCENARIOS.length];
   const body = createBody(index, scenario);
-  const record = { index, scenario, reference: body.reference, orderNo: undefined, status: undefined, failureCode: undefined };
+  // The shop's server decides the order and renders its checkout token into the page.
+  const { reference, amount, product, country, expireAt } = body;
+  const checkoutToken = await issueCheckoutToken(DEFAULT_MERCHANT, { reference, amount, product, country, expireAt });
+  const record = { index, scenario, reference, orderNo: undefined, status: undefined, failureCode: undefined, proof: { checkoutToken } };
   checkouts.push(record);
-  const { envelope, token } = await kit('create', body);
+  const { envelope, token } = await kit('create', body, { checkoutToken });
   expectCode('create', envelope, '00000');
   record.orderNo = envelope.data.orderNo;
+  record.proof = { orderToken: token };
   // The element starts polling as soon as the order is pending: the first check comes after one interval.
-  await pollStatus(body.reference, () => true);
+  await pollStatus(record, () => true);
   switch (scenario.then) {
     case 'pay':
-      await control('POST', 'payReferenceCode', { code: envelope.data.referenceCode });
+      await control((sandbox) => sandbox.payReferenceCode(envelope.data.referenceCode));
       break;
     case 'swipe success':
     case 'swipe fail':
-      await control('POST', 'swipe', { sn: body.sn }, { outcome: scenario.then.slice('swipe '.length) });
+      await control((sandbox) => sandbox.swipe(body.sn, scenario.then.slice('swipe '.length)));
       break;
     case 'resend, wrong otp, otp':
-      expectCode('resendOtp', (await kit('resendOtp', { country: 'EG', orderNo: record.orderNo }, token)).envelope, '00000');
-      expectCode('otp', (await kit('otp', { country: 'EG', orderNo: record.orderNo, otp: '00000000' }, token)).envelope, '02001');
-      expectCode('otp', (await kit('otp', { country: 'EG', orderNo: record.orderNo, otp: testValues.TEST_OTP }, token)).envelope, '00000');
+      expectCode('resendOtp', (await kit('resendOtp', {}, record.proof)).envelope, '00000');
+      expectCode('otp', (await kit('otp', { otp: '00000000' }, record.proof)).envelope, '02001');
+      expectCode('otp', (await kit('otp', { otp: testValues.TEST_OTP }, record.proof)).envelope, '00000');
       break;
     case 'otp':
-      expectCode('otp', (await kit('otp', { country: 'EG', orderNo: record.orderNo, otp: testValues.TEST_OTP }, token)).envelope, '00000');
+      expectCode('otp', (await kit('otp', { otp: testValues.TEST_OTP }, record.proof)).envelope, '00000');
       break;
     case 'expire':
       abandoned.push(record);
@@ -205,7 +218,7 @@ async function checkout(index) {
 }
 
 async function settle(record) {
-  const settled = await pollStatus(record.reference);
+  const settled = await pollStatus(record);
   record.status = settled.status;
   record.failureCode = settled.failureCode ?? undefined;
 }
@@ -233,6 +246,7 @@ async function pool(items, task) {
 const callbacks = []; // what onCallback was given
 const kitLog = []; // what the kit logged (it logs nothing when all goes well)
 const sandbox = await createSandbox();
+sandboxControl = new SandboxControl(sandbox.url, { signal: stop.signal, timeoutMs: REQUEST_TIMEOUT_MS });
 let listener = () => undefined;
 const server = createServer((request, response) => listener(request, response));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -243,6 +257,9 @@ listener = toNodeListener(
     privateKey: DEFAULT_MERCHANT.privateKey,
     environment: { baseUrl: sandbox.url },
     callbackUrl: `${kitUrl}${MERCHANT_PATHS.callbacks}`,
+    returnUrlOrigins: [RETURN_ORIGIN],
+    // Every payer of this run comes from 127.0.0.1: the per-client limit would count them as one.
+    limits: { createsPerClient: false },
     logger: { warn: (line) => kitLog.push(line), error: (line) => kitLog.push(line) },
     onCallback: (event) => {
       callbacks.push({ notifyId: event.notifyId, orderNo: event.body.orderNo, status: event.body.status });
@@ -285,7 +302,7 @@ async function run() {
   // Past their expiry, the sandbox closes the orders nobody paid.
   if (abandoned.length > 0 && !stop.signal.aborted) {
     phase = 'moving the clock past the abandoned orders\' expiry';
-    await control('POST', 'advanceClock', {}, { minutes: EXPIRE_MINUTES + 1 });
+    await control((sandbox) => sandbox.advanceClock(EXPIRE_MINUTES + 1));
     await pool(abandoned, settle);
   }
   return (performance.now() - started) / 1000;
@@ -299,7 +316,7 @@ async function run() {
 async function settledDeliveries() {
   phase = 'waiting for every callback to be acknowledged';
   const ours = new Set(checkouts.map((item) => item.orderNo).filter(Boolean));
-  const deliveries = async () => (await control('GET', 'callbacks')).callbacks.filter((attempt) => ours.has(attempt.orderNo));
+  const deliveries = async () => (await control((sandbox) => sandbox.callbacks())).filter((attempt) => ours.has(attempt.orderNo));
   for (;;) {
     await sandbox.idle();
     const acknowledged = new Set((await deliveries()).filter((attempt) => attempt.acknowledged).map((attempt) => attempt.orderNo));
@@ -350,11 +367,11 @@ async function verify(deliveries) {
   // 1. One terminal state per order, the one its scenario leads to, the same through the kit and in the sandbox.
   const seen = await Promise.all(
     checkouts.map(async (item) => {
-      const { envelope } = await kit('status', { country: 'EG', reference: item.reference });
+      const { envelope } = await kit('status', { reference: item.reference }, item.proof);
       return { item, status: envelope.data?.status, failureCode: envelope.data?.failureCode ?? undefined };
     }),
   );
-  const inSandbox = (await control('GET', 'orders')).orders.filter((order) => order.reference.startsWith(`load-${runId}-`));
+  const inSandbox = (await control((sandbox) => sandbox.orders())).filter((order) => order.reference.startsWith(`load-${runId}-`));
   const sandboxCount = countBy(inSandbox, (order) => order.reference);
   const sandboxOrder = new Map(inSandbox.map((order) => [order.reference, order]));
   const wrong = seen.filter(({ item, status, failureCode }) => {

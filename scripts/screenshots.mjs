@@ -4,7 +4,7 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import puppeteer from 'puppeteer-core';
-import { startDevStack } from '../dist/sandbox/index.js';
+import { SandboxControl, startDevStack } from '../dist/sandbox/index.js';
 
 const OUT = 'screenshots';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,7 +38,12 @@ const server = createServer((request, response) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${server.address().port}`;
-stack = await startDevStack({ publicUrl: origin, sandbox: { tickMs: 50 } });
+// One test payer receives every screenshot's reference code: the kit's per-contact limits would stop the run.
+stack = await startDevStack({
+  publicUrl: origin,
+  sandbox: { tickMs: 50 },
+  handler: { limits: { messagesPerEmail: false, messagesPerPhone: false, createsPerClient: false } },
+});
 
 const browser = await puppeteer.launch({
   executablePath: chromium,
@@ -111,8 +116,8 @@ const waitText = (page, pattern) =>
   page.waitForFunction((pattern) => new RegExp(pattern).test(window.svc.text()), { timeout: 10_000 }, pattern);
 const fill = (page, values) => page.evaluate((values) => Object.entries(values).forEach(([name, value]) => window.svc.fill(name, value)), values);
 const click = (page, pattern) => page.evaluate((pattern) => window.svc.click(pattern), pattern);
-const control = (method, path, body) =>
-  fetch(`${stack.sandbox.url}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+const sandbox = new SandboxControl(stack.sandbox.url);
+const control = (method, path, body) => sandbox.request(method, path, body);
 
 const BANK = { bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' };
 const NOTIFY = { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' };
@@ -125,7 +130,7 @@ const STATES = {
   'bank-account-form': { attributes: { 'pay-method': 'BankAccount' } },
   'reference-code-form': { attributes: { 'pay-method': 'ReferenceCode' } },
   'form-errors': { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-form').shadowRoot.querySelector('[aria-invalid=true]')); } },
-  'config-error': { attributes: { 'pay-amount': '0' } },
+  'config-error': { attributes: { 'checkout-token': 'ct1.not-a-token.x' } },
   swipe: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818218' }); await click(page, PAY); await waitText(page, 'N78101818218'); } },
   'otp-error': { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381176' }); await click(page, PAY); await page.waitForFunction(() => window.svc.text().includes('11') || document.querySelector('svc-checkout').shadowRoot.querySelector('svc-code-step')); await fill(page, { otp: '00000000' }); await click(page, '^(Confirm|تأكيد)'); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step').shadowRoot.querySelector('[aria-invalid=true]')); } },
   pin: { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381183' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step')); } },
@@ -135,14 +140,14 @@ const STATES = {
   failure: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818501' }); await click(page, PAY); await waitText(page, 'N78101818501'); await control('POST', '/sandbox/v1/pos/N78101818501/swipe', { outcome: 'fail' }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
   expired: { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await fill(page, NOTIFY); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-step')); await control('POST', '/sandbox/v1/clock/advance', { minutes: 30 }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
   waiting: {
-    attributes: { 'pay-method': 'Pos', reference: 'screenshot-waiting' },
-    steps: async (page, attempt) => {
-      const reference = `screenshot-waiting-${attempt}`;
-      await page.evaluate((reference) => window.svc.element().setAttribute('reference', reference), reference);
+    attributes: { 'pay-method': 'Pos' },
+    steps: async (page) => {
+      // The same order started in another tab first: this one then waits for it.
+      const token = await page.evaluate(() => window.svc.element().getAttribute('checkout-token'));
       await fetch(`${origin}${stack.basePath}/payments`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ reference, amount: { total: 12500, currency: 'EGP' }, product: { name: 'Beans' }, payMethod: 'Pos', sn: 'N1', country: 'EG' }),
+        headers: { 'Content-Type': 'application/json', 'Svc-Checkout-Token': token },
+        body: JSON.stringify({ payMethod: 'Pos', sn: 'N1' }),
       });
       await fill(page, { sn: 'N1' });
       await click(page, PAY);
@@ -165,16 +170,16 @@ try {
         if (only.length > 0 && !only.includes(state)) continue;
         attempt++;
         await control('POST', '/sandbox/v1/reset');
+        const checkoutToken = await stack.checkoutToken({
+          reference: `screenshot-${attempt}`,
+          amount: { total: 12_500, currency: 'EGP' },
+          country: 'EG',
+          product: { name: 'Espresso beans, 1 kg', description: 'Single-origin Ethiopian beans' },
+          merchantName: 'Nile Coffee Roasters',
+        });
         await mount(page, {
           endpoint: stack.basePath,
-          'merchant-id': stack.sandbox.merchants[0].merchantId,
-          'merchant-name': 'Nile Coffee Roasters',
-          reference: `screenshot-${attempt}`,
-          'country-code': 'EG',
-          currency: 'EGP',
-          'pay-amount': '12500',
-          'product-name': 'Espresso beans, 1 kg',
-          'product-description': 'Single-origin Ethiopian beans',
+          'checkout-token': checkoutToken,
           'poll-interval': '100',
           locale,
           theme,

@@ -5,8 +5,8 @@
 import type { PayMethod } from './status.js';
 import type { Envelope, Violation } from './types.js';
 
-/** Which of the specification's error tables a code appears in. */
-export type ErrorFamily = 'payment' | 'referenceCode' | 'refund';
+/** Which of the specification's error tables a code appears in; `kit` for the merchant kit's own answers. */
+export type ErrorFamily = 'payment' | 'referenceCode' | 'refund' | 'kit';
 
 export interface ResultCode {
   message: string;
@@ -35,6 +35,12 @@ export const RESULT_CODES = {
   '98': { message: 'Invalid request header with requestId.', families: ['referenceCode'], retryable: false },
   '99': { message: 'Request channel parameters are not valid.', families: ['referenceCode'], retryable: false },
   '20000': { message: 'Duplicate merchant order number.', families: ['referenceCode'], retryable: false },
+  /**
+   * Not the service's: the merchant kit refused a call because of one of its limits (README, "Limits we
+   * chose"), before it reached the service. `data`: `{limit, retryAfterSeconds}`; the answer also carries
+   * `Retry-After`.
+   */
+  TOO_MANY_REQUESTS: { message: 'too many requests, please try again later.', families: ['kit'], retryable: true },
 } as const satisfies Record<string, ResultCode>;
 
 export type ErrorCode = keyof typeof RESULT_CODES;
@@ -72,6 +78,7 @@ export const CLIENT_ERROR_CODES = {
   CONFIG: { message: 'the element is not configured correctly', retryable: false },
   REDIRECT_URL: { message: 'the 3-D Secure address is not an http(s) URL', retryable: false },
   STATUS_UNKNOWN: { message: 'the order status could not be checked', retryable: true },
+  ORDER_MISMATCH: { message: 'an order with this reference exists for another amount or currency', retryable: false },
 } as const satisfies Record<string, { message: string; retryable: boolean }>;
 
 export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;

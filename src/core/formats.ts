@@ -20,6 +20,23 @@ export interface TextOptions {
   expected?: string;
   /** Characters removed before checking (e.g. spaces in a phone number). */
   strip?: RegExp;
+  /**
+   * Whether control characters, line breaks and bidirectional overrides are refused. Default true: every
+   * text field of a request is one line that may end up in an SMS, an email, a log or a bank's page, where a
+   * hidden line break or a right-to-left override changes what the reader sees. Only text the service signs
+   * and sends us (callbacks) is taken as it is.
+   */
+  singleLine?: boolean;
+}
+
+/**
+ * C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional embeddings, overrides and
+ * isolates (U+202A–U+202E, U+2066–U+2069). The bidi marks (U+200E, U+200F, U+061C) stay: Arabic text uses them.
+ */
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+export function hasUnsafeCharacters(value: string): boolean {
+  return UNSAFE_IN_A_LINE.test(value);
 }
 
 /** A string, trimmed, of `min`..`max` characters, optionally matching a pattern. */
@@ -28,6 +45,9 @@ export function text(options: TextOptions): Format {
   return (value, field) => {
     if (typeof value !== 'string') return broken('type', `${field} must be a string`);
     let normalized = value.trim();
+    if (options.singleLine !== false && UNSAFE_IN_A_LINE.test(normalized)) {
+      return broken('characters', `${field} must not contain control characters, line breaks or bidirectional overrides`);
+    }
     if (options.strip) normalized = normalized.replace(options.strip, '');
     if (normalized.length < min) {
       return min <= 1

@@ -1,6 +1,6 @@
 /**
- * Every path this package speaks, in one place: the service's API (DESIGN.md §4), the merchant endpoint the
- * element calls (DESIGN.md §3), and the sandbox's own pages and control API.
+ * The paths of the contract: the service's API (DESIGN.md §4) and the merchant endpoint the element calls
+ * (DESIGN.md §3). The sandbox's own pages and control API are the sandbox's (src/sandbox/paths.ts).
  */
 
 /** Paths of the payment service, the same on every environment. */
@@ -38,7 +38,15 @@ export const MERCHANT_PATHS = {
   resendOtp: '/payments/otp/resend',
   status: '/payments/status',
   callbacks: '/callbacks',
+  /**
+   * `GET`: where the bank returns a payer who went through 3-D Secure in a new window. A small page that tells
+   * the shop's tab (on the same origin) and closes itself.
+   */
+  returnPage: '/return',
 } as const;
+
+/** The channel the return page tells the shop's tabs on (BroadcastChannel, same origin). */
+export const RETURN_CHANNEL = 'svc-checkout';
 
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
 
@@ -55,24 +63,11 @@ export const EXPIRES_IN_HEADER = 'Svc-Expires-In';
  */
 export const ORDER_TOKEN_HEADER = 'Svc-Order-Token';
 
-/** The sandbox's control API and pages; `{name}` marks a path parameter. */
-export const SANDBOX_PATHS = {
-  orders: '/sandbox/v1/orders',
-  completeOrder: '/sandbox/v1/orders/{orderNo}/complete',
-  order: '/sandbox/v1/orders/{orderNo}',
-  payReferenceCode: '/sandbox/v1/reference-codes/{code}/pay',
-  swipe: '/sandbox/v1/pos/{sn}/swipe',
-  advanceClock: '/sandbox/v1/clock/advance',
-  clock: '/sandbox/v1/clock',
-  callbacks: '/sandbox/v1/callbacks',
-  notifications: '/sandbox/v1/notifications',
-  faults: '/sandbox/v1/faults',
-  reset: '/sandbox/v1/reset',
-  threeDsPage: '/sandbox/3ds/{orderNo}',
-  threeDsDecision: '/sandbox/3ds/{orderNo}/{decision}',
-} as const;
-
-export type SandboxOperation = keyof typeof SANDBOX_PATHS;
+/**
+ * The header every call of the element carries its checkout token in: the order the merchant's server
+ * decided (src/core/tokens.ts). Without it the kit creates nothing and reads nothing.
+ */
+export const CHECKOUT_TOKEN_HEADER = 'Svc-Checkout-Token';
 
 /** Fills `{name}` parameters, encoding each value. */
 export function fillPath(template: string, params: Record<string, string>): string {

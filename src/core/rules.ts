@@ -46,12 +46,15 @@ export const REFERENCE_CODE_PATTERN = /^\d{9}$/;
 /** A merchant id as the service issues it: digits. */
 export const MERCHANT_ID_PATTERN = /^\d{1,32}$/;
 
+/** What a merchant's reference (and the service's order number) may hold. */
+export const REFERENCE_PATTERN = /^[A-Za-z0-9._:-]+$/;
+
 const reference = text({
   max: LIMITS.referenceLength,
-  pattern: /^[A-Za-z0-9._:-]+$/,
+  pattern: REFERENCE_PATTERN,
   expected: `1 to ${LIMITS.referenceLength} letters, digits, ".", "_", ":" or "-"`,
 });
-const orderNo = text({ max: 64, pattern: /^[A-Za-z0-9._:-]+$/, expected: 'letters, digits, ".", "_", ":" or "-"' });
+const orderNo = text({ max: 64, pattern: REFERENCE_PATTERN, expected: 'letters, digits, ".", "_", ":" or "-"' });
 const currency = text({ max: 3, pattern: /^[A-Z]{3}$/, expected: 'three uppercase letters, e.g. EGP' });
 const country = text({ max: 2, pattern: /^[A-Z]{2}$/, expected: 'two uppercase letters, e.g. EG' });
 const minorUnits = integer({
@@ -103,6 +106,21 @@ const bankCode = text({ max: 11, pattern: /^[A-Za-z0-9]+$/, expected: '1 to 11 l
 const otp = text({ max: 8, min: 4, pattern: /^\d+$/, expected: '4 to 8 digits' });
 const pin = text({ max: 6, min: 4, pattern: /^\d+$/, expected: '4 to 6 digits' });
 const url = httpUrl();
+
+/** The formats of the order's own fields, for other tables that carry them (the checkout token's claims). */
+export const ORDER_FORMATS = {
+  reference,
+  orderNo,
+  currency,
+  country,
+  minorUnits,
+  expireMinutes,
+  personName,
+  productName,
+  productDescription,
+  url,
+  merchantId: text({ max: 32, pattern: MERCHANT_ID_PATTERN, expected: 'the merchant id the service issued (digits)' }),
+} as const;
 
 const dateOfBirth: GroupRule = {
   kind: 'date-in-past',
@@ -238,7 +256,7 @@ export const REFUND_QUERY: RuleTable = {
  * fields and their types, and none of the limits we chose for requests (a signed callback refused for a
  * length we invented would be retried for 72 hours, then lost).
  */
-const anyText = text({ max: 4096 });
+const anyText = text({ max: 4096, singleLine: false });
 const wholeNumberOrDigits = integer({
   min: 0,
   max: Number.MAX_SAFE_INTEGER,
@@ -272,6 +290,17 @@ export const REFERENCE_CODE: RuleTable = {
     },
   },
 };
+
+/**
+ * What the payer adds to an order the merchant's server decided, per method: the wire fields the kit takes
+ * from the browser. Everything else of a create (reference, amount, country, product, expiry, merchant name,
+ * callback URL) comes from the checkout token. `returnUrl` is the payer's page; the kit checks its origin.
+ */
+export const PAYER_FIELDS = {
+  Pos: ['sn', 'customerName', 'userPhone'],
+  BankAccount: ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear', 'bvn', 'returnUrl', 'customerName', 'userPhone'],
+  ReferenceCode: ['notify'],
+} as const satisfies Record<'Pos' | 'BankAccount' | 'ReferenceCode', readonly string[]>;
 
 /** The create table for each `payMethod`. */
 export const CREATE_RULES = {

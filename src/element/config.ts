@@ -2,10 +2,25 @@
  * The element's configuration: the SDK's PayParams, from the `payParams` property and the attributes that
  * mirror its fields (an attribute that is set wins over the same field of `payParams`).
  */
-import { isPayMethod, PAY_METHODS, type PayMethod, type PayParams, type UserInfo } from '../core/index.js';
+import {
+  DEFAULT_ATTEMPTS,
+  isPayMethod,
+  parseCheckoutToken,
+  PAY_METHODS,
+  type CheckoutTokenClaims,
+  type PayMethod,
+  type PayParams,
+  type UserInfo,
+} from '../core/index.js';
 
 export interface CheckoutConfig {
   endpoint: string | undefined;
+  /** The checkout token the shop's server rendered into the page; its claims win over every attribute. */
+  checkoutToken: string | undefined;
+  /** How many attempts (references) the checkout may use. */
+  attempts: number;
+  /** When the checkout token stops being accepted (epoch ms). */
+  tokenExpiresAt: number | undefined;
   merchantId: string | undefined;
   merchantName: string;
   /** The merchant's reference for the order; attempts after the first add `-2`, `-3`, … */
@@ -26,6 +41,7 @@ export interface CheckoutConfig {
 /** The element's own attribute values, where set. */
 export interface AttributeValues {
   endpoint?: string | undefined;
+  checkoutToken?: string | undefined;
   merchantId?: string | undefined;
   merchantName?: string | undefined;
   reference?: string | undefined;
@@ -61,12 +77,48 @@ export function parseMethods(list: string | undefined): { methods: PayMethod[]; 
   return { methods, unknown: names.filter((name) => !isPayMethod(name)) };
 }
 
+/**
+ * What a checkout token fixes, as the PayParams fields it replaces. The page may read the token (only the kit
+ * can check it): what the payer sees is what the kit will charge.
+ */
+function paramsOfToken(claims: CheckoutTokenClaims): Partial<PayParams> & { methods?: PayMethod[] } {
+  return {
+    merchantId: claims.merchantId,
+    ...(claims.merchantName !== undefined ? { merchantName: claims.merchantName } : {}),
+    reference: claims.reference,
+    countryCode: claims.country,
+    currency: claims.amount.currency,
+    payAmount: claims.amount.total,
+    productName: claims.product.name,
+    ...(claims.product.description !== undefined ? { productDescription: claims.product.description } : {}),
+    ...(claims.expireAt !== undefined ? { expireAt: claims.expireAt } : {}),
+    ...(claims.methods ? { methods: claims.methods } : {}),
+  };
+}
+
 export function resolveConfig(
-  attributes: AttributeValues,
+  set: AttributeValues,
   payParams: Partial<PayParams> | undefined,
   userInfo: UserInfo | undefined,
 ): { config: CheckoutConfig; problem?: string } {
-  const params = payParams ?? {};
+  let attributes = set;
+  let params = payParams ?? {};
+  let tokenProblem: string | undefined;
+  let claims: CheckoutTokenClaims | undefined;
+  if (set.checkoutToken) {
+    const parsed = parseCheckoutToken(set.checkoutToken);
+    if (parsed.ok) {
+      claims = parsed.token.claims;
+      // The token decides the order: attributes may still choose among its methods, nothing else of it.
+      const { methods, ...fixed } = paramsOfToken(claims);
+      params = { ...params, ...fixed, callbackUrl: undefined };
+      attributes = { ...set, ...Object.fromEntries(Object.keys(fixed).map((key) => [key, undefined])), callbackUrl: undefined };
+      if (methods) {
+        const chosen = parseMethods(set.methods).methods.filter((method) => methods.includes(method));
+        attributes = { ...attributes, methods: (chosen.length > 0 ? chosen : methods).join(' ') };
+      }
+    } else tokenProblem = 'checkout-token';
+  }
   // An attribute set to "" counts as not set, as a framework binding an empty value would leave it.
   const given = <T>(value: T | undefined): value is T => value !== undefined && value !== null && value !== '';
   const pick = <T>(attribute: T | undefined, param: T | undefined): T | undefined =>
@@ -74,7 +126,8 @@ export function resolveConfig(
   const { methods: listed, unknown } = parseMethods(attributes.methods);
   const preferred = pick(attributes.payMethod, params.payMethod);
   let problem: string | undefined;
-  if (unknown.length > 0) problem = 'methods';
+  if (tokenProblem) problem = tokenProblem;
+  if (unknown.length > 0) problem ??= 'methods';
   let methods = listed;
   if (preferred !== undefined) {
     if (!isPayMethod(preferred)) problem = 'pay-method';
@@ -83,6 +136,9 @@ export function resolveConfig(
   if (methods.length === 0) problem ??= 'methods';
   const config: CheckoutConfig = {
     endpoint: pick(attributes.endpoint, undefined),
+    checkoutToken: claims ? set.checkoutToken?.trim() : undefined,
+    attempts: claims?.attempts ?? DEFAULT_ATTEMPTS,
+    tokenExpiresAt: claims ? claims.expiresAt * 1000 : undefined,
     merchantId: pick(attributes.merchantId, params.merchantId),
     merchantName: pick(attributes.merchantName, params.merchantName) ?? '',
     reference: pick(attributes.reference, params.reference),

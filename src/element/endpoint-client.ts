@@ -3,6 +3,7 @@
  * answer is the service's envelope, or a `EndpointError` saying why there is none.
  */
 import {
+  CHECKOUT_TOKEN_HEADER,
   CLIENT_ERROR_CODES,
   EXPIRES_IN_HEADER,
   ORDER_TOKEN_HEADER,
@@ -39,22 +40,26 @@ export interface EndpointAnswer<T> {
 
 export interface EndpointClientOptions {
   endpoint: string;
+  /** Sent with every call: the order the shop's server decided. */
+  checkoutToken?: string | undefined;
   credentials?: RequestCredentials;
   timeoutMs?: number;
 }
 
 export class EndpointClient {
   readonly #base: string;
+  readonly #checkoutToken: string | undefined;
   readonly #credentials: RequestCredentials;
   readonly #timeoutMs: number;
 
   constructor(options: EndpointClientOptions) {
     this.#base = options.endpoint.replace(/\/+$/, '');
+    this.#checkoutToken = options.checkoutToken;
     this.#credentials = options.credentials ?? 'same-origin';
     this.#timeoutMs = options.timeoutMs ?? 20_000;
   }
 
-  /** Posts `body`; `orderToken` goes in the header the kit checks on an order's actions. */
+  /** Posts `body` with the checkout token; `orderToken` goes in the header the kit checks on an order's own calls. */
   async post<T>(
     operation: MerchantOperation,
     body: unknown,
@@ -69,6 +74,7 @@ export class EndpointClient {
         headers: {
           'Content-Type': 'application/json',
           Accept: 'application/json',
+          ...(this.#checkoutToken ? { [CHECKOUT_TOKEN_HEADER]: this.#checkoutToken } : {}),
           ...(options.orderToken ? { [ORDER_TOKEN_HEADER]: options.orderToken } : {}),
         },
         body: JSON.stringify(body),

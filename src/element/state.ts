@@ -34,6 +34,8 @@ export interface ActiveOrder {
   token?: string | undefined;
   /** Found by its reference after this page's create got no usable answer: its next step is unknown here. */
   answerLost?: boolean | undefined;
+  /** Paid, but not by an order this checkout made (its create was refused as a duplicate). */
+  paidBefore?: boolean | undefined;
 }
 
 export type Step =
@@ -41,7 +43,13 @@ export type Step =
   | { kind: 'form' }
   | { kind: 'action' }
   | { kind: 'waiting' }
-  | { kind: 'result'; outcome: 'SUCCESS' | 'FAIL' | 'CLOSE' };
+  | { kind: 'result'; outcome: ResultOutcome };
+
+/**
+ * `PAID_BEFORE`: the order of this reference was paid, but not through this checkout. `MISMATCH`: an order of
+ * this reference exists for another amount or currency.
+ */
+export type ResultOutcome = 'SUCCESS' | 'PAID_BEFORE' | 'FAIL' | 'CLOSE' | 'MISMATCH';
 
 export interface CheckoutState {
   step: Step;

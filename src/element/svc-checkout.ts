@@ -1,6 +1,7 @@
 import { ContextProvider } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import {
+  attemptReference,
   isCreateOutcomeUnknown,
   isDuplicateReference,
   isErrorCode,
@@ -9,7 +10,9 @@ import {
   isRetryable,
   isSuccess,
   isTerminalStatus,
+  MERCHANT_PATHS,
   normalizeNextActionType,
+  RETURN_CHANNEL,
   CLIENT_ERROR_CODES,
   toAsciiDigits,
   validate,
@@ -125,6 +128,7 @@ export class SvcCheckout extends LitElement {
 
   static override properties: PropertyDeclarations = {
     endpoint: { type: String },
+    checkoutToken: { type: String, attribute: 'checkout-token' },
     merchantId: { type: String, attribute: 'merchant-id' },
     merchantName: { type: String, attribute: 'merchant-name' },
     reference: { type: String },
@@ -152,6 +156,12 @@ export class SvcCheckout extends LitElement {
 
   /** URL prefix of the merchant endpoint (the merchant kit's handler). */
   declare endpoint: string | undefined;
+  /**
+   * The checkout token your server issued for this order (`issueCheckoutToken` of `svc-checkout/server`). It
+   * fixes the merchant, reference, amount, currency, country, product, methods and expiry: attributes for
+   * those are ignored when it is set.
+   */
+  declare checkoutToken: string | undefined;
   declare merchantId: string | undefined;
   /** Name shown in the order summary and sent with reference code orders. */
   declare merchantName: string | undefined;
@@ -237,9 +247,12 @@ export class SvcCheckout extends LitElement {
   #resendTimer: ReturnType<typeof setInterval> | undefined;
   #initializedFor: string | undefined;
   #statusRequest: { reference: string; promise: Promise<Envelope<CashierStatusData>> } | undefined;
+  /** Order tokens the kit handed out with status answers, by reference (an order found by its reference). */
+  readonly #vouched = new Map<string, string>();
   #statusFailures = 0;
   /** When "send the code again" may be used again (epoch ms). */
   #resendAllowedAt = 0;
+  #returns: BroadcastChannel | undefined;
   /** `svc-ready` to dispatch once the initialised state is rendered. */
   #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
 
@@ -308,6 +321,7 @@ export class SvcCheckout extends LitElement {
     const resolved = resolveConfig(
       {
         endpoint: this.endpoint,
+        checkoutToken: this.checkoutToken,
         merchantId: this.merchantId,
         merchantName: this.merchantName,
         reference: this.reference,
@@ -368,11 +382,23 @@ export class SvcCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.#resendAllowedAt > Date.now()) this.#tickResendTimer();
+    // The kit's return page tells this tab when the bank's window is done with: look at once.
+    if (typeof BroadcastChannel === 'function') {
+      this.#returns = new BroadcastChannel(RETURN_CHANNEL);
+      this.#returns.onmessage = (event: MessageEvent) => {
+        const order = this.#state.order;
+        if ((event.data as { type?: unknown } | null)?.type === '3ds-return' && order?.actionType === 'REDIRECT_3DS' && !isTerminalStatus(order.status)) {
+          void this.#poller.checkNow();
+        }
+      };
+    }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#stopResendTimer();
+    this.#returns?.close();
+    this.#returns = undefined;
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -576,13 +602,15 @@ export class SvcCheckout extends LitElement {
   /** The reference of the current attempt: the base, then base-2, base-3, … within 64 characters. */
   #attemptReference(): string {
     const saved = this.#saved ?? { base: this.#baseReference(), attempt: 1 };
-    if (saved.attempt <= 1) return saved.base;
-    const suffix = `-${saved.attempt}`;
-    return `${saved.base.slice(0, 64 - suffix.length)}${suffix}`;
+    return attemptReference(saved.base, saved.attempt);
   }
 
   #client(): EndpointClient {
-    return new EndpointClient({ endpoint: this.#config.endpoint ?? '', credentials: this.credentials ?? 'same-origin' });
+    return new EndpointClient({
+      endpoint: this.#config.endpoint ?? '',
+      checkoutToken: this.#config.checkoutToken,
+      credentials: this.credentials ?? 'same-origin',
+    });
   }
 
   #country(): string {
@@ -651,7 +679,7 @@ export class SvcCheckout extends LitElement {
           dobDay: typed.dobDay,
           dobMonth: typed.dobMonth,
           dobYear: typed.dobYear,
-          returnUrl: config.returnUrl ?? defaultReturnUrl(),
+          returnUrl: config.returnUrl ?? defaultReturnUrl(this.#state.redirectMode, config.endpoint ?? ''),
         };
       case 'ReferenceCode': {
         // Only the contacts of the chosen channel leave the page.
@@ -731,6 +759,8 @@ export class SvcCheckout extends LitElement {
         return t.fieldError.limit;
       case 'state':
         return t.fieldError.state;
+      case 'characters':
+        return t.fieldError.characters(label);
       default:
         return t.fieldError.other(label);
     }
@@ -886,8 +916,19 @@ export class SvcCheckout extends LitElement {
       amount: data.amount ?? this.#state.amount,
       failureCode: data.failureCode ?? undefined,
       failureReason: data.failureReason ?? undefined,
+      token: this.#vouched.get(reference),
       ...(options.sent ? { ...knownFromCreate(payMethod, options.sent), answerLost: true } : {}),
+      // Refused as a duplicate: this checkout did not make that order, whoever paid it.
+      ...(options.duplicate && data.status === 'SUCCESS' ? { paidBefore: true } : {}),
     };
+    // An order of this reference for another amount is not the one the payer is looking at: never shown as theirs.
+    if (!sameAmount(data.amount, this.#state.amount)) {
+      this.#clearCreating();
+      this.#set({ step: { kind: 'result', outcome: 'MISMATCH' }, order: undefined, busy: false, alert: undefined, notice: undefined });
+      this.#announce(this.#localize.term.mismatchTitle);
+      this.#emitError('ORDER_MISMATCH', CLIENT_ERROR_CODES.ORDER_MISMATCH.message, false);
+      return 'resolved';
+    }
     // A spent reference's order is not this attempt's: the payer's secrets are still needed for the next one.
     if ((data.status === 'FAIL' || data.status === 'CLOSE') && options.duplicate) return 'spent';
     this.#forgetSecrets(payMethod);
@@ -998,7 +1039,7 @@ export class SvcCheckout extends LitElement {
       this.#redirect(order);
       return;
     }
-    const blocked = window.open(order.redirectUrl, 'svc-checkout-3ds') === null;
+    const blocked = !openDetached(order.redirectUrl);
     const redirected = { ...order, redirected: !blocked || order.redirected };
     this.#saved = { ...(this.#saved as SavedCheckout), order: redirected };
     this.#session?.save(this.#saved);
@@ -1117,12 +1158,20 @@ export class SvcCheckout extends LitElement {
   // ---------------------------------------------------------------------------------------------------------
   // Status
 
-  /** One status request at a time for the whole element: the poller and getCashierStatus() share it. */
+  /**
+   * One status request at a time for the whole element: the poller and getCashierStatus() share it. The
+   * order's own token proves it when the page has one; otherwise the checkout token covers the reference, and
+   * the answer brings the order's token.
+   */
   #fetchStatus(reference: string, signal?: AbortSignal): Promise<Envelope<CashierStatusData>> {
     if (this.#statusRequest?.reference === reference) return this.#statusRequest.promise;
+    const order = this.#state.order?.reference === reference ? this.#state.order : undefined;
     const promise = this.#client()
-      .post<CashierStatusData>('status', { country: this.#country(), reference }, { signal })
-      .then((answer) => answer.envelope)
+      .post<CashierStatusData>('status', { country: this.#country(), reference }, { signal, orderToken: order?.token })
+      .then((answer) => {
+        if (answer.orderToken) this.#vouched.set(reference, answer.orderToken);
+        return answer.envelope;
+      })
       .finally(() => {
         if (this.#statusRequest?.promise === promise) this.#statusRequest = undefined;
       });
@@ -1202,13 +1251,15 @@ export class SvcCheckout extends LitElement {
   }
 
   #showResult(order: ActiveOrder, options: { quiet?: boolean } = {}): void {
-    const outcome = order.status === 'SUCCESS' ? 'SUCCESS' : order.status === 'FAIL' ? 'FAIL' : 'CLOSE';
+    const outcome =
+      order.status === 'SUCCESS' ? (order.paidBefore ? 'PAID_BEFORE' : 'SUCCESS') : order.status === 'FAIL' ? 'FAIL' : 'CLOSE';
     this.#poller.stop();
     this.#stopResendTimer();
     this.#set({ order, step: { kind: 'result', outcome }, busy: false, alert: undefined, notice: undefined });
     const t = this.#localize.term;
     if (!options.quiet) {
-      this.#announce(outcome === 'SUCCESS' ? t.successTitle : outcome === 'FAIL' ? t.failTitle : t.expiredTitle);
+      const title = { SUCCESS: t.successTitle, PAID_BEFORE: t.paidBeforeTitle, FAIL: t.failTitle, CLOSE: t.expiredTitle };
+      this.#announce(title[outcome]);
       if (outcome === 'CLOSE') this.dispatchEvent(new SvcExpiredEvent({ orderNo: order.orderNo, reference: order.reference }));
     }
   }
@@ -1279,8 +1330,23 @@ export class SvcCheckout extends LitElement {
       this.#set({ alert: others[0] ?? t.genericError });
       return;
     }
-    const message = envelope.code === '50003' || (isErrorCode(envelope.code) && retryable) ? t.serviceError : t.genericError;
-    this.#set({ alert: message });
+    this.#set({ alert: this.#alertFor(envelope) });
+  }
+
+  /** What the payer reads for an envelope that is neither a success nor field errors. */
+  #alertFor(envelope: Envelope): string {
+    const t = this.#localize.term;
+    const data = (envelope.data ?? {}) as { reason?: unknown; retryAfterSeconds?: unknown };
+    if (envelope.code === '02000' && typeof data.reason === 'string') {
+      // The kit refused this checkout's proof: only a new page (a new token) helps.
+      return data.reason === 'expired' ? t.checkoutExpired : t.checkoutRefused;
+    }
+    if (envelope.code === 'TOO_MANY_REQUESTS') {
+      const seconds = typeof data.retryAfterSeconds === 'number' && data.retryAfterSeconds > 0 ? data.retryAfterSeconds : 30;
+      return t.tooMany(seconds, (n) => this.#localize.number(n));
+    }
+    const retryable = isRetryable(envelope.code);
+    return envelope.code === '50003' || (isErrorCode(envelope.code) && retryable) ? t.serviceError : t.genericError;
   }
 
   #refusePrivateKey(): void {
@@ -1308,8 +1374,31 @@ function knownFromCreate(
   };
 }
 
-/** This page without its fragment: where the bank sends the payer back by default. */
-function defaultReturnUrl(): string {
+/** Whether a status answer's amount (when it has one) is the amount this checkout shows. */
+function sameAmount(found: { total: number | string; currency: string } | undefined, shown: { total: number; currency: string } | undefined): boolean {
+  if (!found || !shown) return true;
+  return Number(found.total) === shown.total && found.currency === shown.currency;
+}
+
+/**
+ * Opens `url` in a new window that has no way back to this tab (reverse tabnabbing: the bank's page, or anything
+ * it redirects to, could otherwise send the shop's tab to a look-alike). The window is opened empty first: a
+ * `noopener` open always returns null, and the payer must still be told when the browser blocked the pop-up.
+ */
+function openDetached(url: string): boolean {
+  const popup = window.open('', '_blank');
+  if (!popup) return false;
+  popup.opener = null;
+  popup.location.replace(url);
+  return true;
+}
+
+/**
+ * Where the bank sends the payer back by default: this page when the check happens in this window; the kit's
+ * small return page (which tells this tab, then closes itself) when it happens in a new one.
+ */
+function defaultReturnUrl(mode: 'same-window' | 'new-window', endpoint: string): string {
+  if (mode === 'new-window') return new URL(`${endpoint.replace(/\/+$/, '')}${MERCHANT_PATHS.returnPage}`, window.location.href).href;
   const url = new URL(window.location.href);
   url.hash = '';
   return url.href;

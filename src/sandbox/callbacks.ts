@@ -3,6 +3,7 @@
  * merchant answers 2xx or 72 sandbox hours have passed since the first attempt. Every attempt is recorded.
  */
 import { CALLBACK_TYPE, canonicalJson, type CallbackBody } from '../core/index.js';
+import { isLoopbackUrl } from '../server/addresses.js';
 import { signCallback } from '../server/signature.js';
 import { HOUR, MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
@@ -43,6 +44,11 @@ export interface CallbackDispatcherOptions {
   clock: SandboxClock;
   /** Milliseconds to wait for the merchant's answer. Default 5 000. */
   timeoutMs?: number;
+  /**
+   * Whether callbacks may go to hosts other than this machine. Default false: a sandbox is a development tool,
+   * and an order's `callbackUrl` (which a test, or a page, chose) must not make it post to internal addresses.
+   */
+  allowRemoteCallbacks?: boolean;
 }
 
 export class CallbackDispatcher {
@@ -51,11 +57,13 @@ export class CallbackDispatcher {
   readonly #sending = new Set<Promise<void>>();
   readonly #clock: SandboxClock;
   readonly #timeoutMs: number;
+  readonly #allowRemote: boolean;
   #counter = 0;
 
   constructor(options: CallbackDispatcherOptions) {
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 5_000;
+    this.#allowRemote = options.allowRemoteCallbacks ?? false;
   }
 
   /** Queues the callback of an order's current status. */
@@ -134,6 +142,11 @@ export class CallbackDispatcher {
     this.#attempts.push(record);
     if (!delivery.url) {
       record.error = 'the order has no callbackUrl and the merchant no webhook URL';
+      delivery.state = 'abandoned';
+      return;
+    }
+    if (!this.#allowRemote && !isLoopbackUrl(delivery.url)) {
+      record.error = 'not sent: the callback URL is not on this machine (start the sandbox with --allow-remote-callbacks to allow it)';
       delivery.state = 'abandoned';
       return;
     }

@@ -19,6 +19,8 @@ const USAGE = `Usage: svc-sandbox [options]
   --config <file.json>   several merchants: {"merchants": [{merchantId, privateKey, publicKey?, webhookUrl?,
                          methods?: ["Pos","BankAccount","ReferenceCode"], available?: true, name?}]}
   --public-url <url>     the address browsers reach the sandbox at (for the 3-D Secure page)
+  --allow-remote-callbacks
+                         send callbacks to hosts other than this machine (off: loopback only)
   --quiet                do not log requests
   --help                 show this text
 `;
@@ -37,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
         'webhook-url': { type: 'string' },
         config: { type: 'string' },
         'public-url': { type: 'string' },
+        'allow-remote-callbacks': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -64,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(text('public-key') ? { publicKey: text('public-key') } : {}),
     ...(text('webhook-url') ? { webhookUrl: text('webhook-url') } : {}),
     ...(text('public-url') ? { publicUrl: text('public-url') } : {}),
+    ...(values['allow-remote-callbacks'] ? { allowRemoteCallbacks: true } : {}),
     ...(values['quiet'] ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
   };
   let sandbox;

@@ -8,7 +8,6 @@ import {
   matchPath,
   oneOf,
   REFERENCE_CODE,
-  SANDBOX_PATHS,
   TERMINAL_PAYMENT_STATUSES,
   text,
   validate,
@@ -16,6 +15,7 @@ import {
   type RuleTable,
   type Violation,
 } from '../core/index.js';
+import { SANDBOX_PATHS } from './paths.js';
 import type { CallbackDispatcher } from './callbacks.js';
 import { LATEST_TIME, MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';

@@ -6,7 +6,15 @@
  * so can a merchant's own dev server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMerchantHandler, toNodeListener, type CallbackEvent, type MerchantHandlerOptions } from '../server/index.js';
+import {
+  createMerchantHandler,
+  issueCheckoutToken,
+  toNodeListener,
+  type CallbackEvent,
+  type CheckoutOrder,
+  type IssueCheckoutTokenOptions,
+  type MerchantHandlerOptions,
+} from '../server/index.js';
 import { DEFAULT_MERCHANT } from './config.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
 
@@ -30,6 +38,8 @@ export interface DevStack {
   callbacks: CallbackEvent[];
   /** Called with each verified callback as it arrives. */
   onCallback(listener: (event: CallbackEvent) => void): () => void;
+  /** A checkout token for an order, as the shop's server would render it into its page. */
+  checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,6 +89,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    checkoutToken: (order, tokenOptions) => issueCheckoutToken(merchant, order, tokenOptions),
     close: () => sandbox.close(),
   };
 }

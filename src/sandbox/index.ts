@@ -13,4 +13,8 @@ export { FAULT_KINDS } from './faults.js';
 export type { FaultKind } from './faults.js';
 export * as testValues from './scenarios.js';
 export { startDevStack } from './dev-stack.js';
+export { SandboxControl, SandboxControlError } from './control-client.js';
+export type { SandboxControlOptions, SandboxOrderView, SandboxDelivery, SandboxMessage, SandboxClockView, ControlAnswer } from './control-client.js';
+export { SANDBOX_PATHS } from './paths.js';
+export type { SandboxOperation } from './paths.js';
 export type { DevStack, DevStackOptions, Middleware } from './dev-stack.js';

@@ -9,11 +9,11 @@ import {
   fillPath,
   matchPath,
   parseJson,
-  SANDBOX_PATHS,
   SERVICE_PATHS,
   type Envelope,
   type ServiceOperation,
 } from '../core/index.js';
+import { printable } from '../server/http.js';
 import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { SandboxClock } from './clock.js';
@@ -24,7 +24,9 @@ import { Outbox } from './notifications.js';
 import { OrderBook } from './orders.js';
 import { FAILURES } from './scenarios.js';
 import * as service from './service-api.js';
-import { THREE_DS_CSP, threeDsPage } from './three-ds.js';
+import { DevelopmentGuard } from './guard.js';
+import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
+import { threeDsPage, threeDsPolicy } from './three-ds.js';
 
 export interface SandboxOptions {
   /** Default 0: any free port (the CLI's default is 4010). */
@@ -47,6 +49,8 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** One line per request (method, path, result code, time); never a body or a key. Default: silent. */
   log?: (line: string) => void;
+  /** Send callbacks to hosts other than this machine. Default false (see README, "A safe development tool"). */
+  allowRemoteCallbacks?: boolean;
 }
 
 export interface Sandbox {
@@ -74,11 +78,6 @@ const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, bod
 };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type',
-};
 
 function merchantsOf(options: SandboxOptions): ResolvedMerchant[] {
   if (options.merchants && options.merchants.length > 0) {
@@ -103,7 +102,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const merchantsById = new Map(merchants.map((merchant) => [merchant.merchantId, merchant]));
   const clock = new SandboxClock();
   const book = new OrderBook(clock);
-  const dispatcher = new CallbackDispatcher({ clock, ...(options.callbackTimeoutMs ? { timeoutMs: options.callbackTimeoutMs } : {}) });
+  const dispatcher = new CallbackDispatcher({
+    clock,
+    ...(options.callbackTimeoutMs ? { timeoutMs: options.callbackTimeoutMs } : {}),
+    allowRemoteCallbacks: options.allowRemoteCallbacks ?? false,
+  });
   const outbox = new Outbox();
   const faults = new FaultQueue();
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -118,6 +121,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     held.add(timer);
   };
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
+  const guard = new DevelopmentGuard();
 
   const state: SandboxState = {
     book,
@@ -173,14 +177,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return;
     }
     const operation = SERVICE_ROUTES[url.pathname];
+    const path = printable(url.pathname);
     const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const code = (body as { code?: unknown } | null)?.code;
-      log(`${method} ${url.pathname} ${status}${typeof code === 'string' ? ` ${code}` : ''} ${Date.now() - started}ms`);
+      log(`${method} ${path} ${status}${typeof code === 'string' ? ` ${printable(code)}` : ''} ${Date.now() - started}ms`);
       send(response, status, body, headers);
     };
 
+    // The service's API is signed; everything else (control API, pages) is for this machine's own pages only.
+    if (!operation) {
+      const refusal = guard.check(request, method, publicUrl);
+      if (refusal) return finish(refusal.status, { message: refusal.message });
+    }
+    const cors = guard.corsHeaders(request, publicUrl);
     if (method === 'OPTIONS' && url.pathname.startsWith('/sandbox/')) {
-      response.writeHead(204, CORS_HEADERS).end();
+      response.writeHead(204, cors).end();
       return;
     }
     const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(request, maxBodyBytes);
@@ -193,24 +204,24 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       if (method !== 'POST') return finish(405, { message: 'use POST' }, { Allow: 'POST' });
       const fault = faults.take();
       if (fault?.kind === 'drop') {
-        log(`${method} ${url.pathname} dropped (fault)`);
+        log(`${method} ${path} dropped (fault)`);
         request.socket.destroy();
         return;
       }
       if (fault?.kind === 'timeout') {
-        log(`${method} ${url.pathname} held ${fault.delayMs}ms (fault)`);
+        log(`${method} ${path} held ${fault.delayMs}ms (fault)`);
         hold(fault.delayMs, () => request.socket.destroy());
         return;
       }
       if (fault?.kind === '50003') return finish(200, errorEnvelope('50003'));
       const answer = await serveService(operation, request, raw);
       if (fault?.kind === 'slow') {
-        log(`${method} ${url.pathname} processed, answer held ${fault.delayMs}ms (fault)`);
+        log(`${method} ${path} processed, answer held ${fault.delayMs}ms (fault)`);
         hold(fault.delayMs, () => finish(200, answer));
         return;
       }
       if (fault?.kind === 'lost') {
-        log(`${method} ${url.pathname} processed, answer lost after ${fault.delayMs}ms (fault)`);
+        log(`${method} ${path} processed, answer lost after ${fault.delayMs}ms (fault)`);
         hold(fault.delayMs, () => request.socket.destroy());
         return;
       }
@@ -220,14 +231,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);
     const decision = matchPath(SANDBOX_PATHS.threeDsDecision, url.pathname);
     if (threeDs && method === 'GET') return serveThreeDsPage(threeDs['orderNo'] ?? '', response, finish);
-    if (decision && method === 'POST') return decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', response, finish);
+    if (decision && method === 'POST') {
+      return decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', new URLSearchParams(decodeUtf8(raw) ?? ''), response, finish);
+    }
 
     if (url.pathname.startsWith('/sandbox/v1/')) {
       const text = decodeUtf8(raw);
       const parsed = text === undefined ? undefined : text.trim() === '' ? { ok: true as const, value: undefined } : parseJson(text);
-      if (!parsed?.ok) return finish(400, { message: 'the body is not JSON' }, CORS_HEADERS);
+      if (!parsed?.ok) return finish(400, { message: 'the body is not JSON' }, cors);
       const answer = handleControl(state, method, url, parsed.value);
-      if (answer) return finish(answer.status, answer.body, CORS_HEADERS);
+      if (answer) return finish(answer.status, answer.body, cors);
     }
     if (url.pathname === '/' && method === 'GET') {
       return finish(200, {
@@ -246,11 +259,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
     const merchantName = merchantsById.get(order.merchantId)?.name ?? '';
     // Absolute, so that the page works wherever the sandbox is mounted (a dev server passes /sandbox/ through).
-    const html = threeDsPage(order, merchantName, (choice) => `${publicUrl}${fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice })}`);
+    const html = threeDsPage(
+      order,
+      merchantName,
+      (choice) => `${publicUrl}${fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice })}`,
+      guard.formToken(orderNo),
+    );
     response.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': THREE_DS_CSP,
+      'Content-Security-Policy': threeDsPolicy(publicUrl),
       'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
     });
     response.end(html);
   }
@@ -258,6 +277,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   function decideThreeDs(
     orderNo: string,
     choice: string,
+    form: URLSearchParams,
     response: ServerResponse,
     finish: (status: number, body: unknown) => void,
   ): void {
@@ -265,6 +285,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const order = book.get(orderNo);
     if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
     if (choice !== 'approve' && choice !== 'decline') return finish(404, { message: 'decide approve or decline' });
+    // Only the form of the page the sandbox served for this order decides it: never another site's post.
+    if (!guard.checkFormToken(orderNo, form.get(FORM_TOKEN_FIELD))) return finish(403, { message: 'the form token is missing or wrong' });
     if (order.status === 'PENDING' && order.nextAction === 'REDIRECT_3DS') {
       if (choice === 'approve') {
         const outcome = order.bank.scenario.outcome;
@@ -281,7 +303,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
-      log(`${request.method} ${request.url} failed: ${error instanceof Error ? error.message : 'error'}`);
+      log(`${request.method} ${printable(request.url ?? '')} failed: ${error instanceof Error ? error.message : 'error'}`);
       if (!response.headersSent) send(response, 500, { message: 'internal error' });
       else response.destroy();
     });

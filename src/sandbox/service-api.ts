@@ -18,7 +18,6 @@ import {
   REFUND_CREATE,
   REFUND_QUERY,
   RESEND_OTP_REQUEST,
-  SANDBOX_PATHS,
   STATUS_REQUEST,
   successEnvelope,
   validate,
@@ -37,6 +36,7 @@ import {
   type StatusRequest,
   type Violation,
 } from '../core/index.js';
+import { SANDBOX_PATHS } from './paths.js';
 import { MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
 import type { Outbox } from './notifications.js';

@@ -3,6 +3,8 @@
  * the order and sends the payer back to the order's `returnUrl`.
  */
 import { formatMinorUnits } from '../core/index.js';
+import { framingSources } from './guard.js';
+import { FORM_TOKEN_FIELD } from './paths.js';
 import type { Order } from './orders.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -11,19 +13,30 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => escapes[char] as string);
 }
 
-/** Only the page's own stylesheet; forms may post here and then redirect anywhere (the merchant's return URL). */
-export const THREE_DS_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors *";
+/**
+ * Only the page's own stylesheet; forms may post here and then redirect anywhere (the merchant's return URL);
+ * framed only by pages on this machine.
+ */
+export function threeDsPolicy(publicUrl: string): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors ${framingSources(publicUrl)}`;
+}
 
-export function threeDsPage(order: Order, merchantName: string, decisionPath: (decision: 'approve' | 'decline') => string): string {
+export function threeDsPage(
+  order: Order,
+  merchantName: string,
+  decisionPath: (decision: 'approve' | 'decline') => string,
+  formToken: string,
+): string {
+  const token = `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(formToken)}">`;
   const amount = formatMinorUnits(order.amount.total, order.amount.currency, 'en-GB');
   const waiting = order.status === 'PENDING' && order.nextAction === 'REDIRECT_3DS';
   const state = waiting
     ? '<p>Your bank asks you to confirm this payment.</p>'
     : `<p role="status">This payment is already ${escapeHtml(order.status.toLowerCase())}. Continue to return to the shop.</p>`;
   const buttons = waiting
-    ? `<form method="post" action="${escapeHtml(decisionPath('approve'))}"><button class="approve" type="submit">Approve</button></form>
-       <form method="post" action="${escapeHtml(decisionPath('decline'))}"><button class="decline" type="submit">Decline</button></form>`
-    : `<form method="post" action="${escapeHtml(decisionPath('approve'))}"><button type="submit">Continue</button></form>`;
+    ? `<form method="post" action="${escapeHtml(decisionPath('approve'))}">${token}<button class="approve" type="submit">Approve</button></form>
+       <form method="post" action="${escapeHtml(decisionPath('decline'))}">${token}<button class="decline" type="submit">Decline</button></form>`
+    : `<form method="post" action="${escapeHtml(decisionPath('approve'))}">${token}<button type="submit">Continue</button></form>`;
   return `<!doctype html>
 <html lang="en">
 <head>

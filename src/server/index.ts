@@ -7,7 +7,20 @@ export type { VerifyCallbackOptions, VerifyRequestOptions, CallbackVerification,
 export { ServiceClient, ServiceError, ServiceConfigError, resolveBaseUrl } from './service-client.js';
 export type { ServiceClientOptions, Environment, CallOptions, ServiceErrorKind } from './service-client.js';
 export { createMerchantHandler, OrderRejection } from './handler.js';
-export type { MerchantHandlerOptions, MerchantHandler, AuthorizeHook, ActionOperation, CallbackEvent } from './handler.js';
+export type {
+  MerchantHandlerOptions,
+  MerchantHandler,
+  AuthorizeHook,
+  AuthorizeActionHook,
+  ActionOperation,
+  OrderSource,
+  CallbackEvent,
+} from './handler.js';
+export { issueCheckoutToken, issueOrderToken, verifyCheckoutToken, verifyOrderToken, CheckoutTokenError } from './tokens.js';
+export type { CheckoutOrder, TokenCredentials, IssueCheckoutTokenOptions, TokenCheck } from './tokens.js';
+export { MemoryThrottleStore, DEFAULT_LIMITS } from './throttle.js';
+export type { ThrottleStore, ThrottleResult, ThrottleLimits, Limit, LimitName, MemoryThrottleStoreOptions } from './throttle.js';
+export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from './addresses.js';
 export { MemoryCallbackStore } from './callback-store.js';
 export type { CallbackClaim, CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
 export { toNodeListener } from './node.js';

@@ -2,6 +2,8 @@
  * Runs a Web-standard handler under `node:http`, and as Express or Connect middleware. Mount it before any
  * body parser: the callback route needs the body exactly as the service signed it.
  */
+import { rememberClientAddress } from './client-address.js';
+
 /**
  * The parts of Node's `IncomingMessage` and `ServerResponse` this adapter uses, written out so that the kit's
  * types need no `@types/node` (an edge or serverless project may not have them).
@@ -13,6 +15,7 @@ export interface NodeRequest {
   readableEnded: boolean;
   body?: unknown;
   rawBody?: unknown;
+  socket?: { remoteAddress?: string | undefined } | null | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -84,7 +87,11 @@ async function serve(
   let answer: Response;
   if (url === undefined) answer = problem(404, 'no such path');
   else if (forbiddenMethod) answer = problem(405, 'only POST is served here', { Allow: 'POST' });
-  else answer = await handler(toWebRequest(request, url, abandoned.signal));
+  else {
+    const webRequest = toWebRequest(request, url, abandoned.signal);
+    rememberClientAddress(webRequest, request.socket?.remoteAddress);
+    answer = await handler(webRequest);
+  }
   if (answer.status === 404 && typeof next === 'function') {
     next();
     return;

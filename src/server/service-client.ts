@@ -34,6 +34,7 @@ import {
   type StatusRequest,
   type Validation,
 } from '../core/index.js';
+import { isLiveAddressAllowed } from './addresses.js';
 import { signRequest } from './signature.js';
 
 export type Environment = 'sandbox' | 'production' | { baseUrl: string };
@@ -99,6 +100,10 @@ export function resolveBaseUrl(environment: Environment): string {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new ServiceConfigError('environment.baseUrl must be an absolute http(s) URL');
+    }
+    // The private key's signatures, payers' account numbers and birth dates travel on this line.
+    if (!isLiveAddressAllowed(url.href)) {
+      throw new ServiceConfigError('environment.baseUrl must be https: (http: only on a loopback address, such as a local svc-sandbox)');
     }
     return url.href.replace(/\/+$/, '');
   }

@@ -50,10 +50,27 @@ async function hmac(key: CryptoKey, data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, data as Uint8Array<ArrayBuffer>));
 }
 
-/** Lowercase hex HMAC-SHA512 with any key; the primitive under both signature schemes. */
+/** Keys given as bytes (the tokens' derived keys), imported once per array. */
+const importedByteKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+
+function byteKey(key: Uint8Array): Promise<CryptoKey> {
+  let imported = importedByteKeys.get(key);
+  if (!imported) {
+    imported = importHmacKey(key);
+    importedByteKeys.set(key, imported);
+  }
+  return imported;
+}
+
+/** HMAC-SHA512 with any key; the primitive under both signature schemes and the tokens. */
+export async function hmacSha512Bytes(key: string | Uint8Array, data: string | Uint8Array): Promise<Uint8Array> {
+  const cryptoKey = typeof key === 'string' ? await hmacKeyFor(key) : await byteKey(key);
+  return hmac(cryptoKey, bytesOf(data));
+}
+
+/** Lowercase hex HMAC-SHA512 with any key. */
 export async function hmacSha512Hex(key: string | Uint8Array, data: string | Uint8Array): Promise<string> {
-  const cryptoKey = typeof key === 'string' ? await hmacKeyFor(key) : await importHmacKey(key);
-  return toHex(await hmac(cryptoKey, bytesOf(data)));
+  return toHex(await hmacSha512Bytes(key, data));
 }
 
 /**

@@ -75,7 +75,7 @@ describe('<svc-checkout> accessibility', () => {
         await untilText(errors, t.errors);
         await check(errors, 'the form with errors');
 
-        const broken = await make({ amount: 0 });
+        const broken = await make({ checkoutToken: 'ct1.not-a-token.x' });
         await check(broken, 'a configuration error');
 
         const pos = await make({ payMethod: 'Pos' });

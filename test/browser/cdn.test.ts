@@ -12,14 +12,7 @@ interface ShopWindow extends Window {
 async function openShop(stack: Stack, extra: Record<string, string> = {}) {
   const query = new URLSearchParams({
     endpoint: stack.endpoint,
-    'merchant-id': stack.merchantId,
-    'merchant-name': 'Nile Coffee Roasters',
-    reference: `cdn-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`,
-    'country-code': 'EG',
-    currency: 'EGP',
-    'pay-amount': '12500',
-    'product-name': 'Espresso beans',
-    'product-description': 'Single-origin, 1 kg',
+    'checkout-token': await stack.checkoutToken({ reference: `cdn-${Date.now()}-${Math.random().toString(36).slice(2, 7)}` }),
     'pay-method': 'ReferenceCode',
     'poll-interval': '100',
     locale: 'en',

@@ -1,7 +1,7 @@
 // Faults between the element, the merchant kit and the sandbox, made for real with the sandbox's fault
 // control: answers that come too late or never, dropped connections, outages and slow answers.
 import { expect } from '@open-wc/testing';
-import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, record, type, until, untilText } from './support/checkout.js';
+import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, record, referenceOf, type, until, untilText } from './support/checkout.js';
 import { countRequests, requestPath } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -19,7 +19,7 @@ describe('<svc-checkout> under faults', () => {
   });
 
   async function ordersOf(element: Element): Promise<{ reference: string; orderNo: string; status: string; referenceCode: string | null }[]> {
-    const base = element.getAttribute('reference') as string;
+    const base = referenceOf(element);
     const { orders } = (await stack.control('GET', '/sandbox/v1/orders')).body;
     return orders.filter((order: { reference: string }) => order.reference === base || order.reference.startsWith(`${base}-`));
   }
@@ -40,7 +40,7 @@ describe('<svc-checkout> under faults', () => {
     expect(creates.count, 'one create sent').to.equal(1);
     expect(errors, 'the payer is not told of a failure').to.deep.equal([]);
     const orders = await ordersOf(element);
-    expect(orders.map((order) => order.reference)).to.deep.equal([element.getAttribute('reference')]);
+    expect(orders.map((order) => order.reference)).to.deep.equal([referenceOf(element)]);
     await stack.control('POST', '/sandbox/v1/pos/N78101818401/swipe', { outcome: 'success' });
     await untilText(element, 'Payment received');
     expect(await ordersOf(element)).to.have.length(1);
@@ -112,7 +112,7 @@ describe('<svc-checkout> under faults', () => {
     expect(await ordersOf(element)).to.deep.equal([]);
     await clickButton(element, /^Pay/);
     await untilText(element, 'Swipe or insert');
-    expect((await ordersOf(element)).map((order) => order.reference)).to.deep.equal([element.getAttribute('reference')]);
+    expect((await ordersOf(element)).map((order) => order.reference)).to.deep.equal([referenceOf(element)]);
   });
 
   it('keeps polling through dropped connections, outages and slow answers, and tells the payer while it cannot check', async () => {

@@ -1,19 +1,6 @@
 // Reference code, end to end against this file's own sandbox and merchant kit.
 import { expect } from '@open-wc/testing';
-import {
-  checkout,
-  choose,
-  click,
-  clickButton,
-  deepQuery,
-  deepQueryAll,
-  record,
-  settle,
-  type,
-  until,
-  untilText,
-  visibleText,
-} from './support/checkout.js';
+import { checkout, choose, click, clickButton, deepQuery, deepQueryAll, record, referenceOf, settle, type, until, untilText, visibleText } from './support/checkout.js';
 import { countRequests } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -96,7 +83,7 @@ describe('<svc-checkout> reference code', () => {
     await expect(element).to.be.accessible();
     const expired = events.find((event) => event.name === 'svc-expired');
     const closed = events.filter((event) => event.name === 'svc-pay-result').at(-1)!.detail;
-    expect(expired?.detail).to.deep.equal({ orderNo: closed.orderNo, reference: element.reference });
+    expect(expired?.detail).to.deep.equal({ orderNo: closed.orderNo, reference: referenceOf(element) });
     expect(events.filter((event) => event.name === 'svc-pay-result').at(-1)!.detail.orderStatus).to.equal('CLOSE');
     await clickButton(element, 'Start again');
     await until('the form again', () => deepQuery(element, 'svc-reference-code-form'));

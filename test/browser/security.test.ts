@@ -1,7 +1,7 @@
 // What the element never does: keep the payer's secrets, follow a redirect that is not http(s), or render a
 // server's text as HTML. Against this file's own sandbox and merchant kit.
 import { expect } from '@open-wc/testing';
-import { checkout, clickButton, deepQuery, deepQueryAll, fillBankAccount, record, settle, type, until, untilText, visibleText } from './support/checkout.js';
+import { checkout, clickButton, deepQuery, deepQueryAll, fillBankAccount, record, referenceOf, settle, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
 import { requestPath } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -71,7 +71,7 @@ describe('<svc-checkout> security', () => {
     await fillBankAccount(element, ACCOUNT, { dob: DATE_OF_BIRTH });
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
-    expect(stored()).to.contain(element.getAttribute('reference') as string, 'the order is saved to resume it');
+    expect(stored()).to.contain(referenceOf(element), 'the order is saved to resume it');
     expect(stored()).not.to.contain(ACCOUNT);
     for (const part of DATE_OF_BIRTH) expect(storedValues()).not.to.include(part);
     expect(storedValues()).not.to.include(1990);
@@ -147,4 +147,72 @@ describe('<svc-checkout> security', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((window as unknown as Record<string, unknown>)['pwned']).to.equal(undefined);
   });
+
+  describe('attacks on the order', () => {
+    /** Changes one claim of a checkout token and keeps its tag, as someone editing the page would. */
+    function alter(token: string, change: (claims: Record<string, any>) => void): string {
+      const [kind, payload, tag] = token.split('.') as [string, string, string];
+      const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+      change(claims);
+      const edited = btoa(JSON.stringify(claims)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      return [kind, edited, tag].join('.');
+    }
+
+    it('shows a checkout token edited to pay 1 piastre as refused, and no order is made', async () => {
+      const reference = uniqueReference('tampered');
+      const token = alter(await stack.checkoutToken({ reference }), (claims) => {
+        claims.a = 1;
+      });
+      const element = await checkout(stack, { payMethod: 'Pos', checkoutToken: token });
+      const errors = record(element, 'svc-error');
+      await type(element, 'input[name=sn]', 'N78101818601');
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'This checkout cannot be used any more. Reload the page.');
+      expect(errors.map((error) => error.detail.code)).to.deep.equal(['02000']);
+      const { orders } = (await stack.control('GET', '/sandbox/v1/orders')).body;
+      expect(orders.filter((order: { reference: string }) => order.reference.startsWith(reference))).to.deep.equal([]);
+    });
+
+    it('never shows an order of the same reference but another amount as this payment', async () => {
+      const reference = uniqueReference('mismatch');
+      await stack.createPosOrderElsewhere(reference, 'N78101818602', await stack.checkoutToken({ reference, amount: { total: 100, currency: 'EGP' } }));
+      await stack.control('POST', '/sandbox/v1/pos/N78101818602/swipe', { outcome: 'success' });
+      const element = await checkout(stack, { payMethod: 'Pos', reference });
+      const events = record(element, 'svc-error', 'svc-pay-result');
+      await type(element, 'input[name=sn]', 'N78101818602');
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'This order cannot be paid here');
+      expect(visibleText(element)).not.to.contain('Payment received');
+      expect(events.filter((event) => event.name === 'svc-error').map((event) => event.detail.code)).to.deep.equal(['ORDER_MISMATCH']);
+    });
+
+    it('opens 3-D Secure in a window with no way back to this tab, and its return page only tells this tab and closes', async () => {
+      const element = await checkout(stack, { payMethod: 'BankAccount', redirectMode: 'new-window' });
+      const open = window.open;
+      let popup: Window | null = null;
+      window.open = ((...args: Parameters<typeof window.open>) => (popup = open.apply(window, args))) as typeof window.open;
+      try {
+        await fillBankAccount(element, '2215381200');
+        await clickButton(element, /^Pay/);
+        await untilText(element, 'Confirm with your bank');
+      } finally {
+        window.open = open;
+      }
+      const bank = popup as Window | null;
+      if (!bank) throw new Error('the browser blocked the window');
+      // Reverse tabnabbing: the bank's page (or anything it navigates to) cannot reach this tab.
+      expect(bank.opener).to.equal(null);
+      await until('the bank page', () => bank.document?.querySelector?.('form button'));
+      expect(bank.location.pathname).to.contain('/sandbox/3ds/');
+      (bank.document.querySelector('form[action$="/approve"] button') as HTMLButtonElement).click();
+      // The kit's return page tells this tab over a BroadcastChannel, then closes itself.
+      await until('the bank window closed', () => bank.closed, 10_000);
+      await untilText(element, 'Payment received');
+      const page = await fetch(`${stack.endpoint}/return`);
+      const html = await page.text();
+      expect(html).not.to.contain('svc-checkout>');
+      expect(page.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
+    });
+  });
 });
+

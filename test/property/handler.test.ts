@@ -5,13 +5,17 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  attemptOf,
   CALLBACK_BODY,
+  CHECKOUT_TOKEN_HEADER,
   envelopeForViolations,
+  isPayMethod,
   isErrorCode,
   isPlainObject,
   MERCHANT_PATHS,
   ORDER_TOKEN_HEADER,
   OTP_REQUEST,
+  PAYER_FIELDS,
   PIN_REQUEST,
   RESEND_OTP_REQUEST,
   STATUS_REQUEST,
@@ -22,10 +26,19 @@ import {
   type RuleTable,
   type Violation,
 } from '../../src/core/index.js';
-import { createMerchantHandler, signCallback, toNodeListener, type CallbackEvent, type NodeListener } from '../../src/server/index.js';
+import {
+  createMerchantHandler,
+  issueCheckoutToken,
+  signCallback,
+  toNodeListener,
+  type CallbackEvent,
+  type CheckoutOrder,
+  type NodeListener,
+} from '../../src/server/index.js';
 import { createSandbox, DEFAULT_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { bankAccountRequest, posRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';
+import { orderOf } from '../support/tokens.js';
 import { candidates, fieldPaths, shapeNamed, withField, wrongType } from './requests.js';
 import {
   closeAgent,
@@ -67,6 +80,8 @@ beforeAll(async () => {
     // Every order's callbacks come back here, whatever a generated body proposed.
     callbackUrl: `${kit.url}${MERCHANT_PATHS.callbacks}`,
     retryDelayMs: 1,
+    // The limits have their own tests (test/server/attacks.test.ts); here every generated call is weighed alone.
+    limits: { resendOtp: false, createsPerCheckout: false, createsPerClient: false, messagesPerEmail: false, messagesPerPhone: false },
     logger: { warn: () => undefined, error: (line) => logged.push(line) },
     onCallback: (event) => {
       delivered.push(event);
@@ -76,7 +91,8 @@ beforeAll(async () => {
   // Real orders waiting for an OTP (two, so that one's token can be sent with the other) and a PIN, so that
   // generated actions can carry a valid token.
   for (const account of ['2215381176', '2215381183', '2215381176']) {
-    const answer = await post(MERCHANT_PATHS.create, bankAccountRequest({ reference: `property-${account}-${tokens.size}`, bankAccountNumber: account }));
+    const body = bankAccountRequest({ reference: `property-${account}-${tokens.size}`, bankAccountNumber: account, returnUrl: `${kit.url}/back` });
+    const answer = await post(MERCHANT_PATHS.create, body, { [CHECKOUT_TOKEN_HEADER]: await checkoutToken(orderOf(body)) });
     const orderNo = (answer.json as { data: { orderNo: string } }).data.orderNo;
     tokens.set(orderNo, String(answer.headers[ORDER_TOKEN_HEADER.toLowerCase()]));
   }
@@ -90,14 +106,27 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** The decided part of every generated create: what the shop's server put in its checkout tokens. */
+const DECIDED: CheckoutOrder = {
+  reference: 'property-order',
+  amount: { total: 12_500, currency: 'EGP' },
+  country: 'EG',
+  product: { name: 'Espresso beans', description: 'Single-origin beans' },
+  expireAt: 30,
+};
+
+function checkoutToken(order: CheckoutOrder): Promise<string> {
+  return issueCheckoutToken({ merchantId, privateKey }, order);
+}
+
 function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
   return send(kit.url, { method: 'POST', path, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
 
 // --- Generated requests ----------------------------------------------------------------------------------------
 
-type ElementRoute = Exclude<MerchantOperation, 'callbacks'>;
-const ELEMENT_ROUTES = Object.keys(MERCHANT_PATHS).filter((route) => route !== 'callbacks') as ElementRoute[];
+type ElementRoute = Exclude<MerchantOperation, 'callbacks' | 'returnPage'>;
+const ELEMENT_ROUTES = Object.keys(MERCHANT_PATHS).filter((route) => route !== 'callbacks' && route !== 'returnPage') as ElementRoute[];
 
 const SHAPE_OF_ROUTE: Record<ElementRoute, string[]> = {
   create: ['Pos create', 'BankAccount create', 'ReferenceCode create'],
@@ -201,7 +230,10 @@ interface KitCase {
   method: string;
   contentType: [string | undefined, boolean];
   headers: Record<string, string>;
+  /** The proof the call carries: a checkout token (for its reference, or another), an order token, junk, or none. */
   token: 'issued' | 'other order' | 'junk' | 'none';
+  /** A status query names its order by the order token, or by a reference its checkout token covers. */
+  statusBy: 'order token' | 'reference';
   chunked: boolean;
   body: string | Uint8Array;
 }
@@ -222,6 +254,7 @@ function kitCases(orders: string[]): fc.Arbitrary<KitCase> {
       contentType: fc.oneof({ arbitrary: fc.constant(CONTENT_TYPES[0]!), weight: 8 }, { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 }),
       headers: fc.oneof({ arbitrary: fc.constant({}), weight: 3 }, { arbitrary: oddHeaders, weight: 1 }),
       token: fc.constantFrom<KitCase['token']>('issued', 'issued', 'issued', 'other order', 'junk', 'none'),
+      statusBy: fc.constantFrom<KitCase['statusBy']>('order token', 'reference'),
       chunked: fc.boolean(),
       body: bodyFor(route, orders),
     }),
@@ -298,7 +331,8 @@ function expectForwarded(envelope: Envelope, paths: Set<string>): void {
   }
 }
 
-function tokenFor(token: KitCase['token'], orderNo: unknown): string | undefined {
+/** The order token a case sends: its order's, another order's, junk, or none. */
+function orderTokenFor(token: KitCase['token'], orderNo: unknown): string | undefined {
   const issued = typeof orderNo === 'string' ? tokens.get(orderNo.trim()) : undefined;
   switch (token) {
     case 'issued':
@@ -306,41 +340,105 @@ function tokenFor(token: KitCase['token'], orderNo: unknown): string | undefined
     case 'other order':
       return [...tokens.values()].find((candidate) => candidate !== issued);
     case 'junk':
-      return 'f'.repeat(128);
+      return 'ot1.e30.AAAA';
     case 'none':
       return undefined;
   }
 }
 
-function expectedForCreate(answer: RawAnswer, value: unknown): void {
-  const envelope = expectEnvelope(answer);
-  const checked = validateCreateRequest(value);
-  if (!checked.ok) return expectRefusal(envelope, checked.violations);
-  expectForwarded(envelope, CREATE_PATHS);
-  if (envelope.code === SUCCESS_CODE) {
-    expect(typeof (envelope.data as { orderNo?: unknown }).orderNo).toBe('string');
-    expect(answer.headers[ORDER_TOKEN_HEADER.toLowerCase()]).toMatch(/^[0-9a-f]{128}$/);
+/** The checkout token a case sends: one covering the body's reference, one for another order, junk, or none. */
+async function checkoutTokenFor(token: KitCase['token'], reference: unknown): Promise<{ header?: string; base?: string }> {
+  switch (token) {
+    case 'issued': {
+      const base = typeof reference === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(reference.trim()) ? reference.trim() : DECIDED.reference;
+      return { header: await checkoutToken({ ...DECIDED, reference: base }), base };
+    }
+    case 'other order':
+      return { header: await checkoutToken({ ...DECIDED, reference: 'someone-elses-order' }), base: 'someone-elses-order' };
+    case 'junk':
+      return { header: 'ct1.e30.AAAA' };
+    case 'none':
+      return {};
   }
 }
 
-function expectedForAction(route: Exclude<ElementRoute, 'create'>, answer: RawAnswer, value: unknown, token: string | undefined): void {
+function expectTokenRefused(envelope: Envelope): void {
+  expect(envelope.code, JSON.stringify(envelope)).toBe('02000');
+  expect(typeof (envelope.data as { reason?: unknown } | null)?.reason).toBe('string');
+}
+
+/**
+ * A create with a checkout token: refused without a valid one; refused when the body names a reference the token
+ * does not cover; otherwise the token's order with the payer's fields of the body, validated — so the browser can
+ * break only its own fields — and a return address only on the kit's own origin.
+ */
+function expectedForCreate(answer: RawAnswer, value: unknown, base: string | undefined): void {
   const envelope = expectEnvelope(answer);
   if (!isPlainObject(value)) return expectRefusal(envelope, [{ field: 'body', rule: 'type', message: '' }]);
-  if (route !== 'status') {
-    const orderNo = value['orderNo'];
-    if (typeof orderNo !== 'string' || orderNo.trim() === '') return expectRefusal(envelope, [{ field: 'orderNo', rule: 'required', message: '' }]);
-    if (token === undefined || tokens.get(orderNo.trim()) !== token) {
-      expect(envelope.code, 'an action without its order token').toBe('02000');
-      return;
-    }
+  if (base === undefined) return expectTokenRefused(envelope);
+  const reference = value['reference'] === undefined ? base : value['reference'];
+  if (typeof reference !== 'string' || attemptOf(base, reference) === undefined) return expectTokenRefused(envelope);
+  const method = value['payMethod'];
+  const payer = isPayMethod(method) ? Object.fromEntries(PAYER_FIELDS[method].filter((field) => Object.hasOwn(value, field)).map((field) => [field, value[field]])) : {};
+  const order = { ...payer, payMethod: method, reference, amount: DECIDED.amount, country: DECIDED.country, product: DECIDED.product, expireAt: DECIDED.expireAt };
+  const checked = validateCreateRequest(order);
+  if (!checked.ok) {
+    for (const violation of checked.violations) expect([...PAYER_FIELDS.BankAccount, ...PAYER_FIELDS.Pos, 'notify', 'payMethod', 'reference']).toContain(violation.field.split('.')[0]);
+    return expectRefusal(envelope, checked.violations);
   }
-  const checked = validate(TABLE_OF_ACTION[route], value);
+  const request = checked.value;
+  if (request.payMethod === 'BankAccount' && new URL(request.returnUrl).origin !== kit.url) {
+    return expectRefusal(envelope, [{ field: 'returnUrl', rule: 'origin', message: '' }]);
+  }
+  expectForwarded(envelope, CREATE_PATHS);
+  if (envelope.code === SUCCESS_CODE) {
+    expect(typeof (envelope.data as { orderNo?: unknown }).orderNo).toBe('string');
+    expect(answer.headers[ORDER_TOKEN_HEADER.toLowerCase()]).toMatch(/^ot1\.[\w-]+\.[\w-]{43}$/);
+  }
+}
+
+/**
+ * An order's own call: refused without its order token; with one, the order and its country come from the
+ * token and only the code from the body, so only the code can be wrong. A status query without an order token
+ * needs a checkout token covering its reference.
+ */
+function expectedForAction(route: Exclude<ElementRoute, 'create'>, answer: RawAnswer, value: unknown, proof: Proof): void {
+  const envelope = expectEnvelope(answer);
+  if (!isPlainObject(value)) return expectRefusal(envelope, [{ field: 'body', rule: 'type', message: '' }]);
+  if (route === 'status' && proof.orderToken === undefined) {
+    if (proof.base === undefined) return expectTokenRefused(envelope);
+    const reference = value['reference'] === undefined ? proof.base : value['reference'];
+    if (typeof reference !== 'string' || attemptOf(proof.base, reference) === undefined) return expectTokenRefused(envelope);
+    return expectForwarded(envelope, ELEMENT_PATHS);
+  }
+  if (proof.orderToken === undefined || !proof.orderTokenValid) return expectTokenRefused(envelope);
+  if (route === 'status' || route === 'resendOtp') return expectForwarded(envelope, ELEMENT_PATHS);
+  const forwarded = { country: 'EG', orderNo: '1', [route]: value[route] };
+  const checked = validate(TABLE_OF_ACTION[route], forwarded);
   if (!checked.ok) return expectRefusal(envelope, checked.violations);
   expectForwarded(envelope, ELEMENT_PATHS);
 }
 
+interface Proof {
+  orderToken?: string | undefined;
+  orderTokenValid?: boolean;
+  checkoutToken?: string | undefined;
+  base?: string | undefined;
+}
+
+/** The proofs a case carries on its route: checkout tokens on creates, order tokens (or, for status, either). */
+async function proofFor(kitCase: KitCase, value: unknown): Promise<Proof> {
+  const body = isPlainObject(value) ? value : {};
+  if (kitCase.route === 'create' || (kitCase.route === 'status' && kitCase.statusBy === 'reference')) {
+    const { header, base } = await checkoutTokenFor(kitCase.token, body['reference']);
+    return { checkoutToken: header, base };
+  }
+  const orderToken = orderTokenFor(kitCase.token, body['orderNo']);
+  return { orderToken, orderTokenValid: kitCase.token === 'issued' || kitCase.token === 'other order' };
+}
+
 /** README's rule for the kit's transport statuses, then the route's own. */
-function expectAnswer(kitCase: KitCase, answer: RawAnswer, token: string | undefined): void {
+function expectAnswer(kitCase: KitCase, answer: RawAnswer, proof: Proof): void {
   const { route, method, contentType, body } = kitCase;
   if (kitCase.path !== MERCHANT_PATHS[route]) {
     // A path that is not exactly the route's: served as some route, or 404, 405, 413, 415; never anything else.
@@ -358,8 +456,8 @@ function expectAnswer(kitCase: KitCase, answer: RawAnswer, token: string | undef
   if (bytesOf(body).length > LIMIT) return expectProblem(answer, 413, method);
   const json = parsed(body);
   if (!json) return expectProblem(answer, 415, method);
-  if (route === 'create') expectedForCreate(answer, json.value);
-  else expectedForAction(route, answer, json.value, token);
+  if (route === 'create') expectedForCreate(answer, json.value, proof.base);
+  else expectedForAction(route, answer, json.value, proof);
 }
 
 /** A case's label in the report: the status, and the envelope's code. */
@@ -369,7 +467,8 @@ function outcome(answer: RawAnswer): string {
 }
 
 async function stillServes(): Promise<void> {
-  const answer = await post(MERCHANT_PATHS.create, posRequest({ reference: `after-${Date.now()}` }));
+  const reference = `after-${Date.now()}`;
+  const answer = await post(MERCHANT_PATHS.create, posRequest({ reference }), { [CHECKOUT_TOKEN_HEADER]: await checkoutToken({ ...DECIDED, reference }) });
   const envelope = expectEnvelope(answer);
   expect(envelope.code).toBe(SUCCESS_CODE);
   expect((envelope.data as { status: string }).status).toBe('PENDING');
@@ -380,14 +479,15 @@ describe('property: the merchant kit', () => {
   it(`answers every generated request to its element routes with an envelope or a documented status (${runs} cases)`, async () => {
     await cases.check('element routes', kitCases([...tokens.keys()]), async (kitCase) => {
       const value = parsed(kitCase.body)?.value;
-      const token = tokenFor(kitCase.token, isPlainObject(value) ? value['orderNo'] : undefined);
+      const proof = await proofFor(kitCase, value);
       const headers: Record<string, string> = { ...kitCase.headers };
       if (kitCase.contentType[0] !== undefined) headers['Content-Type'] = kitCase.contentType[0];
-      if (token !== undefined) headers[ORDER_TOKEN_HEADER] = token;
+      if (proof.orderToken !== undefined) headers[ORDER_TOKEN_HEADER] = proof.orderToken;
+      if (proof.checkoutToken !== undefined) headers[CHECKOUT_TOKEN_HEADER] = proof.checkoutToken;
       // Node's own parser refuses a TRACE with a body (400, no listener involved), so TRACE goes without one.
       const body = kitCase.method === 'TRACE' ? undefined : kitCase.body;
       const answer = await send(kit.url, { method: kitCase.method, path: kitCase.path, headers, body, chunked: kitCase.chunked && body !== undefined });
-      expectAnswer(kitCase, answer, token);
+      expectAnswer(kitCase, answer, proof);
       return outcome(answer);
     }, runs);
     await stillServes();

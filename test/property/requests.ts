@@ -45,17 +45,20 @@ export interface Shape {
 
 const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : undefined);
 
+/** README: every text field of a request is one line — no control characters, line breaks or bidi overrides. */
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 function matching(pattern: RegExp, strip?: RegExp): (value: unknown) => boolean {
   return (value) => {
     const text = trimmed(value);
-    return text !== undefined && pattern.test(strip ? text.replace(strip, '') : text);
+    return text !== undefined && !NOT_ONE_LINE.test(text) && pattern.test(strip ? text.replace(strip, '') : text);
   };
 }
 
 function ofLength(max: number): (value: unknown) => boolean {
   return (value) => {
     const text = trimmed(value);
-    return text !== undefined && text.length >= 1 && text.length <= max;
+    return text !== undefined && !NOT_ONE_LINE.test(text) && text.length >= 1 && text.length <= max;
   };
 }
 
@@ -109,11 +112,11 @@ export const ACCEPTS = {
 
 // --- Valid values --------------------------------------------------------------------------------------------
 
-/** Free text of 1..max characters after trimming, of any characters at all. */
+/** Free text of 1..max characters after trimming, of any characters that keep it one line. */
 const freeText = (max: number) =>
   fc.string({ unit: hostileCharacter, minLength: 1, maxLength: Math.min(max, 120) }).filter((text) => {
     const kept = text.trim();
-    return kept.length >= 1 && kept.length <= max;
+    return kept.length >= 1 && kept.length <= max && !NOT_ONE_LINE.test(kept);
   });
 
 const reference = fc.stringMatching(/^[A-Za-z0-9._:-]{1,64}$/);
@@ -360,6 +363,7 @@ export function fieldPaths(table: RuleTable): Set<string> {
 /** The rules README.md and src/core/types.ts name for a violation of the validator. */
 export const VALIDATOR_RULES = new Set([
   'required', 'type', 'integer', 'positive', 'min', 'max', 'format', 'enum', 'maxLength', 'minLength', 'url', 'date', 'past', 'unsupported',
+  'characters',
 ]);
 
 // --- Values a field must refuse ----------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
 import { posRequest } from '../core/fixtures.js';
-import { wire, type Wired } from '../support/sandbox-fixture.js';
+import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';
 
 let wired: Wired;
 beforeAll(async () => {
@@ -46,7 +46,11 @@ describe('hostile input', () => {
     });
     expect((await fetch(`${wired.sandbox.url}/nope`)).status).toBe(404);
     expect((await fetch(`${wired.sandbox.url}${SERVICE_PATHS.create}`)).status).toBe(405);
-    const badControl = await fetch(`${wired.sandbox.url}/sandbox/v1/clock/advance`, { method: 'POST', body: '{"minutes":' });
+    const badControl = await fetch(`${wired.sandbox.url}/sandbox/v1/clock/advance`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"minutes":',
+    });
     expect(badControl.status).toBe(400);
     const badMinutes = await wired.control('POST', '/sandbox/v1/clock/advance', { minutes: -5 });
     expect(badMinutes).toMatchObject({ status: 400, body: { errors: [{ field: 'minutes' }] } });
@@ -148,7 +152,8 @@ describe('faults', () => {
     const slow = wired.client.queryStatus({ country: 'EG', reference: 'nothing' }).finally(() => {
       slowAnswered = true;
     });
-    // A call sent after it, and not held, is answered first.
+    // A call sent after the slow one reached the sandbox (its fault is taken), and not held, is answered first.
+    await eventually('the slow call to reach the sandbox', async () => (await wired.sandboxControl.request<{ faults: unknown[] }>('GET', '/sandbox/v1/faults')).body.faults.length === 0);
     await stillServes();
     expect(slowAnswered).toBe(false);
     expect((await slow).code).toBe('02006');

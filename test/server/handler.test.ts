@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
 import {
   createMerchantHandler,
   EXPIRES_IN_HEADER,
@@ -15,6 +15,7 @@ import {
 } from '../../src/server/index.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { listen, startFakeService, type FakeService } from '../support/fake-service.js';
+import { tokenHeader } from '../support/tokens.js';
 
 const merchantId = '256612345678901';
 const privateKey = 'merchant-private-key-for-tests';
@@ -61,10 +62,16 @@ afterEach(async () => {
   await service.close();
 });
 
+/**
+ * Posts to the kit as the element would. A create or a status query without a token of its own carries a
+ * checkout token for the order its body names, as the shop's server would have rendered it.
+ */
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const needsToken = (path === MERCHANT_PATHS.create || path === MERCHANT_PATHS.status) && typeof body === 'object';
+  const proof = needsToken && !headers[CHECKOUT_TOKEN_HEADER] && !headers[ORDER_TOKEN_HEADER] ? await tokenHeader({ merchantId, privateKey }, body) : {};
   const response = await fetch(`${merchant.url}/checkout${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
+    headers: { 'Content-Type': 'application/json', ...proof, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
@@ -179,7 +186,7 @@ describe('element routes', () => {
   async function createdToken(): Promise<string> {
     const answer = await post(MERCHANT_PATHS.create, posRequest());
     const token = answer.headers.get(ORDER_TOKEN_HEADER);
-    expect(token).toMatch(/^[0-9a-f]{128}$/);
+    expect(token).toMatch(/^ot1\.[\w-]+\.[\w-]{43}$/);
     service.requests.length = 0;
     return token!;
   }
@@ -200,25 +207,28 @@ describe('element routes', () => {
 
   it("refuses an order's OTP, PIN or resend without that order's token, and calls nobody", async () => {
     const token = await createdToken();
-    const attempts: { headers: Record<string, string>; orderNo?: string }[] = [
-      { headers: {} },
-      { headers: { [ORDER_TOKEN_HEADER]: token.replace(/^./, token[0] === 'a' ? 'b' : 'a') } },
-      { headers: { [ORDER_TOKEN_HEADER]: token }, orderNo: '2611220000002' },
-    ];
-    for (const attempt of attempts) {
-      const orderNo = attempt.orderNo ?? '2611220000001';
+    const forged = token.replace(/.$/, token.endsWith('A') ? 'B' : 'A');
+    for (const [headers, reason] of [
+      [{}, 'order-token'],
+      [{ [ORDER_TOKEN_HEADER]: forged }, 'forged'],
+      [{ [ORDER_TOKEN_HEADER]: 'f'.repeat(128) }, 'malformed'],
+    ] as const) {
       for (const [path, extra] of [
         [MERCHANT_PATHS.otp, { otp: '11315632' }],
         [MERCHANT_PATHS.pin, { pin: '1234' }],
         [MERCHANT_PATHS.resendOtp, {}],
       ] as const) {
-        const answer = await post(path, { country: 'EG', orderNo, ...extra }, attempt.headers);
-        expect(answer.json).toEqual({ code: '02000', message: 'authentication failed.', data: null });
+        const answer = await post(path, { country: 'EG', orderNo: '2611220000001', ...extra }, headers);
+        expect(answer.json).toMatchObject({ code: '02000', data: { reason } });
       }
     }
-    const byReference = await post(MERCHANT_PATHS.otp, { country: 'EG', reference: 'order-1001', otp: '11315632' }, { [ORDER_TOKEN_HEADER]: token });
-    expect(byReference.json.data.errors[0]).toMatchObject({ field: 'orderNo', rule: 'required' });
     expect(service.requests).toHaveLength(0);
+  });
+
+  it("takes an order's number and country from its token, never from the body", async () => {
+    const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
+    await post(MERCHANT_PATHS.otp, { country: 'SA', orderNo: '2611220000002', reference: 'someone-else', otp: '11315632' }, token);
+    expect(service.requests.map((request) => request.json)).toEqual([{ country: 'EG', orderNo: '2611220000001', otp: '11315632' }]);
   });
 
   it('lets authorizeAction refuse an action or a status query', async () => {
@@ -311,8 +321,9 @@ describe('transport rules', () => {
       '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},' +
       JSON.stringify(posRequest()).slice(1, -1) +
       ',"amount":{"total":100,"currency":"EGP","__proto__":{"polluted":"yes"}}}';
-    const answer = await post(MERCHANT_PATHS.create, hostile);
+    const answer = await post(MERCHANT_PATHS.create, hostile, await tokenHeader({ merchantId, privateKey }, posRequest()));
     expect(answer.status).toBe(200);
+    expect(answer.json.code).toBe('00000');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
     const sent = service.requests[0]!.raw.toString('utf8');
@@ -460,7 +471,7 @@ describe('Express', () => {
     try {
       const answer = await fetch(`${server.url}/api/checkout${MERCHANT_PATHS.create}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...(await tokenHeader({ merchantId, privateKey }, posRequest())) },
         body: JSON.stringify(posRequest()),
       });
       expect(answer.status).toBe(200);
@@ -527,7 +538,7 @@ describe('the handler as a plain function', () => {
     const response = await handler(
       new Request('https://shop.example/payments/status', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...(await tokenHeader({ merchantId, privateKey }, { reference: 'order-1' })) },
         body: JSON.stringify({ country: 'EG', reference: 'order-1' }),
       }),
     );

@@ -2,7 +2,7 @@
 // whose key is known, and everything written is searched for it (and, in logs, for anything shaped like a
 // signature).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MERCHANT_PATHS } from '../../src/core/index.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { createSandbox, SandboxConfigError, type Sandbox } from '../../src/sandbox/index.js';
 import { parseMerchantsFile } from '../../src/sandbox/index.js';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../src/server/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';
+import { tokenHeader } from '../support/tokens.js';
 
 const merchantId = '256600000000042';
 const privateKey = 'sk-live-7c1e9a0b52d44f6e8a3b0c9d1e2f3a4b';
@@ -44,12 +45,16 @@ async function merchantServer(options: Partial<MerchantHandlerOptions> = {}) {
 }
 
 async function call(url: string, body: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+  // Creates and status queries carry a checkout token for the order their body names, as the element's would.
+  const named = /"reference":"([^"]+)"/.exec(body)?.[1];
+  const needsToken = /\/payments(\/status)?$/.test(url) && !headers[CHECKOUT_TOKEN_HEADER] && !headers[ORDER_TOKEN_HEADER];
+  const proof = needsToken ? await tokenHeader({ merchantId, privateKey }, { reference: named ?? 'sec-0' }) : {};
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...proof, ...headers }, body });
   const text = await response.text();
   const shown: Record<string, string> = {};
-  // The order token is an HMAC made to be handed out; every other header is searched.
+  // Every header is searched, the order token the kit hands out with the rest.
   response.headers.forEach((value, name) => {
-    if (name !== 'svc-order-token') shown[name] = value;
+    shown[name] = value;
   });
   written.push({ where: `answer ${url}`, text: `${response.status} ${JSON.stringify(shown)} ${text}` });
   return { status: response.status, text };

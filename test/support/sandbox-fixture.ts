@@ -2,18 +2,25 @@
  * A sandbox and a merchant kit handler wired together on 127.0.0.1, as a merchant's own backend would be:
  * the kit signs and forwards, the sandbox answers and sends callbacks to the kit's /callbacks route.
  */
-import { ORDER_TOKEN_HEADER } from '../../src/core/index.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { createMerchantHandler, ServiceClient, toNodeListener, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { listen } from './fake-service.js';
+import { tokenFor } from './tokens.js';
 
 export interface Wired {
   sandbox: Sandbox;
   client: ServiceClient;
   merchantUrl: string;
   callbacks: CallbackEvent[];
+  /** The sandbox's control API. */
+  sandboxControl: SandboxControl;
   control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** Posts to the merchant kit's route, as the element would (with the order token the create returned). */
+  /**
+   * Posts to the merchant kit's route as the element would: a create or a status query with a checkout token
+   * for the order its body names (as the shop's server would have rendered it), an order's own calls with the
+   * order token the create returned.
+   */
   merchant<T = any>(path: string, body: unknown): Promise<T>;
   close(): Promise<void>;
 }
@@ -33,6 +40,8 @@ export async function wire(
     retryDelayMs: 1,
     logger: { warn: () => undefined, error: () => undefined },
     authorize: (order) => ({ ...order, callbackUrl: `${merchantUrl}/callbacks` }),
+    // The fixtures' shop, where bank account payers come back to.
+    returnUrlOrigins: ['https://shop.example'],
     onCallback: (event) => {
       callbacks.push(event);
     },
@@ -41,32 +50,28 @@ export async function wire(
   const server = await listen(toNodeListener(handler));
   merchantUrl = server.url;
   const client = new ServiceClient({ merchantId, privateKey, environment: { baseUrl: sandbox.url }, retryDelayMs: 1 });
-  const tokens = new Map<string, string>();
+  const sandboxControl = new SandboxControl(sandbox.url);
+  const orderTokens = new Map<string, string>();
   return {
     sandbox,
     client,
     merchantUrl,
     callbacks,
-    async control(method, path, body) {
-      const response = await fetch(`${sandbox.url}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
+    sandboxControl,
+    control: (method, path, body) => sandboxControl.request(method as 'GET' | 'POST' | 'DELETE', path, body),
     async merchant(path, body) {
-      const orderNo = (body as { orderNo?: string } | null)?.orderNo;
-      const token = orderNo === undefined ? undefined : tokens.get(orderNo);
-      const response = await fetch(`${merchantUrl}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...(token ? { [ORDER_TOKEN_HEADER]: token } : {}) },
-        body: JSON.stringify(body),
-      });
+      const value = (body ?? {}) as { orderNo?: string; reference?: string };
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      const orderToken = value.orderNo === undefined ? undefined : orderTokens.get(value.orderNo);
+      if (orderToken) headers[ORDER_TOKEN_HEADER] = orderToken;
+      else if (path === MERCHANT_PATHS.create || path === MERCHANT_PATHS.status) {
+        headers[CHECKOUT_TOKEN_HEADER] = await tokenFor({ merchantId, privateKey }, body);
+      }
+      const response = await fetch(`${merchantUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
       const answer = await response.json();
       const created = answer?.data?.orderNo;
       const issued = response.headers.get(ORDER_TOKEN_HEADER);
-      if (typeof created === 'string' && issued) tokens.set(created, issued);
+      if (typeof created === 'string' && issued) orderTokens.set(created, issued);
       return answer;
     },
     async close() {
@@ -77,10 +82,14 @@ export async function wire(
 }
 
 /** Checks a condition every 20 ms until it holds, for at most `timeoutMs`; then fails with `what`. */
-export async function eventually<T>(what: string, check: () => T | undefined | false, timeoutMs = 5_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -98,6 +98,7 @@ const ar: Translation = {
     mismatchDateOfBirth: 'تاريخ الميلاد لا يطابق بيانات الحساب.',
     limit: 'طلبت رموزًا كثيرة. انتظر وصول الرمز الأخير، أو ابدأ من جديد.',
     state: 'تجاوزت عملية الدفع هذه الخطوة.',
+    characters: (label) => `يحتوي ${label} على رموز غير مسموح بها، مثل فواصل الأسطر.`,
     other: (label) => `تحقّق من ${label}.`,
   },
   errorPrefix: 'خطأ:',
@@ -150,6 +151,10 @@ const ar: Translation = {
   failReason: (reason) => `السبب: ${isolate(reason)}`,
   expiredTitle: 'انتهت صلاحية عملية الدفع',
   expiredBody: 'انتهى وقت الدفع ولم يُخصم أي مبلغ. يمكنك البدء من جديد.',
+  paidBeforeTitle: 'هذا الطلب مدفوع بالفعل',
+  paidBeforeBody: (amount, orderNo) => `دُفع مبلغ ${isolate(amount)} لهذا الطلب من قبل (رقم الطلب ${ltr(orderNo)}). لا حاجة إلى أي إجراء آخر.`,
+  mismatchTitle: 'لا يمكن دفع هذا الطلب هنا',
+  mismatchBody: 'توجد بالفعل عملية دفع لهذا الطلب بمبلغ مختلف. تواصل مع المتجر.',
   retry: 'حاول مرة أخرى',
   startOver: 'ابدأ من جديد',
 
@@ -167,6 +172,9 @@ const ar: Translation = {
   configError: (setting) => `إعداد صفحة الدفع غير صحيح (${isolate(setting)}).`,
   redirectBlocked: 'منع متصفحك نافذة البنك. استخدم الزر لفتحها.',
   statusCheckFailed: 'تعذّر التحقق من حالة الدفع. سنواصل المحاولة.',
+  checkoutExpired: 'انتهت صلاحية صفحة الدفع هذه. أعد تحميل الصفحة للمتابعة.',
+  checkoutRefused: 'لم يعد من الممكن استخدام صفحة الدفع هذه. أعد تحميل الصفحة.',
+  tooMany: (n, format) => `محاولات كثيرة. حاول مرة أخرى بعد ${count(n, format, afterSeconds)}.`,
 };
 
 export default ar;

@@ -61,6 +61,7 @@ const en: Translation = {
     mismatchDateOfBirth: 'The date of birth does not match the account.',
     limit: 'You asked for too many codes. Wait for the last one, or start again.',
     state: 'This payment has moved past that step.',
+    characters: (label) => `${label} has characters that are not allowed, such as line breaks.`,
     other: (label) => `Check ${label.toLowerCase()}.`,
   },
   errorPrefix: 'Error:',
@@ -114,6 +115,10 @@ const en: Translation = {
   failReason: (reason) => `Reason: ${reason}`,
   expiredTitle: 'This payment expired',
   expiredBody: 'The time to pay ran out and nothing was charged. You can start again.',
+  paidBeforeTitle: 'This order is already paid',
+  paidBeforeBody: (amount, orderNo) => `A payment of ${amount} was made for this order before (order number ${orderNo}). Nothing more is needed.`,
+  mismatchTitle: 'This order cannot be paid here',
+  mismatchBody: 'A payment for this order already exists for a different amount. Contact the shop.',
   retry: 'Try again',
   startOver: 'Start again',
 
@@ -131,6 +136,9 @@ const en: Translation = {
   configError: (setting) => `This checkout is not set up correctly (${setting}).`,
   redirectBlocked: 'Your browser blocked the bank’s window. Use the button to open it.',
   statusCheckFailed: 'We could not check the payment status. We keep trying.',
+  checkoutExpired: 'This checkout has expired. Reload the page to continue.',
+  checkoutRefused: 'This checkout cannot be used any more. Reload the page.',
+  tooMany: (seconds, format) => `Too many attempts. Try again in ${count(seconds, format, 'second', 'seconds')}.`,
 };
 
 export default en;

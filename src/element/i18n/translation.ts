@@ -68,6 +68,8 @@ export interface Translation {
     limit: string;
     /** The order is past the step the payer tried. */
     state: string;
+    /** Control characters, line breaks or bidirectional overrides. */
+    characters: (label: string) => string;
     other: (label: string) => string;
   };
   errorPrefix: string;
@@ -117,6 +119,12 @@ export interface Translation {
   failReason: (reason: string) => string;
   expiredTitle: string;
   expiredBody: string;
+  /** A duplicate reference whose order was paid before this checkout made it: not "we received". */
+  paidBeforeTitle: string;
+  paidBeforeBody: (amount: string, orderNo: string) => string;
+  /** An order with this reference exists for another amount or currency. */
+  mismatchTitle: string;
+  mismatchBody: string;
   retry: string;
   startOver: string;
 
@@ -131,6 +139,12 @@ export interface Translation {
   configError: (setting: string) => string;
   redirectBlocked: string;
   statusCheckFailed: string;
+  /** The checkout token expired: the page must be loaded again. */
+  checkoutExpired: string;
+  /** The shop's server refused this checkout's proof (altered, another shop's, not this order's). */
+  checkoutRefused: string;
+  /** A limit of the shop's server; `seconds` until the next try. */
+  tooMany: (seconds: number, format: NumberFormat) => string;
 }
 
 /** A partial catalog: overrides of some terms, or a new locale that falls back for what it lacks. */

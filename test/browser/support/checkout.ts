@@ -22,19 +22,21 @@ afterEach(() => {
   if (litWarnings.length > 0) throw new Error(`Lit warned:\n${litWarnings.splice(0).join('\n')}`);
 });
 
-/** A reference no other test uses. */
 /**
  * Whether a test can ask this browser to emulate a media feature (prefers-color-scheme, prefers-reduced-motion).
  * Chromium can, through CDP; Firefox, driven over WebDriver BiDi, cannot, so its tests read the stylesheet instead.
  */
 export const canEmulateMedia = !navigator.userAgent.includes('Firefox/');
 
+/** A reference no other test uses. */
 export function uniqueReference(prefix = 'wtr'): string {
   counter += 1;
   return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 export interface CheckoutOptions {
+  /** A token of the test's own; otherwise one for `reference`, `amount` and `expireAt`. */
+  checkoutToken?: string;
   reference?: string;
   methods?: string;
   payMethod?: string;
@@ -45,19 +47,29 @@ export interface CheckoutOptions {
   returnUrl?: string;
 }
 
+const references = new WeakMap<Element, string>();
+
+/** The reference of the order the shop's server decided for an element made by `checkout()`. */
+export function referenceOf(element: Element): string {
+  const reference = references.get(element);
+  if (!reference) throw new Error('referenceOf: the element was not made by checkout() with a reference of its own');
+  return reference;
+}
+
 export async function checkout(stack: Stack, options: CheckoutOptions = {}): Promise<SvcCheckout> {
+  // The shop's server decides the order and renders its checkout token into the page.
+  const reference = options.reference ?? uniqueReference();
+  const token =
+    options.checkoutToken ??
+    (await stack.checkoutToken({
+      reference,
+      amount: { total: options.amount ?? 12_500, currency: 'EGP' },
+      expireAt: options.expireAt ?? 30,
+    }));
   const element = await fixture<SvcCheckout>(html`
     <svc-checkout
       endpoint=${stack.endpoint}
-      merchant-id=${stack.merchantId}
-      merchant-name="Nile Coffee Roasters"
-      reference=${options.reference ?? uniqueReference()}
-      country-code="EG"
-      currency="EGP"
-      pay-amount=${String(options.amount ?? 12_500)}
-      product-name="Espresso beans, 1 kg"
-      product-description="Single-origin Ethiopian beans"
-      expire-at=${String(options.expireAt ?? 30)}
+      checkout-token=${token}
       methods=${options.methods ?? 'Pos BankAccount ReferenceCode'}
       pay-method=${options.payMethod ?? ''}
       poll-interval="100"
@@ -68,6 +80,7 @@ export async function checkout(stack: Stack, options: CheckoutOptions = {}): Pro
     ></svc-checkout>
   `);
   await element.updateComplete;
+  if (!options.checkoutToken) references.set(element, reference);
   return element;
 }
 

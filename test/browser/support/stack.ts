@@ -3,6 +3,18 @@
  * and reached on the page's origin under /stacks/<id>/.
  */
 import { executeServerCommand } from '@web/test-runner-commands';
+import { CHECKOUT_TOKEN_HEADER } from '../../../src/core/index.js';
+import { SandboxControl } from '../../../src/sandbox/control-client.js';
+import type { CheckoutOrder } from '../../../src/server/tokens.js';
+
+/** The order every test's shop sells, unless the test says otherwise. */
+export const SHOP_ORDER: Omit<CheckoutOrder, 'reference'> = {
+  amount: { total: 12_500, currency: 'EGP' },
+  country: 'EG',
+  product: { name: 'Espresso beans, 1 kg', description: 'Single-origin Ethiopian beans' },
+  merchantName: 'Nile Coffee Roasters',
+  expireAt: 30,
+};
 
 export interface StackInfo {
   id: string;
@@ -22,22 +34,33 @@ export class Stack {
     return this.info.merchantId;
   }
 
-  /** Calls the sandbox's control API. */
-  async control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${this.info.prefix}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as T };
+  /** The sandbox's control API, passed through on the page's origin. */
+  get sandbox(): SandboxControl {
+    return new SandboxControl(this.info.prefix);
   }
 
-  /** A POS order created through the merchant kit by someone else (another tab, another device). */
-  async createPosOrderElsewhere(reference: string, sn: string): Promise<{ orderNo: string }> {
+  /** Calls the sandbox's control API. */
+  control<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    return this.sandbox.request<T>(method as 'GET' | 'POST' | 'DELETE', path, body);
+  }
+
+  /** A checkout token for an order, as the shop's server renders it into its page. */
+  async checkoutToken(order: Partial<CheckoutOrder> & { reference: string }, options?: { expiresInSeconds?: number }): Promise<string> {
+    const token = await executeServerCommand<string, unknown>('svc-checkout-token', {
+      stack: this.info.id,
+      order: { ...SHOP_ORDER, ...order },
+      options,
+    });
+    if (!token) throw new Error('the test runner issued no checkout token');
+    return token;
+  }
+
+  /** A POS order created through the merchant kit by someone else (another tab, another device) with the same checkout. */
+  async createPosOrderElsewhere(reference: string, sn: string, checkoutToken?: string): Promise<{ orderNo: string }> {
     const answer = await fetch(`${this.endpoint}/payments`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ reference, amount: { total: 12_500, currency: 'EGP' }, product: { name: 'Beans' }, payMethod: 'Pos', sn, country: 'EG' }),
+      headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: checkoutToken ?? (await this.checkoutToken({ reference })) },
+      body: JSON.stringify({ reference, payMethod: 'Pos', sn }),
     }).then((response) => response.json());
     if (answer.code !== '00000') throw new Error(`the order was not created: ${answer.code}`);
     return answer.data;

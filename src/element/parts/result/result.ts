@@ -1,7 +1,10 @@
 import { css, html, nothing } from 'lit';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 
-/** The outcome: paid, failed (with the service's reason), or expired; the last two offer a new attempt. */
+/**
+ * The outcome: paid (here, or before this checkout), failed (with the service's reason), expired, or an order of
+ * this reference for another amount; failed and expired offer a new attempt.
+ */
 export class SvcResult extends CheckoutPart {
   static override styles = [
     ...CheckoutPart.styles,
@@ -43,11 +46,22 @@ export class SvcResult extends CheckoutPart {
     const outcome = state.step.outcome;
     const amount = order?.amount ?? state.amount;
     const money = amount ? localize.money(amount.total, amount.currency) : '';
-    if (outcome === 'SUCCESS') {
+    if (outcome === 'SUCCESS' || outcome === 'PAID_BEFORE') {
+      const before = outcome === 'PAID_BEFORE';
       return html`
         <section class="result success" part="result" aria-labelledby="heading">
-          <h2 id="heading" part="heading" tabindex="-1"><span class="mark" aria-hidden="true">✓</span>${t.successTitle}</h2>
-          <p>${t.successBody(money, order?.orderNo ?? '')}</p>
+          <h2 id="heading" part="heading" tabindex="-1">
+            <span class="mark" aria-hidden="true">✓</span>${before ? t.paidBeforeTitle : t.successTitle}
+          </h2>
+          <p>${before ? t.paidBeforeBody(money, order?.orderNo ?? '') : t.successBody(money, order?.orderNo ?? '')}</p>
+        </section>
+      `;
+    }
+    if (outcome === 'MISMATCH') {
+      return html`
+        <section class="result fail" part="result" aria-labelledby="heading">
+          <h2 id="heading" part="heading" tabindex="-1"><span class="mark" aria-hidden="true">✕</span>${t.mismatchTitle}</h2>
+          <p>${t.mismatchBody}</p>
         </section>
       `;
     }

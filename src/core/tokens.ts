@@ -1,0 +1,289 @@
+/**
+ * The two proofs the browser carries (DESIGN.md §3), as data: the checkout token, in which the merchant's
+ * server fixes an order before the page shows it, and the order token, which the merchant kit hands back for
+ * the order a create made. Both are `<kind>.<payload>.<tag>`: the payload is the claims as canonical JSON
+ * with short keys, base64url; the tag is an HMAC the kit computes with a key derived from the merchant's
+ * private key for this purpose only (src/server/tokens.ts). Here they are only read: the element shows what a
+ * checkout token says, and the kit checks the tag before it believes any of it.
+ */
+import { integer, isPlainObject, type Format } from './formats.js';
+import { canonicalJson, parseJson } from './json.js';
+import { LIMITS, ORDER_FORMATS, type RuleTable } from './rules.js';
+import { isPayMethod, PAY_METHODS, type PayMethod } from './status.js';
+import type { Amount } from './types.js';
+import { validate, type Validation } from './validate.js';
+
+/** What the merchant's server decides about an order; the browser may add only the payer's part. */
+export interface CheckoutTokenClaims {
+  merchantId: string;
+  reference: string;
+  amount: Amount;
+  country: string;
+  product: { name: string; description?: string };
+  /** The methods offered, in order; all when absent. */
+  methods?: PayMethod[];
+  /** Minutes before each order expires; the service's default (30) when absent. */
+  expireAt?: number;
+  /** Shown to the payer and sent with reference code orders (it appears in the SMS and email). */
+  merchantName?: string;
+  /** Where the service sends this order's callbacks; the kit's own `callbackUrl` option otherwise. */
+  callbackUrl?: string;
+  /** Where the bank returns the payer after 3-D Secure; otherwise a page of the shop's own origin. */
+  returnUrl?: string;
+  /** How many orders the payer may start for this reference: the first, then `-2` … (default 10). */
+  attempts?: number;
+  /** Unix seconds. */
+  issuedAt: number;
+  /** Unix seconds; the token is refused after it. */
+  expiresAt: number;
+}
+
+/** The order a create made, as the kit vouches for it to the page that made it. */
+export interface OrderTokenClaims {
+  merchantId: string;
+  orderNo: string;
+  reference: string;
+  country: string;
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
+export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1' } as const;
+export type TokenKind = keyof typeof TOKEN_KINDS;
+
+/** Retries of a checkout: `reference`, `reference-2`, … up to this many unless the token says otherwise. */
+export const DEFAULT_ATTEMPTS = 10;
+export const MAX_ATTEMPTS = 99;
+/** How long a checkout token is good for unless the merchant's server says otherwise: one hour. */
+export const DEFAULT_CHECKOUT_TOKEN_SECONDS = 3_600;
+/** At most a week: a token is a proof for one visit to the checkout, not a permanent link. */
+export const MAX_CHECKOUT_TOKEN_SECONDS = 7 * 86_400;
+
+/** Short wire names of the claims: a token goes into a page and into every request's headers. */
+const CHECKOUT_KEYS = {
+  merchantId: 'mid',
+  reference: 'ref',
+  total: 'amt',
+  currency: 'cur',
+  country: 'cty',
+  productName: 'pn',
+  productDescription: 'pd',
+  methods: 'pm',
+  expireAt: 'xa',
+  merchantName: 'mn',
+  callbackUrl: 'cb',
+  returnUrl: 'ru',
+  attempts: 'att',
+  issuedAt: 'iat',
+  expiresAt: 'exp',
+} as const;
+
+const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', country: 'cty', expiresAt: 'exp' } as const;
+
+const seconds = integer({ min: 0, max: 253_402_300_799, expected: 'unix seconds' });
+
+const methodList: Format = (value, field) => {
+  if (!Array.isArray(value) || value.length === 0 || !value.every(isPayMethod) || new Set(value).size !== value.length) {
+    return { ok: false, rule: 'enum', message: `${field} must be a list of distinct methods out of ${PAY_METHODS.join(', ')}` };
+  }
+  return { ok: true, value: [...value] };
+};
+
+const f = ORDER_FORMATS;
+
+/** The rules a checkout token's claims follow: the create request's own formats. */
+export const CHECKOUT_TOKEN_CLAIMS: RuleTable = {
+  fields: {
+    merchantId: { required: true, format: f.merchantId },
+    reference: { required: true, format: f.reference },
+    'amount.total': { required: true, format: f.minorUnits },
+    'amount.currency': { required: true, format: f.currency },
+    country: { required: true, format: f.country },
+    'product.name': { required: true, format: f.productName },
+    'product.description': { required: false, format: f.productDescription },
+    methods: { required: false, format: methodList },
+    expireAt: { required: false, format: f.expireMinutes },
+    merchantName: { required: false, format: f.personName },
+    callbackUrl: { required: false, format: f.url },
+    returnUrl: { required: false, format: f.url },
+    attempts: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
+    issuedAt: { required: true, format: seconds },
+    expiresAt: { required: true, format: seconds },
+  },
+};
+
+const ORDER_TOKEN_CLAIMS: RuleTable = {
+  fields: {
+    merchantId: { required: true, format: f.merchantId },
+    orderNo: { required: true, format: f.orderNo },
+    reference: { required: true, format: f.reference },
+    country: { required: true, format: f.country },
+    expiresAt: { required: true, format: seconds },
+  },
+};
+
+export function validateCheckoutClaims(input: unknown): Validation<CheckoutTokenClaims> {
+  return validate<CheckoutTokenClaims>(CHECKOUT_TOKEN_CLAIMS, input);
+}
+
+/** The reference of an attempt: the token's own first, then `-2`, `-3`, … cut to fit 64 characters. */
+export function attemptReference(base: string, attempt: number): string {
+  if (attempt <= 1) return base;
+  const suffix = `-${attempt}`;
+  return `${base.slice(0, LIMITS.referenceLength - suffix.length)}${suffix}`;
+}
+
+/** Which attempt of `base` a reference is (1 for the base itself), or undefined when it is none of them. */
+export function attemptOf(base: string, reference: string, attempts = DEFAULT_ATTEMPTS): number | undefined {
+  if (reference === base) return 1;
+  const match = /-(\d{1,2})$/.exec(reference);
+  const attempt = match ? Number(match[1]) : Number.NaN;
+  if (!(attempt >= 2 && attempt <= attempts)) return undefined;
+  return attemptReference(base, attempt) === reference ? attempt : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The wire form
+
+/** The payload of a token as text: canonical JSON of the short keys, base64url. */
+export function encodeCheckoutPayload(claims: CheckoutTokenClaims): string {
+  const k = CHECKOUT_KEYS;
+  const short: Record<string, unknown> = {
+    [k.merchantId]: claims.merchantId,
+    [k.reference]: claims.reference,
+    [k.total]: claims.amount.total,
+    [k.currency]: claims.amount.currency,
+    [k.country]: claims.country,
+    [k.productName]: claims.product.name,
+    [k.productDescription]: claims.product.description,
+    [k.methods]: claims.methods,
+    [k.expireAt]: claims.expireAt,
+    [k.merchantName]: claims.merchantName,
+    [k.callbackUrl]: claims.callbackUrl,
+    [k.returnUrl]: claims.returnUrl,
+    [k.attempts]: claims.attempts,
+    [k.issuedAt]: claims.issuedAt,
+    [k.expiresAt]: claims.expiresAt,
+  };
+  return base64UrlEncode(canonicalJson(short));
+}
+
+export function encodeOrderPayload(claims: OrderTokenClaims): string {
+  const short = Object.fromEntries(Object.entries(ORDER_KEYS).map(([name, key]) => [key, claims[name as keyof OrderTokenClaims]]));
+  return base64UrlEncode(canonicalJson(short));
+}
+
+export type TokenRefusal = 'missing' | 'malformed' | 'forged' | 'expired' | 'merchant' | 'reference';
+
+/** What each refusal tells the caller (the kit answers `02000` with it; the element explains it to the payer). */
+export const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
+  missing: 'no checkout token: the shop must render one into the page',
+  malformed: 'the token is not one the shop issued',
+  forged: 'the token was altered, or signed with another key',
+  expired: 'the token has expired: reload the page for a new one',
+  merchant: 'the token belongs to another merchant',
+  reference: 'the token does not cover this order',
+};
+
+export interface ParsedToken<T> {
+  kind: TokenKind;
+  /** `<kind>.<payload>`: what the tag signs. */
+  signed: string;
+  tag: string;
+  claims: T;
+}
+
+export type TokenParse<T> = { ok: true; token: ParsedToken<T> } | { ok: false; reason: TokenRefusal };
+
+/** Reads a checkout token's claims without checking its tag (the page may; only the kit can check it). */
+export function parseCheckoutToken(token: unknown): TokenParse<CheckoutTokenClaims> {
+  return parseToken(token, 'checkout', (short) => {
+    const k = CHECKOUT_KEYS;
+    const claims = validateCheckoutClaims({
+      merchantId: short[k.merchantId],
+      reference: short[k.reference],
+      amount: { total: short[k.total], currency: short[k.currency] },
+      country: short[k.country],
+      product: { name: short[k.productName], description: short[k.productDescription] },
+      methods: short[k.methods],
+      expireAt: short[k.expireAt],
+      merchantName: short[k.merchantName],
+      callbackUrl: short[k.callbackUrl],
+      returnUrl: short[k.returnUrl],
+      attempts: short[k.attempts],
+      issuedAt: short[k.issuedAt],
+      expiresAt: short[k.expiresAt],
+    });
+    return claims.ok ? claims.value : undefined;
+  });
+}
+
+export function parseOrderToken(token: unknown): TokenParse<OrderTokenClaims> {
+  return parseToken(token, 'order', (short) => {
+    const claims = validate<OrderTokenClaims>(
+      ORDER_TOKEN_CLAIMS,
+      Object.fromEntries(Object.entries(ORDER_KEYS).map(([name, key]) => [name, short[key]])),
+    );
+    return claims.ok ? claims.value : undefined;
+  });
+}
+
+function parseToken<T>(token: unknown, kind: TokenKind, read: (short: Record<string, unknown>) => T | undefined): TokenParse<T> {
+  if (typeof token !== 'string' || token.trim() === '') return { ok: false, reason: 'missing' };
+  const parts = token.trim().split('.');
+  if (parts.length !== 3 || parts[0] !== TOKEN_KINDS[kind] || (parts[1] as string).length > 4096) return { ok: false, reason: 'malformed' };
+  const [prefix, payload, tag] = parts as [string, string, string];
+  const text = base64UrlDecode(payload);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (!parsed?.ok || !isPlainObject(parsed.value)) return { ok: false, reason: 'malformed' };
+  const claims = read(parsed.value);
+  if (!claims) return { ok: false, reason: 'malformed' };
+  return { ok: true, token: { kind, signed: `${prefix}.${payload}`, tag, claims } };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// base64url of UTF-8 text, written out: core runs where neither Buffer nor a DOM is certain.
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+export function base64UrlEncode(input: string | Uint8Array): string {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  let out = '';
+  for (let index = 0; index < bytes.length; index += 3) {
+    const a = bytes[index] as number;
+    const b = bytes[index + 1];
+    const c = bytes[index + 2];
+    out += ALPHABET[a >> 2];
+    out += ALPHABET[((a & 3) << 4) | ((b ?? 0) >> 4)];
+    if (b !== undefined) out += ALPHABET[((b & 15) << 2) | ((c ?? 0) >> 6)];
+    if (c !== undefined) out += ALPHABET[c & 63];
+  }
+  return out;
+}
+
+export function base64UrlBytes(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let offset = 0;
+  for (const char of text) {
+    value = (value << 6) | ALPHABET.indexOf(char);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[offset++] = (value >> bits) & 255;
+    }
+  }
+  return bytes.subarray(0, offset);
+}
+
+function base64UrlDecode(text: string): string | undefined {
+  const bytes = base64UrlBytes(text);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * The element's calls (DESIGN.md §3): create, OTP, PIN, resend and status. Each first proves which order it
+ * is about — the checkout token for a create or a query by reference, the order token for an order's own
+ * calls — and nothing reaches the service without that proof. What the service receives is built here, from
+ * the token's claims and only the payer's fields of the body, with only the fields the service needs.
+ */
+import {
+  attemptOf,
+  attemptReference,
+  CHECKOUT_TOKEN_HEADER,
+  DEFAULT_ATTEMPTS,
+  envelopeForViolations,
+  errorEnvelope,
+  EXPIRES_IN_HEADER,
+  isPayMethod,
+  isPlainObject,
+  isSuccess,
+  LIMITS,
+  ORDER_TOKEN_HEADER,
+  PAYER_FIELDS,
+  STATUS_REQUEST,
+  TOKEN_REFUSALS,
+  validate,
+  validateCreateRequest,
+  type CheckoutTokenClaims,
+  type CreatePaymentRequest,
+  type Envelope,
+  type MerchantOperation,
+  type OrderTokenClaims,
+  type StatusRequest,
+  type TokenRefusal,
+  type Violation,
+} from '../core/index.js';
+import { rememberedClientAddress } from './client-address.js';
+import { envelope, isAbort, logValue, type Logger } from './http.js';
+import { ServiceError, type ServiceClient } from './service-client.js';
+import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
+import { issueOrderToken, verifyCheckoutToken, verifyOrderToken, type TokenCredentials } from './tokens.js';
+
+/** Throw this from `authorize` or `authorizeAction` to refuse; the element shows the message (at `field` when given). */
+export class OrderRejection extends Error {
+  override readonly name = 'OrderRejection';
+  readonly field: string;
+  constructor(message: string, options: { field?: string } = {}) {
+    super(message);
+    this.field = options.field ?? 'order';
+  }
+}
+
+/**
+ * Where orders come from. `checkout-token` (the default): the merchant's server issued a checkout token for
+ * it. `authorize`: the merchant's `authorize` hook sets every order's amount and reference from its own
+ * records, and `authorizeAction` ties status queries to the payer's session. `browser`: the browser's amount
+ * and reference are used as sent — for development against the sandbox or a loopback service only.
+ */
+export type OrderSource = 'checkout-token' | 'authorize' | 'browser';
+
+export type ActionOperation = 'otp' | 'pin' | 'resendOtp' | 'status';
+
+export type AuthorizeHook = (
+  order: CreatePaymentRequest,
+  request: Request,
+) => CreatePaymentRequest | void | Promise<CreatePaymentRequest | void>;
+
+export type AuthorizeActionHook = (operation: ActionOperation, body: Record<string, unknown>, request: Request) => void | Promise<void>;
+
+export interface PaymentRoutesOptions {
+  client: ServiceClient;
+  credentials: TokenCredentials;
+  orderSource: OrderSource;
+  /** The kit's own callback URL, when the token names none. */
+  callbackUrl: string | undefined;
+  /** The kit's own merchant name, when the token names none. */
+  merchantName: string | undefined;
+  /** Origins besides the payer's page's own that `returnUrl` may point at. */
+  returnUrlOrigins: readonly string[];
+  authorize: AuthorizeHook | undefined;
+  authorizeAction: AuthorizeActionHook | undefined;
+  clientAddress: ((request: Request) => string | undefined) | undefined;
+  throttleStore: ThrottleStore;
+  limits: ThrottleLimits;
+  logger: Logger;
+  redact: (text: string) => string;
+  now: () => number;
+}
+
+type Route = (value: unknown, request: Request) => Promise<Response>;
+
+/** A refused proof: `02000`, with what was wrong, before anything reaches the service. */
+function refused(reason: TokenRefusal | 'order-token'): Response {
+  const message = reason === 'order-token' ? "this call needs the order's token (Svc-Order-Token)" : TOKEN_REFUSALS[reason];
+  return envelope(errorEnvelope('02000', { message: `authentication failed: ${message}.`, data: { reason } }));
+}
+
+function invalid(...violations: Violation[]): Response {
+  return envelope(envelopeForViolations(violations));
+}
+
+function tooMany(throttled: Throttled): Response {
+  const answer = errorEnvelope('TOO_MANY_REQUESTS', {
+    message: `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`,
+    data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
+  });
+  return envelope(answer, { 'Retry-After': String(throttled.retryAfterSeconds) });
+}
+
+const notAnObject = () => invalid({ field: 'body', rule: 'type', message: 'the request body must be a JSON object' });
+
+export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage'>, Route> {
+  const { client, credentials, logger } = options;
+
+  /** Calls the service; a transport failure becomes the service's own "not available" envelope. */
+  async function callService(operation: string, call: () => Promise<Envelope>): Promise<Envelope> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof ServiceError) && !isAbort(error)) throw error;
+      logger.warn(`svc-checkout: ${operation} failed: ${error instanceof Error ? error.message : 'aborted'}`);
+      return errorEnvelope('50003');
+    }
+  }
+
+  /** Runs a merchant hook; an `OrderRejection` becomes the envelope the element shows at its field. */
+  async function hook<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+    try {
+      return { ok: true, value: await run() };
+    } catch (error) {
+      if (!(error instanceof OrderRejection)) throw error;
+      return { ok: false, response: invalid({ field: error.field, rule: 'merchant', message: options.redact(error.message) }) };
+    }
+  }
+
+  const orderTokenFor = (claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined) =>
+    issueOrderToken(credentials.privateKey, {
+      merchantId: credentials.merchantId,
+      ...claims,
+      // The order's own life, and a day for a page that comes back to it (3-D Secure, a reload).
+      expiresAt: Math.floor(options.now() / 1000) + (expireAt ?? LIMITS.defaultExpireMinutes) * 60 + 86_400,
+    });
+
+  const checkoutProof = (request: Request) => verifyCheckoutToken(request.headers.get(CHECKOUT_TOKEN_HEADER), credentials, options.now());
+
+  const clientAddressOf = (request: Request) => options.clientAddress?.(request) ?? rememberedClientAddress(request);
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Create
+
+  /** The order a checkout token decides, with the payer's fields of the body and nothing else of it. */
+  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; refusal?: Response } {
+    const method = body['payMethod'];
+    if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
+      return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
+    }
+    const reference = body['reference'] === undefined ? claims.reference : body['reference'];
+    const attempt = typeof reference === 'string' ? attemptOf(claims.reference, reference, claims.attempts ?? DEFAULT_ATTEMPTS) : undefined;
+    if (attempt === undefined) return { refusal: refused('reference') };
+    const payer = isPayMethod(method) ? Object.fromEntries(PAYER_FIELDS[method].filter((field) => Object.hasOwn(body, field)).map((field) => [field, body[field]])) : {};
+    return {
+      order: {
+        ...payer,
+        payMethod: method,
+        reference: attemptReference(claims.reference, attempt),
+        amount: claims.amount,
+        country: claims.country,
+        product: claims.product,
+        expireAt: claims.expireAt,
+        ...(method === 'ReferenceCode' ? { merchantName: claims.merchantName ?? options.merchantName } : {}),
+        ...(claims.returnUrl && method === 'BankAccount' ? { returnUrl: claims.returnUrl } : {}),
+        callbackUrl: claims.callbackUrl ?? options.callbackUrl,
+      },
+    };
+  }
+
+  /** The browser's order, for the `authorize` and `browser` sources: never its callback URL or merchant name. */
+  function orderFromBrowser(body: Record<string, unknown>): unknown {
+    const { callbackUrl: _callbackUrl, merchantName: _merchantName, userClientIP: _address, ...rest } = body;
+    return {
+      ...rest,
+      callbackUrl: options.callbackUrl,
+      ...(body['payMethod'] === 'ReferenceCode' ? { merchantName: options.merchantName } : {}),
+    };
+  }
+
+  /** A 3-D Secure return address must be a page of the payer's own shop, not anywhere the browser names. */
+  function returnUrlViolation(order: CreatePaymentRequest, request: Request, fixedByToken: boolean): Violation | undefined {
+    if (order.payMethod !== 'BankAccount' || fixedByToken) return undefined;
+    const allowed = new Set(options.returnUrlOrigins);
+    allowed.add(new URL(request.url).origin);
+    const pageOrigin = request.headers.get('origin');
+    if (pageOrigin) allowed.add(pageOrigin);
+    if (allowed.has(new URL(order.returnUrl).origin)) return undefined;
+    return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
+  }
+
+  async function create(value: unknown, request: Request): Promise<Response> {
+    if (!isPlainObject(value)) return notAnObject();
+    let claims: CheckoutTokenClaims | undefined;
+    let proposed: unknown;
+    if (options.orderSource === 'checkout-token') {
+      const proof = await checkoutProof(request);
+      if (!proof.ok) return refused(proof.reason);
+      claims = proof.claims;
+      const built = orderFromToken(claims, value);
+      if (built.refusal) return built.refusal;
+      proposed = built.order;
+    } else {
+      proposed = orderFromBrowser(value);
+    }
+    const checked = validateCreateRequest(proposed);
+    if (!checked.ok) return invalid(...checked.violations);
+    let order = checked.value;
+    const wrongReturn = returnUrlViolation(order, request, claims?.returnUrl !== undefined);
+    if (wrongReturn) return invalid(wrongReturn);
+    const address = clientAddressOf(request);
+    // The payer's address as the shop's server sees it; the browser's own claim of it is never taken.
+    if (address && order.payMethod !== 'ReferenceCode' && /^[0-9A-Fa-f:.]{2,45}$/.test(address)) order = { ...order, userClientIP: address };
+
+    const notify = order.payMethod === 'ReferenceCode' ? order.notify : undefined;
+    const channel = notify?.notifyMethod ?? 'BOTH';
+    const throttled = await throttle(options.throttleStore, options.limits, [
+      ['createsPerClient', address],
+      ['createsPerCheckout', claims ? `${credentials.merchantId}:${claims.reference}` : undefined],
+      ['messagesPerPhone', channel !== 'EMAIL' ? notify?.notifyUserMobile?.replace(/\D/g, '') : undefined],
+      ['messagesPerEmail', channel !== 'SMS' ? notify?.notifyUserEmail?.toLowerCase() : undefined],
+    ]);
+    if (throttled) {
+      logger.warn(`svc-checkout: create refused by the ${throttled.limit} limit (reference ${logValue(order.reference)})`);
+      return tooMany(throttled);
+    }
+
+    if (options.authorize) {
+      const authorized = await hook(() => options.authorize!(order, request));
+      if (!authorized.ok) return authorized.response;
+      if (authorized.value) order = authorized.value;
+      else if (options.orderSource === 'authorize') {
+        throw new TypeError('authorize must return the order, with its amount and reference from your records');
+      }
+    }
+
+    const answer = await callService('create', () => client.createPayment(order, { signal: request.signal }));
+    const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
+    const headers: Record<string, string> = {};
+    if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
+    if (typeof data?.['orderNo'] === 'string') {
+      const country = order.country ?? claims?.country;
+      if (country) headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: order.reference, country }, order.expireAt);
+    }
+    return envelope(answer, headers);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // An order's own calls
+
+  async function orderProof(request: Request): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Response }> {
+    const token = request.headers.get(ORDER_TOKEN_HEADER);
+    if (!token) return { ok: false, response: refused('order-token') };
+    const proof = await verifyOrderToken(token, credentials, options.now());
+    if (!proof.ok) {
+      logger.warn(`svc-checkout: an order call was refused: its ${ORDER_TOKEN_HEADER} is ${proof.reason}`);
+      return { ok: false, response: refused(proof.reason) };
+    }
+    return { ok: true, claims: proof.claims };
+  }
+
+  /** OTP, PIN and resend: the order and its country from the order token; from the body only the code. */
+  function codeRoute(operation: 'otp' | 'pin' | 'resendOtp', field?: 'otp' | 'pin'): Route {
+    return async (value, request) => {
+      if (!isPlainObject(value)) return notAnObject();
+      const proof = await orderProof(request);
+      if (!proof.ok) return proof.response;
+      const { orderNo, country } = proof.claims;
+      const body: Record<string, unknown> = { country, orderNo, ...(field ? { [field]: value[field] } : {}) };
+      if (operation === 'resendOtp') {
+        const throttled = await throttle(options.throttleStore, options.limits, [['resendOtp', `${credentials.merchantId}:${orderNo}`]]);
+        if (throttled) return tooMany(throttled);
+      }
+      if (options.authorizeAction) {
+        const allowed = await hook(() => options.authorizeAction!(operation, body, request));
+        if (!allowed.ok) return allowed.response;
+      }
+      const call = {
+        otp: () => client.submitOtp(body as never, { signal: request.signal }),
+        pin: () => client.submitPin(body as never, { signal: request.signal }),
+        resendOtp: () => client.resendOtp(body as never, { signal: request.signal }),
+      }[operation];
+      return envelope(await callService(operation, call));
+    };
+  }
+
+  /**
+   * The status of an order: by its order number with its order token, or by a reference the checkout token
+   * covers (a lost create's answer, a page that did not create the order). The answer to the latter carries the
+   * order's token, so that the page can go on with it.
+   */
+  async function status(value: unknown, request: Request): Promise<Response> {
+    if (!isPlainObject(value)) return notAnObject();
+    let query: StatusRequest;
+    let vouchFor: { reference: string; country: string; expireAt: number | undefined } | undefined;
+    if (request.headers.get(ORDER_TOKEN_HEADER)) {
+      const proof = await orderProof(request);
+      if (!proof.ok) return proof.response;
+      query = { country: proof.claims.country, orderNo: proof.claims.orderNo };
+    } else if (options.orderSource === 'checkout-token') {
+      const proof = await checkoutProof(request);
+      if (!proof.ok) return refused(proof.reason);
+      const claims = proof.claims;
+      const reference = value['reference'] === undefined ? claims.reference : value['reference'];
+      const covered = typeof reference === 'string' && attemptOf(claims.reference, reference, claims.attempts ?? DEFAULT_ATTEMPTS) !== undefined;
+      if (!covered) return refused('reference');
+      query = { country: claims.country, reference: reference as string };
+      vouchFor = { reference: reference as string, country: claims.country, expireAt: claims.expireAt };
+    } else {
+      const checked = validate<StatusRequest>(STATUS_REQUEST, value);
+      if (!checked.ok) return invalid(...checked.violations);
+      const { country, orderNo, reference } = checked.value;
+      // With orders from `authorize`, an order number is proved by its order token; a reference goes to
+      // `authorizeAction`, which ties it to the payer's session.
+      if (orderNo !== undefined && options.orderSource === 'authorize') return refused('order-token');
+      // One way to name the order, never both.
+      query = orderNo !== undefined ? { country, orderNo } : { country, reference: reference as string };
+    }
+    if (options.authorizeAction) {
+      const allowed = await hook(() => options.authorizeAction!('status', { ...query }, request));
+      if (!allowed.ok) return allowed.response;
+    }
+    // Tried once: the element polls again anyway, and must hear within its own timeout.
+    const answer = await callService('status', () => client.queryStatus(query, { signal: request.signal, retries: 0 }));
+    const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
+    const headers: Record<string, string> = {};
+    if (vouchFor && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {
+      headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: vouchFor.reference, country: vouchFor.country }, vouchFor.expireAt);
+    }
+    return envelope(answer, headers);
+  }
+
+  return {
+    create,
+    otp: codeRoute('otp', 'otp'),
+    pin: codeRoute('pin', 'pin'),
+    resendOtp: codeRoute('resendOtp'),
+    status,
+  };
+}
