@@ -1,0 +1,297 @@
+/**
+ * The attacks of the security review, sent as an attacker would send them: raw HTTP to the merchant kit, in
+ * front of the real sandbox. Each test names the protection that stops it (README, "Threat model").
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
+import { createMerchantHandler, issueCheckoutToken, issueOrderToken, OrderRejection, type CheckoutOrder, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { logValue } from '../../src/server/http.js';
+import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
+import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
+import { wire, type Wired } from '../support/sandbox-fixture.js';
+
+const shop = { merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey };
+/** The order the shop's server decided, as it renders it into its page. */
+const decided: CheckoutOrder = {
+  reference: 'order-7001',
+  amount: { total: 12_500, currency: 'EGP' },
+  country: 'EG',
+  product: { name: 'Espresso beans', description: '1 kg bag' },
+  merchantName: 'Cairo Coffee',
+};
+
+let stack: Wired;
+const logs: string[] = [];
+
+async function start(handler: Partial<MerchantHandlerOptions> = {}) {
+  await stack?.close();
+  stack = await wire({ handler: { logger: { warn: (line) => logs.push(line), error: (line) => logs.push(line) }, ...handler } });
+}
+
+beforeEach(async () => {
+  logs.length = 0;
+  await start();
+});
+afterEach(() => stack.close());
+
+/** A request as an attacker's script sends it: any body, any headers. */
+async function send(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${stack.merchantUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, json: (await response.json()) as any };
+}
+
+const tokenOf = (order: Partial<CheckoutOrder> = {}, credentials = shop) => issueCheckoutToken(credentials, { ...decided, ...order });
+const withToken = async (order: Partial<CheckoutOrder> = {}) => ({ [CHECKOUT_TOKEN_HEADER]: await tokenOf(order) });
+
+/** Changes one claim of a token and keeps its tag, as an attacker editing the page would. */
+function alter(token: string, change: (claims: Record<string, any>) => void): string {
+  const [kind, payload, tag] = token.split('.');
+  const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+  change(claims);
+  return [kind, Buffer.from(JSON.stringify(claims)).toString('base64url'), tag].join('.');
+}
+
+describe('the money and the reference come from the checkout token', () => {
+  it('pays the decided amount whatever amount, currency, reference or country the body sends (the 1-piastre attack)', async () => {
+    const answer = await send(
+      MERCHANT_PATHS.create,
+      posRequest({ reference: 'order-7001', amount: { total: 1, currency: 'USD' }, country: 'NG', product: { name: 'Free' } }),
+      await withToken(),
+    );
+    expect(answer.json.code).toBe('00000');
+    const [order] = await stack.sandboxControl.orders();
+    expect(order).toMatchObject({ reference: 'order-7001', amount: { total: 12_500, currency: 'EGP' }, country: 'EG' });
+  });
+
+  it('refuses a token whose amount was edited, and nothing reaches the service', async () => {
+    const token = alter(await tokenOf(), (claims) => {
+      claims.a = 1;
+    });
+    const answer = await send(MERCHANT_PATHS.create, posRequest(), { [CHECKOUT_TOKEN_HEADER]: token });
+    expect(answer.json).toMatchObject({ code: '02000', data: { reason: 'forged' } });
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+  });
+
+  it('refuses a create with no token, a malformed one, an expired one and one of another merchant', async () => {
+    const otherShop = { merchantId: '256600000000009', privateKey: 'another-shops-key' };
+    const expired = await issueCheckoutToken(shop, decided, { now: Date.now() - 7_200_000, expiresInSeconds: 3_600 });
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'missing'],
+      [{ [CHECKOUT_TOKEN_HEADER]: 'ct1.not-a-token' }, 'malformed'],
+      [{ [CHECKOUT_TOKEN_HEADER]: expired }, 'expired'],
+      [{ [CHECKOUT_TOKEN_HEADER]: await tokenOf({}, otherShop) }, 'forged'],
+      // Signed with this shop's key but naming another merchant (two merchant ids sharing a key).
+      [{ [CHECKOUT_TOKEN_HEADER]: await issueCheckoutToken({ ...shop, merchantId: '256600000000009' }, decided) }, 'merchant'],
+    ];
+    for (const [headers, reason] of cases) {
+      const answer = await send(MERCHANT_PATHS.create, posRequest(), headers);
+      expect(answer.json, reason).toMatchObject({ code: '02000', data: { reason } });
+    }
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+  });
+
+  it("cannot pre-create another payer's guessable reference to make their create meet 02004", async () => {
+    // The attacker holds a real token for their own cart, and names the victim's next reference.
+    for (const reference of ['order-7002', 'order-7001-x', 'order-7001-100', 'order-70012']) {
+      const answer = await send(MERCHANT_PATHS.create, posRequest({ reference }), await withToken());
+      expect(answer.json, reference).toMatchObject({ code: '02000', data: { reason: 'reference' } });
+    }
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+  });
+
+  it('gives each retry a fresh reference derived from the token, within a bound', async () => {
+    const headers = await withToken({ attempts: 2 });
+    expect((await send(MERCHANT_PATHS.create, posRequest({ reference: 'order-7001-2', sn: 'N78101818218' }), headers)).json.code).toBe('00000');
+    const beyond = await send(MERCHANT_PATHS.create, posRequest({ reference: 'order-7001-3' }), headers);
+    expect(beyond.json).toMatchObject({ code: '02000', data: { reason: 'reference' } });
+    expect((await stack.sandboxControl.orders()).map((order) => order.reference)).toEqual(['order-7001-2']);
+  });
+
+  it('offers only the methods the token names', async () => {
+    const answer = await send(MERCHANT_PATHS.create, referenceCodeRequest({ reference: 'order-7001' }), await withToken({ methods: ['Pos'] }));
+    expect(answer.json).toMatchObject({ code: '02001', data: { errors: [{ field: 'payMethod', rule: 'offered' }] } });
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+  });
+});
+
+describe("the shop's name and callback address are never the browser's", () => {
+  it("sends reference code messages in the shop's name, whatever merchantName the body carries", async () => {
+    const bait = 'BANK ALERT: card locked, call 0100 000 0000';
+    const answer = await send(MERCHANT_PATHS.create, referenceCodeRequest({ reference: 'order-7001', merchantName: bait }), await withToken());
+    expect(answer.json.code).toBe('00000');
+    const messages = await stack.sandboxControl.notifications();
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) {
+      expect(message.text).toContain('Cairo Coffee');
+      expect(message.text).not.toContain('BANK ALERT');
+    }
+  });
+
+  it("posts callbacks to the kit's own address, never to the body's callbackUrl", async () => {
+    await start({ authorize: undefined, callbackUrl: 'http://127.0.0.1:9/callbacks' });
+    await send(MERCHANT_PATHS.create, posRequest({ reference: 'order-7001', callbackUrl: 'http://127.0.0.1:8/steal' }), await withToken());
+    const [order] = await stack.sandboxControl.orders();
+    expect(order!.callbackUrl).toBe('http://127.0.0.1:9/callbacks');
+  });
+
+  it('refuses to send messages to one phone or mailbox more than the hourly limit, with Retry-After', async () => {
+    await start({ limits: { messagesPerPhone: { limit: 2, windowSeconds: 3_600 }, messagesPerEmail: false } });
+    const sent = [];
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      // A new order each time (the attacker's own carts), the same victim's phone.
+      const reference = `spam-${attempt}`;
+      const body = referenceCodeRequest({ reference }, { notifyMethod: 'SMS', notifyUserEmail: undefined });
+      sent.push(await send(MERCHANT_PATHS.create, body, await withToken({ reference })));
+    }
+    expect(sent.map((answer) => answer.json.code)).toEqual(['00000', '00000', 'TOO_MANY_REQUESTS']);
+    expect(sent[2]!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(sent[2]!.json.data).toMatchObject({ limit: 'messagesPerPhone' });
+    expect(await stack.sandboxControl.orders()).toHaveLength(2);
+  });
+});
+
+describe('each payer sees only their own order', () => {
+  it("cannot read another order's amount and status by guessing its reference", async () => {
+    const victim = await send(MERCHANT_PATHS.create, posRequest({ reference: 'order-7001' }), await withToken());
+    expect(victim.json.code).toBe('00000');
+    // Without proof, with the attacker's own checkout token, and with a made-up order token.
+    const attacker = await withToken({ reference: 'order-7002' });
+    for (const [headers, reason] of [
+      [{}, 'missing'],
+      [attacker, 'reference'],
+      [{ [ORDER_TOKEN_HEADER]: await issueOrderToken('a-guessed-key', { merchantId: shop.merchantId, orderNo: victim.json.data.orderNo, reference: 'order-7001', country: 'EG', expiresAt: 2e9 }) }, 'forged'],
+    ] as const) {
+      const answer = await send(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-7001' }, headers);
+      expect(answer.json, reason).toMatchObject({ code: '02000', data: { reason } });
+      expect(JSON.stringify(answer.json)).not.toContain('12500');
+    }
+    // An orderNo in the body is not looked at: the attacker's token only ever queries the attacker's reference.
+    const byNumber = await send(MERCHANT_PATHS.status, { country: 'EG', orderNo: victim.json.data.orderNo }, attacker);
+    expect(byNumber.json.code).toBe('02006');
+    expect(JSON.stringify(byNumber.json)).not.toContain(victim.json.data.orderNo);
+  });
+
+  it("sends an OTP to the order its token names, never to an orderNo or reference of the body", async () => {
+    const victim = await send(MERCHANT_PATHS.create, bankAccountRequest({ reference: 'order-7001' }), await withToken());
+    const mine = await send(MERCHANT_PATHS.create, bankAccountRequest({ reference: 'order-7002' }), await withToken({ reference: 'order-7002' }));
+    const myToken = { [ORDER_TOKEN_HEADER]: mine.headers.get(ORDER_TOKEN_HEADER)! };
+    const answer = await send(MERCHANT_PATHS.otp, { country: 'EG', orderNo: victim.json.data.orderNo, reference: 'order-7001', otp: '11315632' }, myToken);
+    expect(answer.json.data).toMatchObject({ orderNo: mine.json.data.orderNo, reference: 'order-7002' });
+    expect((await stack.sandboxControl.order(victim.json.data.orderNo)).nextAction).toBe('INPUT_OTP');
+  });
+
+  it('sends an OTP again at most once in 30 seconds, however the browser is changed', async () => {
+    let reached = 0;
+    await start({ authorizeAction: (operation) => void (operation === 'resendOtp' && (reached += 1)) });
+    const order = await send(MERCHANT_PATHS.create, bankAccountRequest({ reference: 'order-7001' }), await withToken());
+    const token = { [ORDER_TOKEN_HEADER]: order.headers.get(ORDER_TOKEN_HEADER)! };
+    const first = await send(MERCHANT_PATHS.resendOtp, {}, token);
+    const second = await send(MERCHANT_PATHS.resendOtp, {}, token);
+    expect(first.json.code).toBe('00000');
+    expect(second.json).toMatchObject({ code: 'TOO_MANY_REQUESTS', data: { limit: 'resendOtp' } });
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(25);
+    expect(reached).toBe(1);
+  });
+
+  it('caps the orders one checkout token and one client address start', async () => {
+    await start({ limits: { createsPerCheckout: { limit: 2, windowSeconds: 600 }, createsPerClient: { limit: 3, windowSeconds: 600 } } });
+    const token = await withToken({ reference: 'cart-1' });
+    const answers = [];
+    for (const reference of ['cart-1', 'cart-1-2', 'cart-1-3']) answers.push(await send(MERCHANT_PATHS.create, posRequest({ reference }), token));
+    expect(answers.map((answer) => answer.json.data?.limit ?? answer.json.code)).toEqual(['00000', '00000', 'createsPerCheckout']);
+    // Fresh tokens from one address: the per-client count (three so far, the refused one included) is spent.
+    const other = await send(MERCHANT_PATHS.create, posRequest({ reference: 'cart-2' }), await withToken({ reference: 'cart-2' }));
+    expect(other.json.data).toMatchObject({ limit: 'createsPerClient' });
+    expect(await stack.sandboxControl.orders()).toHaveLength(2);
+  });
+});
+
+describe("orders from the shop's authorize hook", () => {
+  it("pays the hook's amount, and answers status only for an order the payer proves or the hook ties to them", async () => {
+    const mine = 'cart-42';
+    const seen: string[] = [];
+    await start({
+      orders: 'authorize',
+      authorize: (order) => ({ ...order, reference: mine, amount: { total: 12_500, currency: 'EGP' } }),
+      authorizeAction: (operation, body) => {
+        seen.push(`${operation} ${JSON.stringify(body)}`);
+        if (body['reference'] !== undefined && !String(body['reference']).startsWith(mine)) throw new OrderRejection('This is not your order.');
+      },
+    });
+    const created = await send(MERCHANT_PATHS.create, posRequest({ reference: 'order-7001', amount: { total: 1, currency: 'EGP' } }));
+    expect(created.json.code).toBe('00000');
+    expect((await stack.sandboxControl.orders())[0]).toMatchObject({ reference: mine, amount: { total: 12_500 } });
+    // Another payer's order by its number, without its order token; by a reference the hook refuses.
+    const byNumber = await send(MERCHANT_PATHS.status, { country: 'EG', orderNo: created.json.data.orderNo });
+    expect(byNumber.json).toMatchObject({ code: '02000', data: { reason: 'order-token' } });
+    const byReference = await send(MERCHANT_PATHS.status, { country: 'EG', reference: 'order-7001' });
+    expect(byReference.json).toMatchObject({ code: '02001', data: { errors: [{ rule: 'merchant' }] } });
+    // The payer's own order: with its order token, or by a reference the hook ties to them.
+    const proved = await send(MERCHANT_PATHS.status, {}, { [ORDER_TOKEN_HEADER]: created.headers.get(ORDER_TOKEN_HEADER)! });
+    expect(proved.json.data).toMatchObject({ reference: mine, status: 'PENDING' });
+    expect((await send(MERCHANT_PATHS.status, { country: 'EG', reference: mine })).json.data).toMatchObject({ reference: mine });
+    expect(seen).toEqual([
+      'status {"country":"EG","reference":"order-7001"}',
+      `status {"country":"EG","orderNo":"${created.json.data.orderNo}"}`,
+      `status {"country":"EG","reference":"${mine}"}`,
+    ]);
+  });
+});
+
+describe('text, logs and addresses', () => {
+  it('refuses control characters, line breaks and bidi overrides in single-line fields, naming the field', async () => {
+    for (const [field, value] of [
+      ['notify.notifyUserName', 'Mona\u202Emoc.knab'],
+      ['notify.notifyUserName', 'Mona\nBANK ALERT'],
+      ['notify.notifyUserName', 'Mona\u0000'],
+      ['notify.notifyUserName', 'Mona\u2068x\u2069'],
+    ] as const) {
+      const body = referenceCodeRequest({ reference: 'order-7001' }, { notifyUserName: value });
+      const answer = await send(MERCHANT_PATHS.create, body, await withToken());
+      expect(answer.json, JSON.stringify(value)).toMatchObject({ code: '02001', data: { errors: [{ field, rule: 'characters' }] } });
+    }
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+  });
+
+  it('logs no line an attacker can forge: request values are escaped, quoted and capped', async () => {
+    await start({ limits: { createsPerCheckout: { limit: 1, windowSeconds: 600 } } });
+    const headers = await withToken({ reference: 'cart-9' });
+    await send(MERCHANT_PATHS.create, posRequest({ reference: 'cart-9' }), headers);
+    // Throttled: the refusal is logged with the order's reference.
+    await send(MERCHANT_PATHS.create, posRequest({ reference: 'cart-9-2', sn: 'N7810\n2026-11-22 payment SUCCESS' }), headers);
+    await send(MERCHANT_PATHS.create, '{"reference":"\n2026-11-22 svc-checkout: payment SUCCESS', headers);
+    await send(MERCHANT_PATHS.otp, { otp: '1\n2026-11-22 forged' }, { [ORDER_TOKEN_HEADER]: 'ot1.forged' });
+    expect(logs.length).toBeGreaterThan(0);
+    for (const line of logs) {
+      expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+      expect(line.length).toBeLessThan(300);
+    }
+    // What the kit logs of a request goes through one function: quoted, escaped, capped.
+    const logged = logValue(`x"\n2026-11-22 forged\u202e${'A'.repeat(200)}`);
+    expect(logged).toBe(`"x\\"\\u000a2026-11-22 forged\\u202e${'A'.repeat(59)}...(221 chars)"`);
+  });
+
+  const live = { baseUrl: 'https://api.service.example' };
+
+  it("refuses to trust the browser's order unless the service is the sandbox on loopback", () => {
+    const base = { merchantId: shop.merchantId, privateKey: shop.privateKey };
+    expect(() => createMerchantHandler({ ...base, environment: live, orders: 'browser' })).toThrow(/browser.*loopback|sandbox/i);
+    expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'https://api.example.com' }, orders: 'browser' })).toThrow(/loopback/);
+    expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'http://127.0.0.1:9' }, orders: 'browser' })).not.toThrow();
+    // An authorize source needs both hooks, or status queries would be anyone's.
+    expect(() => createMerchantHandler({ ...base, environment: live, orders: 'authorize', authorize: (order) => order })).toThrow(/authorizeAction/);
+  });
+
+  it('refuses a live address or callback URL that is not https, except on loopback', () => {
+    const base = { merchantId: shop.merchantId, privateKey: shop.privateKey };
+    expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'http://api.example.com' } })).toThrow(/baseUrl.*https/);
+    expect(() => createMerchantHandler({ ...base, environment: live, callbackUrl: 'http://shop.example/callbacks' })).toThrow(/callbackUrl.*https/);
+    expect(() => createMerchantHandler({ ...base, environment: live, callbackUrl: 'https://shop.example/callbacks' })).not.toThrow();
+    expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'http://localhost:9' }, callbackUrl: 'http://127.0.0.1:9/callbacks' })).not.toThrow();
+    expect(() => issueCheckoutToken(shop, { ...decided, callbackUrl: 'http://shop.example/callbacks' })).rejects.toThrow(/callbackUrl/);
+  });
+});
