@@ -152,6 +152,7 @@ export class SvcCheckout extends LitElement {
 
   /** URL prefix of the merchant endpoint (the merchant kit's handler). */
   declare endpoint: string | undefined;
+  /** Your merchant id: in events, and to keep one order per page in session storage. */
   declare merchantId: string | undefined;
   /** Name shown in the order summary and sent with reference code orders. */
   declare merchantName: string | undefined;
@@ -163,7 +164,9 @@ export class SvcCheckout extends LitElement {
   declare currency: string | undefined;
   /** The amount in minor units (piastres, cents). */
   declare payAmount: number | undefined;
+  /** The product's name, shown in the order summary and sent with the order. */
   declare productName: string | undefined;
+  /** The product's description, sent with the order; required for reference codes. */
   declare productDescription: string | undefined;
   /** Where the service sends callbacks; the merchant kit may replace it. */
   declare callbackUrl: string | undefined;
