@@ -191,16 +191,19 @@ function webTypes({ pkg, elements }) {
               description: oneLine(property.description),
               ...(property.typeText ? { type: property.typeText } : {}),
             })),
-            events: element.events.map((event) => ({ name: event.name, description: oneLine(event.description) })),
+            events: element.events.map((event) => ({
+              name: event.name,
+              description: oneLine(event.description),
+              ...(event.className ? { type: { module: pkg.name, name: event.className } } : {}),
+            })),
           },
+          // The element's ::part()s; its custom properties are global below, as they are set on any ancestor.
+          css: { parts: element.cssParts.map((part) => ({ name: part.name, description: oneLine(part.description ?? '') })) },
         })),
       },
       css: {
         properties: elements.flatMap((element) =>
           element.cssProperties.map((property) => ({ name: property.name, description: oneLine(property.description ?? '') })),
-        ),
-        'pseudo-elements': elements.flatMap((element) =>
-          element.cssParts.map((part) => ({ name: `part(${part.name})`, description: oneLine(part.description ?? '') })),
         ),
       },
     },

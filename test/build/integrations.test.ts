@@ -60,22 +60,21 @@ describe('the editor data, as built', () => {
     expect(data.pseudoElements.map((part: Named) => part.name)).toEqual(element.cssParts.map((part) => `::part(${part.name})`));
   });
 
-  it('web-types, named by package.json: attributes, properties, events, slots, parts and CSS properties', async () => {
+  it('web-types, named by package.json: attributes, properties, typed events, slots, parts and CSS properties', async () => {
     const data = await json(pkg['web-types'] as string);
     expect(data.name).toBe(pkg.name);
     expect(data.version).toBe(pkg.version);
     const tag = data.contributions.html.elements.find((item: Named) => item.name === 'svc-checkout');
     expect(tag.attributes.map((attribute: Named) => attribute.name)).toEqual(element.attributes.map((attribute) => attribute.name));
-    expect(tag.js.events).toEqual(withDescription(element.events));
+    expect(tag.js.events.map(({ name, description }: Named) => ({ name, description }))).toEqual(withDescription(element.events));
+    expect(tag.js.events.find((event: Named) => event.name === 'svc-pay-result').type).toEqual({ module: 'svc-checkout', name: 'SvcPayResultEvent' });
     expect(tag.slots).toEqual(withDescription(element.slots));
+    expect(tag.css.parts).toEqual(withDescription(element.cssParts));
     expect(tag.js.properties.map((property: Named) => property.name)).toEqual(
       expect.arrayContaining(['payAmount', 'payParams', 'userInfo', 'strings']),
     );
     expect(tag.js.properties.map((property: Named) => property.name)).not.toContain('isSandBox'); // static
     expect(data.contributions.css.properties).toEqual(withDescription(element.cssProperties));
-    expect(data.contributions.css['pseudo-elements'].map((part: Named) => part.name)).toEqual(
-      element.cssParts.map((part) => `part(${part.name})`),
-    );
   });
 });
 
