@@ -162,6 +162,7 @@ export class SvcCheckout extends LitElement {
    * those are ignored when it is set.
    */
   declare checkoutToken: string | undefined;
+  /** Your merchant id: in events, and to keep one order per page in session storage. */
   declare merchantId: string | undefined;
   /** Name shown in the order summary and sent with reference code orders. */
   declare merchantName: string | undefined;
@@ -173,9 +174,11 @@ export class SvcCheckout extends LitElement {
   declare currency: string | undefined;
   /** The amount in minor units (piastres, cents). */
   declare payAmount: number | undefined;
+  /** The product's name, shown in the order summary and sent with the order. */
   declare productName: string | undefined;
+  /** The product's description, sent with the order; required for reference codes. */
   declare productDescription: string | undefined;
-  /** Where the service sends callbacks; the merchant kit may replace it. */
+  /** Ignored by the merchant kit, which takes the callback address from the checkout token or its own option. */
   declare callbackUrl: string | undefined;
   /** Minutes before the order expires. Default 30. */
   declare expireAt: number | undefined;

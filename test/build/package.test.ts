@@ -36,7 +36,7 @@ describe('the built package', () => {
 
   it('maps every entry to built files, types first', async () => {
     const pkg = JSON.parse(await readFile(`${root}package.json`, 'utf8'));
-    for (const entry of ['.', './server', './sandbox', './react']) {
+    for (const entry of ['.', './server', './sandbox', './react', './jsx/react', './jsx/preact', './jsx/solid', './jsx/vue', './jsx/svelte']) {
       const target = pkg.exports[entry];
       expect(Object.keys(target)[0], entry).toBe('types');
       await expect(readFile(`${root}${target.default}`, 'utf8')).resolves.toBeTypeOf('string');
@@ -44,6 +44,10 @@ describe('the built package', () => {
     }
     expect(pkg.exports['./package.json']).toBe('./package.json');
     expect(pkg.customElements).toBe('dist/custom-elements.json');
+    expect(pkg['web-types']).toBe('./dist/web-types.json');
+    for (const data of ['./vscode.html-data.json', './vscode.css-data.json', './web-types.json']) {
+      await expect(readFile(`${root}${pkg.exports[data]}`, 'utf8')).resolves.toBeTypeOf('string');
+    }
     expect(pkg.bin['svc-sandbox']).toBe('bin/svc-sandbox.js');
   });
 
@@ -58,6 +62,14 @@ describe('the built package', () => {
       'dist/sandbox/index.js',
       'dist/react/index.js',
       'dist/custom-elements.json',
+      'dist/web-types.json',
+      'dist/vscode.html-data.json',
+      'dist/vscode.css-data.json',
+      'dist/jsx/react.d.ts',
+      'dist/jsx/preact.d.ts',
+      'dist/jsx/solid.d.ts',
+      'dist/jsx/vue.d.ts',
+      'dist/jsx/svelte.d.ts',
       'bin/svc-sandbox.js',
       'README.md',
     ]) {
