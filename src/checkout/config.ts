@@ -36,6 +36,7 @@ export const ATTRIBUTES = [
   { property: 'methods', attribute: 'methods', type: 'string', role: 'order' },
   { property: 'returnUrl', attribute: 'return-url', type: 'string', role: 'session', wire: ['returnUrl'] },
   { property: 'statusOnly', attribute: 'status-only', type: 'boolean', role: 'session' },
+  { property: 'terminal', attribute: 'terminal', type: 'string', role: 'session' },
   { property: 'redirectMode', attribute: 'redirect-mode', type: 'string', role: 'session' },
   { property: 'pollInterval', attribute: 'poll-interval', type: 'number', role: 'session' },
   { property: 'credentials', attribute: 'credentials', type: 'string', role: 'session' },
@@ -104,6 +105,8 @@ export interface AttributeValues {
   payMethod?: string | undefined;
   methods?: string | undefined;
   returnUrl?: string | undefined;
+  /** The POS terminal's serial number, when the shop knows it. */
+  terminal?: string | undefined;
 }
 
 /** Keys that must never reach the browser; the SDK's samples once carried one. */

@@ -103,6 +103,7 @@ export class CheckoutSession {
     redirectMode: 'same-window',
     redirectBlocked: false,
     submitCount: 0,
+    terminal: undefined,
   };
   #touched = new Set<FieldName>();
   /** Field errors the service reported, kept until the payer edits the field. */
@@ -183,7 +184,11 @@ export class CheckoutSession {
       merchantName: this.#config.merchantName,
       productName: this.#config.productName ?? '',
       redirectMode: settings.redirectMode === 'new-window' ? 'new-window' : 'same-window',
+      terminal: settings.terminal?.trim() || undefined,
     };
+    if (this.#state.terminal) this.#state = { ...this.#state, values: { ...this.#state.values, Pos: { ...this.#state.values.Pos, sn: this.#state.terminal } } };
+    // The payer's details may come after the first render: they fill what is still empty.
+    if (settings.userInfo && this.#state.phase.kind === 'form') this.#prefill();
     const broken = Boolean(this.#problem) || this.#configViolations().length > 0;
     const kind = this.#state.phase.kind;
     if (this.#storageKey() !== this.#initializedFor || (kind === 'config-error' && !broken) || (kind === 'form' && broken) || kind === 'idle') {
@@ -283,7 +288,8 @@ export class CheckoutSession {
       }
       const violation = violationsOf(envelope).find((item) => item.field === field.name);
       if (violation) {
-        this.#set({ errors: { [field.name]: { rule: violation.rule } }, submitCount: this.#state.submitCount + 1 });
+        const left = /(\d+)\s+attempts?\s+left/.exec(violation.message)?.[1];
+        this.#set({ errors: { [field.name]: { rule: violation.rule, ...(left ? { left: Number(left) } : {}) } }, submitCount: this.#state.submitCount + 1 });
         this.#announce({ kind: 'form-errors', count: 1 });
         return true;
       }
@@ -303,7 +309,8 @@ export class CheckoutSession {
       const { envelope } = await this.#client().post('resendOtp', { country: order.country, orderNo: order.orderNo }, { orderToken: order.token });
       this.#set({ busy: false });
       if (isSuccess(envelope)) {
-        this.#set({ notice: { kind: 'resent' } });
+        // A new code is on its way: what was said of the last one no longer holds.
+        this.#set({ notice: { kind: 'resent' }, errors: {} });
         this.#announce({ kind: 'resent' });
         this.#resendAllowedAt = this.#env.now() + RESEND_WAIT_SECONDS * 1000;
         this.#tickResendTimer();
@@ -432,7 +439,7 @@ export class CheckoutSession {
           notifyUserMobile: info.userMobile ?? '',
           notifyMethod: 'BOTH',
           notifyLanguage: this.#settings.language ?? 'English',
-          ...current,
+          ...Object.fromEntries(Object.entries(current).filter(([, value]) => value !== undefined && value !== '')),
         },
       },
     };
@@ -799,6 +806,11 @@ export class CheckoutSession {
       },
     });
     this.#announce({ kind: 'step', actionType });
+    if (actionType === 'INPUT_OTP' && !how.resumed) {
+      // The code was just sent: "send it again" waits as long as after a resend.
+      this.#resendAllowedAt = this.#env.now() + RESEND_WAIT_SECONDS * 1000;
+      if (this.#active) this.#tickResendTimer();
+    }
     if (actionType === 'REDIRECT_3DS' && !how.resumed) {
       if (!order.redirectUrl || !isHttpUrl(order.redirectUrl)) {
         this.#set({ alert: { kind: 'generic' } });
@@ -968,7 +980,8 @@ export class CheckoutSession {
 
   #transportError(error: unknown): void {
     if (error instanceof EndpointError) {
-      this.#set({ alert: { kind: error.retryable ? 'network' : 'generic' } });
+      const kind = error.code === 'NETWORK' || error.code === 'TIMEOUT' ? 'network' : error.code === 'HTTP' || error.code === 'BAD_RESPONSE' ? 'shop-error' : 'generic';
+      this.#set({ alert: { kind } });
       this.#emitError(error.code, error.message, error.retryable);
       return;
     }

@@ -65,6 +65,8 @@ export type Phase =
  */
 export type Message =
   | { kind: 'network' }
+  /** The shop's server answered, but not with a payment answer (5xx, 404, not JSON). */
+  | { kind: 'shop-error' }
   | { kind: 'generic' }
   | { kind: 'service' }
   | { kind: 'checkout-expired' }
@@ -95,6 +97,8 @@ export type Announcement =
 export interface FieldError {
   rule: string;
   text?: string;
+  /** A wrong code: the tries the service says are left. */
+  left?: number;
 }
 
 export interface CheckoutState {
@@ -121,6 +125,8 @@ export interface CheckoutState {
   redirectBlocked: boolean;
   /** Increases each time the payer submits a form, so that a view moves focus to the first invalid field. */
   submitCount: number;
+  /** The POS terminal the shop named (the cashier knows it): the payer is not asked for it. */
+  terminal: string | undefined;
 }
 
 export interface ActionDetail {

@@ -12,6 +12,8 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
   switch (message.kind) {
     case 'network':
       return t.networkError;
+    case 'shop-error':
+      return t.shopError;
     case 'generic':
       return t.genericError;
     case 'service':
@@ -89,7 +91,8 @@ export function fieldErrorText(field: FieldName, error: FieldError, localize: Lo
     case 'min':
       return field === 'dobYear' ? t.fieldError.tooOld : t.fieldError.other(label);
     case 'mismatch':
-      return field === 'otp' || field === 'pin' ? t.fieldError.mismatchCode : t.fieldError.mismatchDateOfBirth;
+      if (field !== 'otp' && field !== 'pin') return t.fieldError.mismatchDateOfBirth;
+      return error.left !== undefined && error.left > 0 ? t.codeTriesLeft(error.left, (n) => localize.number(n)) : t.fieldError.mismatchCode;
     case 'merchant':
       return error.text ?? t.fieldError.other(label);
     case 'limit':

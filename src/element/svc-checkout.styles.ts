@@ -29,7 +29,8 @@ export const styles = css`
     --_muted: var(--svc-color-muted, #4f5158);
     --_background: var(--svc-color-background, #ffffff);
     --_surface: var(--svc-color-surface, #f3f4f8);
-    --_border: var(--svc-color-border, #74777f);
+    /* Near 3:1 on the background: enough for a control's edge (WCAG 1.4.11), lighter than text. */
+    --_border: var(--svc-color-border, #8e9099);
     --_danger: var(--svc-color-danger, #b3261e);
     --_success: var(--svc-color-success, #146c2e);
     --_warning: var(--svc-color-warning, #7a4a00);
@@ -37,10 +38,13 @@ export const styles = css`
     --_focus: var(--svc-color-focus, var(--_primary));
     --_radius: var(--svc-radius, 8px);
     --_space: var(--svc-spacing, 1rem);
-    --_font: var(--svc-font-family, inherit);
+    --_font: var(--svc-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Arabic', sans-serif);
+    --_mono: var(--svc-font-family-mono, ui-monospace, 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace);
     --_font-size: var(--svc-font-size, 1rem);
 
     display: block;
+    /* A readable form on a plain page; a merchant's layout may set its own. */
+    max-inline-size: var(--svc-max-inline-size, 34rem);
     color-scheme: light;
     font-family: var(--_font);
     font-size: var(--_font-size);

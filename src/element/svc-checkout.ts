@@ -154,6 +154,8 @@ export class SvcCheckout extends LitElement {
   declare returnUrl: string | undefined;
   /** Shows only the live status of the checkout token's order (a thank-you page, another tab): never a form. */
   declare statusOnly: boolean | undefined;
+  /** The POS terminal's serial number, when the shop knows it (the cashier's terminal): the payer is not asked. */
+  declare terminal: string | undefined;
   /** `same-window` (default) leaves for the bank's page and comes back; `new-window` opens it beside this one. */
   declare redirectMode: string | undefined;
   /** Base interval of status polling in milliseconds. Default 2500: every 2.5 s for a minute, then backing off to once a minute. */
@@ -326,7 +328,10 @@ export class SvcCheckout extends LitElement {
   #renderStep(state: CheckoutViewState): TemplateResult {
     switch (state.step.kind) {
       case 'config-error':
-        return html`<div part="alert" class="alert" role="alert">${this.#localize.term.configError(state.step.setting)}</div>`;
+        // The payer never reads a setting's name; a developer in test mode does.
+        return html`<div part="alert" class="alert" role="alert">
+          ${(this.sandbox ?? SvcCheckout.isSandBox) ? this.#localize.term.configError(state.step.setting) : this.#localize.term.unavailable}
+        </div>`;
       case 'form':
         return html`
           ${state.methods.length > 1 ? html`<svc-method-picker exportparts="methods, method"></svc-method-picker>` : nothing}

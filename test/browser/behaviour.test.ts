@@ -200,6 +200,7 @@ describe('<svc-checkout> behaviour', () => {
 
   it('shows the form once settings that arrived late are complete', async () => {
     const element = document.createElement('svc-checkout');
+    element.sandbox = true; // in test mode the configuration error names the setting on screen
     const ready: unknown[] = [];
     element.addEventListener('svc-ready', (event) => ready.push(event.detail));
     document.body.append(element);
@@ -327,14 +328,29 @@ describe('<svc-checkout> behaviour', () => {
   });
 
   it('shows a configuration error that names the setting instead of a broken form', async () => {
-    const element = await fixture<SvcCheckout>(html`<svc-checkout merchant-id="1" currency="EGP" pay-amount="100"></svc-checkout>`);
+    const element = await fixture<SvcCheckout>(html`<svc-checkout sandbox merchant-id="1" currency="EGP" pay-amount="100"></svc-checkout>`);
     await untilText(element, 'This checkout is not set up correctly (endpoint).');
+    // In live mode the payer is told the checkout is not available; the setting goes to the svc-error event only.
+    const errors: Array<{ code: string; message: string }> = [];
+    const live = document.createElement('svc-checkout');
+    live.sandbox = false;
+    live.addEventListener('svc-error', (event) => errors.push(event.detail));
+    Object.assign(live, { merchantId: '1', currency: 'EGP', payAmount: 100 });
+    document.body.append(live);
+    try {
+      await untilText(live, 'This checkout is not available right now. Please contact the shop.');
+      expect(visibleText(live)).not.to.contain('endpoint');
+      expect(errors[0]).to.include({ code: 'CONFIG' });
+      expect(errors[0]!.message).to.contain('endpoint');
+    } finally {
+      live.remove();
+    }
     // Without a country the service takes a POS order but answers none of the calls that follow it.
-    const noCountry = await fixture<SvcCheckout>(html`<svc-checkout endpoint=${stack.endpoint} merchant-id=${stack.merchantId}
+    const noCountry = await fixture<SvcCheckout>(html`<svc-checkout sandbox endpoint=${stack.endpoint} merchant-id=${stack.merchantId}
       currency="EGP" pay-amount="100" product-name="Beans" pay-method="Pos"></svc-checkout>`);
     await untilText(noCountry, 'This checkout is not set up correctly (country-code).');
     // Configured by its attributes (a shop in development, without checkout tokens): a wrong amount is named.
-    const wrongAmount = await fixture<SvcCheckout>(html`<svc-checkout endpoint=${stack.endpoint} merchant-id=${stack.merchantId}
+    const wrongAmount = await fixture<SvcCheckout>(html`<svc-checkout sandbox endpoint=${stack.endpoint} merchant-id=${stack.merchantId}
       country-code="EG" currency="EGP" pay-amount="-5" product-name="Beans" pay-method="Pos"></svc-checkout>`);
     await untilText(wrongAmount, 'This checkout is not set up correctly (pay-amount).');
     await expect(wrongAmount).to.be.accessible();
@@ -346,6 +362,7 @@ describe('<svc-checkout> behaviour', () => {
     const element = document.createElement('svc-checkout');
     element.addEventListener('svc-error', (event) => errors.push(event.detail));
     element.setAttribute('endpoint', stack.endpoint);
+    element.setAttribute('sandbox', '');
     element.payParams = {
       merchantId: stack.merchantId,
       merchantName: 'Shop',

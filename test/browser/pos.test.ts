@@ -40,7 +40,7 @@ describe('<svc-checkout> POS terminal', () => {
     await untilText(element, 'terminal N78101818201');
     await stack.control('POST', '/sandbox/v1/pos/N78101818201/swipe', { outcome: 'fail' });
     await untilText(element, 'The payment did not go through');
-    expect(visibleText(element)).to.contain('Reason: The card was declined by its issuer.');
+    expect(visibleText(element)).to.contain('Your card was declined. Try another card or another method.');
     await expect(element).to.be.accessible();
 
     const created = record(element, 'svc-http-response');

@@ -34,7 +34,7 @@ describe('create and next actions', () => {
     expect(h.calls.filter((path) => path === '/payments')).toHaveLength(1);
   });
 
-  it('asks for an OTP: a wrong one is named at the field, a resend waits 30 s, the right one pays', async () => {
+  it('asks for an OTP: a wrong one is named at the field with the tries left, a resend waits 30 s, the right one pays', async () => {
     const { session } = await h.session();
     session.selectMethod('BankAccount');
     fill(session, BANK);
@@ -42,10 +42,17 @@ describe('create and next actions', () => {
     expect(orderOf(session.state.phase)?.actionType).toBe('INPUT_OTP');
     // The account number and birth date are forgotten once the service has them.
     expect(session.state.values.BankAccount).toEqual({ bankCode: '033' });
+    // The code was just sent: sending it again waits, from the moment the step opens.
+    expect(session.state.resendWait).toBe(30);
+    await session.resendOtp();
+    expect(h.calls.filter((path) => path === '/payments/otp/resend')).toHaveLength(0);
     await session.submitCode('99999999');
-    expect(session.state.errors).toEqual({ otp: { rule: 'mismatch' } });
+    expect(session.state.errors).toEqual({ otp: { rule: 'mismatch', left: 2 } });
+    await h.advance(30_000);
+    expect(session.state.resendWait).toBe(0);
     await session.resendOtp();
     expect(session.state.notice).toEqual({ kind: 'resent' });
+    expect(session.state.errors).toEqual({});
     expect(session.state.resendWait).toBe(30);
     await h.advance(10_000);
     expect(session.state.resendWait).toBe(20);

@@ -38,6 +38,7 @@ const ltr = (value: string) => `\u2066${value}\u2069`;
 const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
 const seconds: CountedNoun = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
 const afterSeconds: CountedNoun = { ...seconds, two: 'ثانيتين' };
+const tries: CountedNoun = { one: 'محاولة واحدة', two: 'محاولتان', few: 'محاولات', many: 'محاولة' };
 const problems: CountedNoun = { one: 'خطأ واحد', two: 'خطآن', few: 'أخطاء', many: 'خطأً', other: 'خطأ' };
 
 const ar: Translation = {
@@ -175,6 +176,25 @@ const ar: Translation = {
   checkoutExpired: 'انتهت صلاحية صفحة الدفع هذه. أعد تحميل الصفحة للمتابعة.',
   checkoutRefused: 'لم يعد من الممكن استخدام صفحة الدفع هذه. أعد تحميل الصفحة.',
   tooMany: (n, format) => `محاولات كثيرة. حاول مرة أخرى بعد ${count(n, format, afterSeconds)}.`,
+  shopError: 'تعذّر على المتجر قبول المدفوعات الآن. حاول مرة أخرى بعد قليل.',
+  unavailable: 'صفحة الدفع هذه غير متاحة الآن. يُرجى التواصل مع المتجر.',
+
+  leaveOrder: 'استخدم طريقة أخرى',
+  leaveConfirm: 'هل تريد إيقاف عملية الدفع هذه واختيار طريقة دفع أخرى؟ لا تُكمل هذه العملية بعد ذلك.',
+  leaveYes: 'نعم، استخدم طريقة أخرى',
+  leaveNo: 'أبقِ عملية الدفع هذه',
+  codeTriesLeft: (n, format) =>
+    n === 1 ? 'الرمز غير صحيح. تبقّت لك محاولة أخيرة.' : `الرمز غير صحيح. تبقّى ${count(n, format, tries)}.`,
+  failure: {
+    CARD_DECLINED: 'رُفضت بطاقتك. جرّب بطاقة أخرى أو طريقة أخرى.',
+    INSUFFICIENT_FUNDS: 'لا يوجد رصيد كافٍ في الحساب.',
+    ACCOUNT_BLOCKED: 'لا يمكن لهذا الحساب إجراء مدفوعات. تواصل مع بنكك.',
+    AUTH_ATTEMPTS_EXCEEDED: 'أُدخلت رموز خاطئة كثيرة.',
+    '3DS_DECLINED': 'لم يتم تأكيد الدفع مع بنكك.',
+    ORDER_EXPIRED: 'انتهى وقت الدفع.',
+  },
+  datePlaceholder: { day: 'يوم', month: 'شهر', year: 'سنة' },
+  receipt: { method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الطلب', copy: 'انسخ رقم الطلب' },
 };
 
 export default ar;

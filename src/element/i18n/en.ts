@@ -139,6 +139,25 @@ const en: Translation = {
   checkoutExpired: 'This checkout has expired. Reload the page to continue.',
   checkoutRefused: 'This checkout cannot be used any more. Reload the page.',
   tooMany: (seconds, format) => `Too many attempts. Try again in ${count(seconds, format, 'second', 'seconds')}.`,
+  shopError: 'The shop could not take payments just now. Try again in a moment.',
+  unavailable: 'This checkout is not available right now. Please contact the shop.',
+
+  leaveOrder: 'Use another method',
+  leaveConfirm: 'Stop this payment and choose another way to pay? Do not complete this one afterwards.',
+  leaveYes: 'Yes, use another method',
+  leaveNo: 'Keep this payment',
+  codeTriesLeft: (left, format) =>
+    left === 1 ? 'That code is not right. You have one last try.' : `That code is not right. ${count(left, format, 'try', 'tries')} left.`,
+  failure: {
+    CARD_DECLINED: 'Your card was declined. Try another card or another method.',
+    INSUFFICIENT_FUNDS: 'There is not enough money in the account.',
+    ACCOUNT_BLOCKED: 'This account cannot make payments. Contact your bank.',
+    AUTH_ATTEMPTS_EXCEEDED: 'Too many wrong codes were entered.',
+    '3DS_DECLINED': 'The payment was not confirmed with your bank.',
+    ORDER_EXPIRED: 'The time to pay ran out.',
+  },
+  datePlaceholder: { day: 'DD', month: 'MM', year: 'YYYY' },
+  receipt: { method: 'Method', time: 'Time', orderNo: 'Order number', copy: 'Copy order number' },
 };
 
 export default en;

@@ -145,6 +145,24 @@ export interface Translation {
   checkoutRefused: string;
   /** A limit of the shop's server; `seconds` until the next try. */
   tooMany: (seconds: number, format: NumberFormat) => string;
+  /** The shop's server answered, but not with a payment answer (5xx, 404): not the payer's connection. */
+  shopError: string;
+  /** A setting of the shop is wrong: the payer reads this, never the setting's name (test mode shows it too). */
+  unavailable: string;
+
+  /** Leaving a waiting step for a new attempt, with a confirmation. */
+  leaveOrder: string;
+  leaveConfirm: string;
+  leaveYes: string;
+  leaveNo: string;
+  /** A wrong code, and how many tries are left (the last one is warned of). */
+  codeTriesLeft: (left: number, format: NumberFormat) => string;
+  /** The service's failure codes, in the payer's words; the service's own reason is the fallback. */
+  failure: Partial<Record<string, string>>;
+  /** Placeholders of the date of birth boxes. */
+  datePlaceholder: { day: string; month: string; year: string };
+  /** The receipt of a result. */
+  receipt: { method: string; time: string; orderNo: string; copy: string };
 }
 
 /** A partial catalog: overrides of some terms, or a new locale that falls back for what it lacks. */

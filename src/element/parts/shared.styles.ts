@@ -39,6 +39,23 @@ export const partStyles = css`
     box-sizing: border-box;
   }
 
+  /* Codes, serial numbers and order numbers: each digit the same width, easy to read back. */
+  .mono,
+  input[name='sn'],
+  input[name='otp'],
+  input[name='pin'],
+  input[name='bankAccountNumber'] {
+    font-family: var(--_mono);
+    font-variant-numeric: tabular-nums;
+  }
+
+  .confirm {
+    display: grid;
+    gap: 0.5rem;
+    border-block-start: 1px solid var(--_border);
+    padding-block-start: 0.75rem;
+  }
+
   form {
     display: grid;
     gap: var(--_space);

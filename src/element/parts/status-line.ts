@@ -5,16 +5,21 @@ import type { CheckoutContext } from '../state.js';
  * "Waiting for the payment…" with the waiting indicator, after the step's notice (a status that cannot be
  * checked, a code sent again or copied); the changes themselves are announced by the element.
  */
-export function renderStatusLine(context: CheckoutContext): TemplateResult | typeof nothing {
+export function renderStatusLine(
+  context: CheckoutContext,
+  options: { status?: boolean; countdown?: 'always' | 'last-minutes' } = {},
+): TemplateResult | typeof nothing {
   const order = context.state.order;
   if (!order) return nothing;
   const t = context.localize.term;
   return html`
     ${context.state.notice ? html`<p class="notice">${context.state.notice}</p>` : nothing}
-    <p class="status" part="status">
-      <span class="spinner" part="spinner" aria-hidden="true"></span>
-      <span>${t.statusLabel}: ${t.status[order.status]}</span>
-    </p>
-    <svc-countdown exportparts="countdown"></svc-countdown>
+    ${options.status === false
+      ? nothing
+      : html`<p class="status" part="status">
+          <span class="spinner" part="spinner" aria-hidden="true"></span>
+          <span>${t.statusLabel}: ${t.status[order.status]}</span>
+        </p>`}
+    <svc-countdown exportparts="countdown" ?always=${options.countdown === 'always'}></svc-countdown>
   `;
 }

@@ -60,6 +60,7 @@ export class SvcBankAccountForm extends PaymentForm {
           inputmode=${ifDefined(spec.inputmode)}
           autocomplete=${spec.autocomplete}
           maxlength=${ifDefined(spec.maxlength)}
+          placeholder=${localize.term.datePlaceholder[spec.name === 'dobDay' ? 'day' : spec.name === 'dobMonth' ? 'month' : 'year']}
           dir="ltr"
           required
           aria-invalid=${error ? 'true' : 'false'}

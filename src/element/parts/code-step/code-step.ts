@@ -60,7 +60,8 @@ export class SvcCodeStep extends CheckoutPart {
                 </button>
               </div>
             `}
-        ${renderStatusLine(context)}
+        ${renderStatusLine(context, { status: false })}
+        <svc-leave-order exportparts="button-secondary"></svc-leave-order>
       </section>
     `;
   }

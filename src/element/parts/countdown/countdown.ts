@@ -2,6 +2,9 @@ import { css, html, nothing } from 'lit';
 import { CountdownController } from '../../controllers/countdown.js';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 
+/** Outside a reference code, the time left shows in the last five minutes only. */
+const LAST_MINUTES_SECONDS = 5 * 60;
+
 /**
  * The time left to pay, counted down to the order's own expiry. The visible timer ticks every second;
  * screen readers hear the time left at milestones (30, 20, 10, 5, 2 and 1 minutes, 30 and 10 seconds).
@@ -24,6 +27,10 @@ export class SvcCountdown extends CheckoutPart {
     `,
   ];
 
+  static override properties = { always: { type: Boolean } };
+  /** Shown all along (a reference code's deadline), not only in the last five minutes. */
+  declare always: boolean;
+
   readonly #countdown = new CountdownController(this, { announce: (seconds) => this.#announce(seconds) });
   #spoken = '';
 
@@ -31,7 +38,8 @@ export class SvcCountdown extends CheckoutPart {
     const context = this.context;
     this.#countdown.expiresAt = context?.state.order?.expiresAt;
     const left = this.#countdown.secondsLeft;
-    if (!context || left === undefined) return nothing;
+    // The time left informs where it is the deadline (a reference code); elsewhere only near the end.
+    if (!context || left === undefined || (!this.always && left > LAST_MINUTES_SECONDS)) return nothing;
     const { localize } = context;
     const t = localize.term;
     const format = (n: number) => localize.number(n);

@@ -1,4 +1,4 @@
-import type { TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import { METHOD_FIELDS } from '../../../checkout/fields.js';
 import type { CheckoutContext } from '../../state.js';
 import { definePart, renderTextField } from '../checkout-part.js';
@@ -8,6 +8,9 @@ import { PaymentForm } from '../payment-form.js';
 export class SvcPosForm extends PaymentForm {
   protected renderFields(context: CheckoutContext): TemplateResult {
     const [sn] = METHOD_FIELDS.Pos;
+    // The shop named the terminal (the cashier's): the payer is not asked for it.
+    const terminal = context.state.terminal;
+    if (terminal) return html`<p class="terminal">${context.localize.term.label.sn}: <span class="mono" dir="ltr">${terminal}</span></p>`;
     return renderTextField({ context, spec: sn! });
   }
 }

@@ -12,6 +12,7 @@ export class SvcReferenceCodeStep extends CheckoutPart {
     ...CheckoutPart.styles,
     css`
       .code {
+        font-family: var(--_mono);
         font-size: 2em;
         font-weight: 700;
         letter-spacing: 0.08em;
@@ -45,7 +46,8 @@ export class SvcReferenceCodeStep extends CheckoutPart {
           <button class="secondary" part="button-secondary" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
         </div>
         ${order.notifyMethod ? html`<p>${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
-        ${renderStatusLine(context)}
+        ${renderStatusLine(context, { countdown: 'always' })}
+        <svc-leave-order exportparts="button-secondary"></svc-leave-order>
       </section>
     `;
   }

@@ -1,4 +1,5 @@
-import { css, html, nothing } from 'lit';
+import { css, html, nothing, svg } from 'lit';
+import type { PayMethod } from '../../../core/index.js';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 
 /**
@@ -24,8 +25,38 @@ export class SvcResult extends CheckoutPart {
         border-inline-start-color: var(--_danger);
       }
       .mark {
-        font-weight: 800;
+        vertical-align: -0.2em;
         margin-inline-end: 0.35em;
+      }
+      .receipt {
+        display: grid;
+        grid-template-columns: max-content 1fr;
+        gap: 0.25rem 1rem;
+        margin: 0;
+      }
+      .receipt dt {
+        color: var(--_muted);
+      }
+      .receipt dd {
+        margin: 0;
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        align-items: center;
+      }
+      .chip {
+        border: 1px solid var(--_border);
+        border-radius: 999px;
+        padding: 0 0.6em;
+      }
+      .link {
+        background: none;
+        border: 0;
+        padding: 0;
+        color: var(--_primary);
+        text-decoration: underline;
+        cursor: pointer;
+        font: inherit;
       }
       .success .mark {
         color: var(--_success);
@@ -35,6 +66,9 @@ export class SvcResult extends CheckoutPart {
       }
     `,
   ];
+
+  /** When this result was first shown, for the receipt (by order number). */
+  #shown: { orderNo: string; at: Date } | undefined;
 
   protected override render() {
     const context = this.context;
@@ -50,33 +84,64 @@ export class SvcResult extends CheckoutPart {
       const before = outcome === 'PAID_BEFORE';
       return html`
         <section class="result success" part="result" aria-labelledby="heading">
-          <h2 id="heading" part="heading" tabindex="-1">
-            <span class="mark" aria-hidden="true">✓</span>${before ? t.paidBeforeTitle : t.successTitle}
-          </h2>
+          <h2 id="heading" part="heading" tabindex="-1">${icon('success')}${before ? t.paidBeforeTitle : t.successTitle}</h2>
           <p>${before ? t.paidBeforeBody(money, order?.orderNo ?? '') : t.successBody(money, order?.orderNo ?? '')}</p>
+          ${order && !before ? this.#receipt(order.orderNo, order.payMethod) : nothing}
         </section>
       `;
     }
     if (outcome === 'MISMATCH') {
       return html`
         <section class="result fail" part="result" aria-labelledby="heading">
-          <h2 id="heading" part="heading" tabindex="-1"><span class="mark" aria-hidden="true">✕</span>${t.mismatchTitle}</h2>
+          <h2 id="heading" part="heading" tabindex="-1">${icon('fail')}${t.mismatchTitle}</h2>
           <p>${t.mismatchBody}</p>
         </section>
       `;
     }
     const failed = outcome === 'FAIL';
+    // The service's failure code in the payer's words; its own reason only when the code is not known here.
+    const reason = order?.failureCode ? t.failure[order.failureCode] : undefined;
     return html`
       <section class="result ${failed ? 'fail' : 'expired'}" part="result" aria-labelledby="heading">
-        <h2 id="heading" part="heading" tabindex="-1">
-          <span class="mark" aria-hidden="true">${failed ? '✕' : '⏱'}</span>${failed ? t.failTitle : t.expiredTitle}
-        </h2>
+        <h2 id="heading" part="heading" tabindex="-1">${icon(failed ? 'fail' : 'expired')}${failed ? t.failTitle : t.expiredTitle}</h2>
         <p>${failed ? t.failBody : t.expiredBody}</p>
-        ${failed && order?.failureReason ? html`<p>${t.failReason(order.failureReason)}</p>` : nothing}
+        ${failed && (reason ?? order?.failureReason) ? html`<p>${reason ?? t.failReason(order?.failureReason ?? '')}</p>` : nothing}
         <button class="primary" part="button" type="button" @click=${() => actions.retry()}>${failed ? t.retry : t.startOver}</button>
       </section>
     `;
   }
+
+  /** Amount, method, time and the order number, which the payer can copy. */
+  #receipt(orderNo: string, method: PayMethod) {
+    const { localize } = this.context!;
+    const t = localize.term;
+    if (this.#shown?.orderNo !== orderNo) this.#shown = { orderNo, at: new Date() };
+    const time = new Intl.DateTimeFormat(t.$code, { dateStyle: 'medium', timeStyle: 'short' }).format(this.#shown.at);
+    return html`
+      <dl class="receipt">
+        <dt>${t.receipt.method}</dt>
+        <dd>${t.method[method]}</dd>
+        <dt>${t.receipt.time}</dt>
+        <dd>${time}</dd>
+        <dt>${t.receipt.orderNo}</dt>
+        <dd>
+          <span class="chip mono" dir="ltr" translate="no">${orderNo}</span>
+          <button class="link" type="button" @click=${() => void navigator.clipboard?.writeText(orderNo).catch(() => undefined)}>${t.receipt.copy}</button>
+        </dd>
+      </dl>
+    `;
+  }
+}
+
+/** Inline SVG marks: the same on every platform (the ✓ ✕ ⏱ glyphs turn into colour emoji on phones). */
+function icon(kind: 'success' | 'fail' | 'expired') {
+  const paths = {
+    success: svg`<path d="M5 12.5l4.5 4.5L19 7.5" />`,
+    fail: svg`<path d="M7 7l10 10M17 7L7 17" />`,
+    expired: svg`<circle cx="12" cy="13" r="7" /><path d="M12 9.5V13l2.5 2M10 3h4" />`,
+  };
+  return html`<svg class="mark" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"
+    fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round">${paths[kind]}</svg>`;
 }
 
 definePart('svc-result', SvcResult);
