@@ -1,105 +1,29 @@
 // The status stream, GET /payments/events: the real kit (under toNodeListener, and as a plain Web handler) in
 // front of the real sandbox, read by a test client as a browser's would read it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
-import {
-  createMerchantHandler,
-  MemoryStatusBus,
-  toNodeListener,
-  type MerchantHandlerOptions,
-  type StatusBusListener,
-  type Timers,
-} from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
-import { posRequest } from '../core/fixtures.js';
-import { listen, startFakeService } from '../support/fake-service.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
+import { createMerchantHandler, issueOrderToken, MemoryStatusBus, type MerchantHandlerOptions, type StatusBusListener } from '../../src/server/index.js';
+import { startFakeService } from '../support/fake-service.js';
 import { eventually } from '../support/sandbox-fixture.js';
 import { openStream, type OpenedStream } from '../support/sse.js';
-import { tokenFor } from '../support/tokens.js';
+import { credentials, startStreamKit, type StreamKit } from '../support/stream-kit.js';
 
-const { merchantId, privateKey } = DEFAULT_MERCHANT;
-const credentials = { merchantId, privateKey };
+const { merchantId, privateKey } = credentials;
 
-/** Real timers, counted: every timer the kit leaves armed shows here. */
-function countedTimers(): Timers & { pending: Set<unknown> } {
-  const pending = new Set<unknown>();
-  return {
-    pending,
-    setTimeout(callback, ms) {
-      const handle = setTimeout(() => {
-        pending.delete(handle);
-        callback();
-      }, ms);
-      pending.add(handle);
-      return handle;
-    },
-    clearTimeout(handle) {
-      pending.delete(handle);
-      clearTimeout(handle as NodeJS.Timeout);
-    },
-  };
-}
-
-let sandbox: Sandbox;
-let control: SandboxControl;
-let kit: { url: string; close(): Promise<void> };
-let statusQueries: number;
-let timers: ReturnType<typeof countedTimers>;
-let clockOffsetMs = 0;
+let kit: StreamKit;
 const streams: OpenedStream[] = [];
-let serial = 0;
-
-async function startKit(options: Partial<MerchantHandlerOptions> = {}) {
-  await kit?.close();
-  let url = '';
-  const handler = createMerchantHandler({
-    merchantId,
-    privateKey,
-    environment: { baseUrl: sandbox.url },
-    logger: { warn: () => undefined, error: () => undefined },
-    callbackUrl: 'http://127.0.0.1:1/callbacks',
-    authorize: (order) => ({ ...order, callbackUrl: `${url}/callbacks` }),
-    fetch: (input, init) => {
-      if (String(input).endsWith(SERVICE_PATHS.status)) statusQueries += 1;
-      return fetch(input, init);
-    },
-    timers,
-    now: () => Date.now() + clockOffsetMs,
-    ...options,
-  });
-  kit = await listen(toNodeListener(handler));
-  url = kit.url;
-  return handler;
-}
 
 beforeEach(async () => {
-  sandbox = await createSandbox({ tickMs: 20 });
-  control = new SandboxControl(sandbox.url);
-  statusQueries = 0;
-  clockOffsetMs = 0;
-  timers = countedTimers();
-  await startKit();
+  kit = await startStreamKit();
 });
 
 afterEach(async () => {
   for (const stream of streams.splice(0)) stream.close();
   await kit.close();
-  await sandbox.close();
 });
 
-/** A POS order made through the kit, as the element makes it: its number, reference, order token and checkout token. */
-async function createOrder(overrides: Record<string, unknown> = {}) {
-  const body = posRequest({ reference: `stream-${++serial}`, sn: `SN-STREAM-${serial}`, ...overrides });
-  const checkoutToken = await tokenFor(credentials, body);
-  const response = await fetch(`${kit.url}${MERCHANT_PATHS.create}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: checkoutToken },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json();
-  expect(answer.code).toBe('00000');
-  return { orderNo: answer.data.orderNo as string, reference: body.reference, sn: body.sn, orderToken: response.headers.get(ORDER_TOKEN_HEADER)!, checkoutToken };
-}
+const startKit = (options: Partial<MerchantHandlerOptions> = {}) => kit.restart(options);
+const createOrder = (overrides: Record<string, unknown> = {}) => kit.createOrder(overrides);
 
 async function stream(query = '', headers: Record<string, string> = {}) {
   const opened = await openStream(`${kit.url}${MERCHANT_PATHS.events}${query}`, headers);
@@ -123,17 +47,17 @@ describe('GET /payments/events', () => {
     const pending = await events.next('status');
     expect(data(pending)).toEqual({ reference: order.reference, orderNo: order.orderNo, status: 'PENDING' });
     expect(pending.lastEventId).toBe('PENDING');
-    expect(statusQueries).toBe(1);
+    expect(kit.statusQueries).toBe(1);
 
-    await control.swipe(order.sn, 'success');
+    await kit.control.swipe(order.sn, 'success');
     const paid = await events.next('status', 2);
     expect(data(paid)).toMatchObject({ orderNo: order.orderNo, status: 'SUCCESS' });
     expect(paid.lastEventId).toBe('SUCCESS');
     expect(data(await events.next('end'))).toEqual({ reason: 'terminal' });
     await events.ended;
     // The callback told it: no second query.
-    expect(statusQueries).toBe(1);
-    await eventually('the stream and its timers gone', () => timers.pending.size === 0);
+    expect(kit.statusQueries).toBe(1);
+    await eventually('the stream and its timers gone', () => kit.timers.pending.size === 0);
   });
 
   it('takes the order token from ?token= (EventSource sends no headers), and a checkout token with the reference it covers', async () => {
@@ -152,7 +76,7 @@ describe('GET /payments/events', () => {
     });
     expect((await otp.json()).data.orderNo).toBe(order.orderNo);
 
-    await control.complete(order.orderNo, { status: 'FAIL', failureCode: 'CARD_DECLINED', failureReason: 'declined' });
+    await kit.control.complete(order.orderNo, { status: 'FAIL', failureCode: 'CARD_DECLINED', failureReason: 'declined' });
     for (const events of [byOrder, byReference]) {
       expect(data(await events.next('status', 2))).toMatchObject({ status: 'FAIL', failureCode: 'CARD_DECLINED', failureReason: 'declined' });
       expect(data(await events.next('end'))).toEqual({ reason: 'terminal' });
@@ -162,7 +86,7 @@ describe('GET /payments/events', () => {
   it("refuses a stream without the payer's proof with 02000 and asks the service nothing", async () => {
     const order = await createOrder();
     const other = await createOrder();
-    statusQueries = 0;
+    kit.statusQueries = 0;
     const tampered = `${order.orderToken.slice(0, -2)}${order.orderToken.endsWith('A') ? 'B' : 'A'}A`;
     const cases: [string, Record<string, string>, string][] = [
       ['', {}, 'order-token'],
@@ -180,8 +104,8 @@ describe('GET /payments/events', () => {
       expect(answer.code, query).toBe('02000');
       expect(answer.data.reason === reason || (reason === 'order-token' && answer.data.reason === 'missing'), `${query}: ${answer.data.reason}`).toBe(true);
     }
-    expect(statusQueries).toBe(0);
-    expect(timers.pending.size).toBe(0);
+    expect(kit.statusQueries).toBe(0);
+    expect(kit.timers.pending.size).toBe(0);
     const post = await fetch(`${kit.url}${MERCHANT_PATHS.events}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
@@ -192,13 +116,13 @@ describe('GET /payments/events', () => {
     const order = await createOrder();
     const tabs = await Promise.all([1, 2, 3, 4].map(() => stream(`?token=${encodeURIComponent(order.orderToken)}`)));
     for (const tab of tabs) expect(data(await tab.next('status')).status).toBe('PENDING');
-    statusQueries = 0;
+    kit.statusQueries = 0;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // One order, one query every 150 ms, whatever the number of tabs (here 4).
-    expect(statusQueries).toBeGreaterThanOrEqual(4);
-    expect(statusQueries).toBeLessThanOrEqual(8);
+    expect(kit.statusQueries).toBeGreaterThanOrEqual(4);
+    expect(kit.statusQueries).toBeLessThanOrEqual(8);
     // A payment a query finds (no callback reaches this kit) reaches every tab.
-    await control.complete(order.orderNo, { status: 'SUCCESS' });
+    await kit.control.complete(order.orderNo, { status: 'SUCCESS' });
     for (const tab of tabs) expect(data(await tab.next('status', 2)).status).toBe('SUCCESS');
   });
 
@@ -207,12 +131,12 @@ describe('GET /payments/events', () => {
     const first = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
     await first.next('status');
     first.close();
-    await eventually('the first stream gone', () => timers.pending.size === 0);
+    await eventually('the first stream gone', () => kit.timers.pending.size === 0);
     const resumed = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken, 'Last-Event-ID': 'PENDING' });
     await resumed.next('schedule');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(resumed.events.filter((event) => event.type === 'status')).toHaveLength(0);
-    await control.swipe(order.sn, 'success');
+    await kit.control.swipe(order.sn, 'success');
     expect(data(await resumed.next('status')).status).toBe('SUCCESS');
     // A client that saw the end and comes back anyway gets the end at once.
     const late = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken, 'Last-Event-ID': 'SUCCESS' });
@@ -225,12 +149,12 @@ describe('GET /payments/events', () => {
     const order = await createOrder();
     const events = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
     await eventually('three heartbeats', () => events.comments >= 3);
-    expect(timers.pending.size).toBeGreaterThan(0);
+    expect(kit.timers.pending.size).toBeGreaterThan(0);
     events.close();
-    await eventually('every timer cleared', () => timers.pending.size === 0);
-    const after = statusQueries;
+    await eventually('every timer cleared', () => kit.timers.pending.size === 0);
+    const after = kit.statusQueries;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(statusQueries).toBe(after);
+    expect(kit.statusQueries).toBe(after);
   });
 
   it('limits streams per order and in all, with a clear error the client can fall back on', async () => {
@@ -252,7 +176,7 @@ describe('GET /payments/events', () => {
   it("ends at the order's expiry after one last query", async () => {
     const order = await createOrder({ expireAt: 1 });
     // The kit's clock 58.5 s on: the order's last 0.5 to 1.5 s (tokens count whole seconds).
-    clockOffsetMs = 58_500;
+    kit.clockOffsetMs = 58_500;
     const events = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
     const { durationMs } = data(await events.next('schedule'));
     expect(durationMs).toBeGreaterThan(0);
@@ -260,7 +184,7 @@ describe('GET /payments/events', () => {
     expect(data(await events.next('end'))).toEqual({ reason: 'expired' });
     expect(data(await events.next('status')).status).toBe('PENDING'); // the sandbox's own clock did not move
     await events.ended;
-    expect(statusQueries).toBe(2);
+    expect(kit.statusQueries).toBe(2);
   });
 
   it('is off with streams: false (404: the element polls)', async () => {
@@ -273,7 +197,8 @@ describe('GET /payments/events', () => {
 
 describe('the status stream as a plain Web handler', () => {
   it('streams a Response body and cleans up when the request is aborted', async () => {
-    const handler = await startKit();
+    await startKit();
+    const handler = kit.handler;
     const order = await createOrder();
     const abort = new AbortController();
     const response = await handler(
@@ -285,7 +210,7 @@ describe('the status stream as a plain Web handler', () => {
     while (!text.includes('event: status')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toContain('"status":"PENDING"');
     abort.abort();
-    await eventually('every timer cleared', () => timers.pending.size === 0);
+    await eventually('every timer cleared', () => kit.timers.pending.size === 0);
   });
 });
 
@@ -319,7 +244,6 @@ describe('streams and the status bus', () => {
         return fetch(input, init);
       },
     });
-    const { issueOrderToken } = await import('../../src/server/index.js');
     const token = await issueOrderToken(privateKey, {
       merchantId,
       orderNo: '2611220000001',
