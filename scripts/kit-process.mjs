@@ -8,8 +8,9 @@
 //   CALLBACK_DELAY_MS  onCallback takes this long (a merchant's slow database)
 //   MERCHANT_ID, PRIVATE_KEY   default: the sandbox's test merchant
 // It prints one line per fact on stdout: `listening <url>`, `callback <notifyId> <orderNo> <status>`, `query`
-// (a status query sent to the service), `log <warn|error> <text>`; on SIGTERM it stops and exits 0. A kit that
-// cannot reach Redis at start prints the error on stderr and exits 1.
+// (a status query sent to the service), `log <warn|error> <text>`, and on SIGUSR2 `memory <rss> <heapUsed>` in bytes
+// (after a full collection, when started with --expose-gc); on SIGTERM it stops and exits 0. A kit that cannot
+// reach Redis at start prints the error on stderr and exits 1.
 import { createServer } from 'node:http';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { createMerchantHandler, SERVICE_PATHS, toNodeListener } from '../dist/server/index.js';
@@ -55,6 +56,11 @@ const handler = createMerchantHandler({
 
 const server = createServer(toNodeListener(handler));
 server.listen(0, '127.0.0.1', () => say(`listening http://127.0.0.1:${server.address().port}`));
+process.on('SIGUSR2', () => {
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  say(`memory ${rss} ${heapUsed}`);
+});
 process.once('SIGTERM', () => {
   server.closeAllConnections();
   server.close(async () => {
