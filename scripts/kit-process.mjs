@@ -6,6 +6,7 @@
 //   CALLBACK_URL       the kit's callbackUrl option
 //   STREAM_POLL_MS     streams.pollIntervalMs
 //   CALLBACK_DELAY_MS  onCallback takes this long (a merchant's slow database)
+//   RETURN_URL_ORIGINS returnUrlOrigins, comma-separated
 //   MERCHANT_ID, PRIVATE_KEY   default: the sandbox's test merchant
 // It prints one line per fact on stdout: `listening <url>`, `callback <notifyId> <orderNo> <status>`, `query`
 // (a status query sent to the service), `log <warn|error> <text>`, and on SIGUSR2 `memory <rss> <heapUsed>` in bytes
@@ -39,6 +40,7 @@ const handler = createMerchantHandler({
   privateKey: env.PRIVATE_KEY ?? DEFAULT_MERCHANT.privateKey,
   environment: { baseUrl: env.SANDBOX_URL },
   callbackUrl: env.CALLBACK_URL,
+  returnUrlOrigins: env.RETURN_URL_ORIGINS ? env.RETURN_URL_ORIGINS.split(',') : [],
   // Every payer of a test or a load run comes from 127.0.0.1.
   limits: { createsPerClient: false, messagesPerEmail: false, messagesPerPhone: false },
   streams: { ...(env.STREAM_POLL_MS ? { pollIntervalMs: Number(env.STREAM_POLL_MS) } : {}), maxOpen: 20_000 },
@@ -55,7 +57,8 @@ const handler = createMerchantHandler({
 });
 
 const server = createServer(toNodeListener(handler));
-server.listen(0, '127.0.0.1', () => say(`listening http://127.0.0.1:${server.address().port}`));
+// Payers of a load run connect by the thousand in the same instant: a backlog for them all (capped at somaxconn).
+server.listen(0, '127.0.0.1', 4096, () => say(`listening http://127.0.0.1:${server.address().port}`));
 process.on('SIGUSR2', () => {
   globalThis.gc?.();
   const { rss, heapUsed } = process.memoryUsage();
