@@ -1,9 +1,33 @@
-// custom-elements.json from the element's JSDoc (@summary, @event, @csspart, @cssproperty, @slot).
+// custom-elements.json from the element's JSDoc (@summary, @event, @csspart, @cssproperty, @slot), and its
+// attributes from the one attribute table (src/checkout/config.ts, built to dist/ before the manifest): the
+// element declares its properties from that table, which the analyzer cannot read, so they are linked here to
+// the documented fields.
+import { ATTRIBUTES } from './dist/checkout/config.js';
 // The analyzer also guesses events from `dispatchEvent(new SvcXxxEvent(...))` calls; the plugin below keeps the
 // documented events only, and gives each the type of its event class.
 
 /** svc-pay-result -> SvcPayResultEvent, the class in src/element/events. */
 const eventClass = (name) => `${name.replace(/(^|-)([a-z])/g, (_, __, letter) => letter.toUpperCase())}Event`;
+
+function attributesFromTable() {
+  return {
+    name: 'svc-attributes-from-table',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules) {
+        for (const declaration of module.declarations ?? []) {
+          if (declaration.tagName !== 'svc-checkout') continue;
+          declaration.attributes = ATTRIBUTES.map((row) => {
+            const member = declaration.members?.find((item) => item.name === row.property);
+            if (!member) throw new Error(`ATTRIBUTES names ${row.property}, which <svc-checkout> does not declare`);
+            member.attribute = row.attribute;
+            if (row.property === 'theme') member.reflects = true;
+            return { name: row.attribute, type: member.type, description: member.description, fieldName: row.property };
+          });
+        }
+      }
+    },
+  };
+}
 
 function documentedEventsOnly() {
   return {
@@ -51,5 +75,5 @@ export default {
   globs: ['src/element/**/*.ts'],
   outdir: 'dist',
   litelement: true,
-  plugins: [documentedEventsOnly()],
+  plugins: [attributesFromTable(), documentedEventsOnly()],
 };

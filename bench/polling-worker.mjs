@@ -1,5 +1,5 @@
-// Runs the element's real StatusPoller (dist/element/controllers/poller.js) on a virtual clock, in a worker
-// thread of its own, so that replacing setTimeout, clearTimeout and Date.now here touches nothing else: the merchant
+// Runs the session's real StatusPoller (dist/checkout/poller.js) on a virtual clock, in a worker thread of its
+// own (the poller's environment gets the virtual clock; Date.now is replaced too, for anything else): the merchant
 // kit and the sandbox run in the main thread on real time. Time jumps from one timer to the next; before each
 // check the sandbox's clock is moved to the same moment through its control API, and the check is a real status
 // request to the kit (node:http, which keeps its own timers), which asks the sandbox.
@@ -20,12 +20,15 @@ globalThis.clearTimeout = (id) => {
   clock.timers.delete(id);
 };
 Date.now = () => clock.now;
-// What the poller reads of the page: a tab that stays visible.
-globalThis.document = { visibilityState: 'visible', addEventListener() {}, removeEventListener() {} };
-// The poller also listens for the browser coming back online; this page never goes offline.
-globalThis.window = { addEventListener() {}, removeEventListener() {} };
+/** What the poller reads of the page: a tab that stays visible and never goes offline, on the virtual clock. */
+const environment = {
+  now: () => clock.now,
+  timers: { setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms), clearTimeout: (id) => globalThis.clearTimeout(id) },
+  visibility: { hidden: () => false, subscribe: () => () => {} },
+  online: { subscribe: () => () => {} },
+};
 
-const { StatusPoller, DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF } = await import('../dist/element/controllers/poller.js');
+const { StatusPoller, DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF } = await import('../dist/checkout/poller.js');
 const { DEFAULT_MERCHANT } = await import('../dist/sandbox/index.js');
 const { issueCheckoutToken } = await import('../dist/server/index.js');
 const { CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER } = await import('../dist/core/index.js');
@@ -142,8 +145,8 @@ async function wait(flow, { horizonMs, payAtMs }) {
   const checks = [];
   let inFlight;
   const poller = new StatusPoller(
-    { addController() {} },
     {
+      environment,
       check: (signal) => {
         inFlight = (async () => {
           await moveSandboxTo(clock.now);
@@ -162,7 +165,7 @@ async function wait(flow, { horizonMs, payAtMs }) {
       interval: () => DEFAULT_POLL_INTERVAL_MS,
     },
   );
-  poller.hostConnected();
+  poller.connect();
   poller.start({ expiresAt: origin + expireAtMinutes * 60_000 });
   let paidAtMs;
   const settle = async () => {

@@ -10,6 +10,7 @@ export * from './paths.js';
 export * from './formats.js';
 export * from './rules.js';
 export * from './validate.js';
+export * from './operations.js';
 export * from './tokens.js';
 export * from './json.js';
 export * from './money.js';

@@ -6,6 +6,9 @@ declare class URL {
   constructor(input: string, base?: string);
   readonly protocol: string;
   readonly hostname: string;
+  readonly pathname: string;
+  readonly href: string;
+  hash: string;
 }
 
 /** UTF-8 both ways, for the tokens' base64url payloads (browsers, Node and edge runtimes all have them). */

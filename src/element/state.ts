@@ -1,42 +1,16 @@
 /**
- * The state `<svc-checkout>` shares with its parts through @lit/context, and the actions the parts may ask
- * the element to take. The element owns both; parts only render and ask.
+ * What `<svc-checkout>`'s parts render, through @lit/context: the session's state in words of the element's
+ * language (rebuilt at every update, so a change of language re-words everything), and the commands the parts
+ * may send. The session owns the state; parts only render and ask.
  */
 import { createContext } from '@lit/context';
-import type { NextActionType, NotifyMethod, PayMethod, PaymentStatus } from '../core/index.js';
+import type { ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
+import type { PayMethod } from '../core/index.js';
+import { orderOf } from '../checkout/index.js';
 import type { LocalizeController } from './controllers/localize.js';
-import type { FieldName } from './fields.js';
+import { fieldErrorText, messageText } from './messages.js';
 
-export type ActionType = NextActionType | 'REFERENCE_CODE';
-
-/** The order being paid, as far as the browser knows it. Never holds an account number, a birth date or a code. */
-export interface ActiveOrder {
-  reference: string;
-  orderNo: string;
-  payMethod: PayMethod;
-  status: PaymentStatus;
-  country: string;
-  amount?: { total: number; currency: string } | undefined;
-  actionType?: ActionType | undefined;
-  redirectUrl?: string | undefined;
-  referenceCode?: string | undefined;
-  sn?: string | undefined;
-  notifyMethod?: NotifyMethod | undefined;
-  maskedEmail?: string | undefined;
-  maskedMobile?: string | undefined;
-  /** Epoch milliseconds, from the merchant kit's `Svc-Expires-In`. */
-  expiresAt?: number | undefined;
-  failureCode?: string | undefined;
-  failureReason?: string | undefined;
-  /** True once the payer went to (or opened) the 3-D Secure page. */
-  redirected?: boolean | undefined;
-  /** The merchant kit's token for this order's OTP, PIN and resend calls (not a secret beyond this order). */
-  token?: string | undefined;
-  /** Found by its reference after this page's create got no usable answer: its next step is unknown here. */
-  answerLost?: boolean | undefined;
-  /** Paid, but not by an order this checkout made (its create was refused as a duplicate). */
-  paidBefore?: boolean | undefined;
-}
+export type { ActionType, ActiveOrder, ResultOutcome } from '../checkout/index.js';
 
 export type Step =
   | { kind: 'config-error'; setting: string }
@@ -45,35 +19,13 @@ export type Step =
   | { kind: 'waiting' }
   | { kind: 'result'; outcome: ResultOutcome };
 
-/**
- * `PAID_BEFORE`: the order of this reference was paid, but not through this checkout. `MISMATCH`: an order of
- * this reference exists for another amount or currency.
- */
-export type ResultOutcome = 'SUCCESS' | 'PAID_BEFORE' | 'FAIL' | 'CLOSE' | 'MISMATCH';
-
-export interface CheckoutState {
+export interface CheckoutState extends Omit<SessionState, 'phase' | 'errors' | 'alert' | 'notice'> {
   step: Step;
-  methods: readonly PayMethod[];
-  method: PayMethod;
-  amount: { total: number; currency: string } | undefined;
-  merchantName: string;
-  productName: string;
-  /** The payer's values per method, as typed. */
-  values: Readonly<Record<PayMethod, Readonly<Partial<Record<FieldName, string>>>>>;
-  /** Localised messages at fields that have been visited or submitted. */
-  errors: Readonly<Partial<Record<FieldName, string>>>;
-  /** A message about the whole form or step. */
-  alert: string | undefined;
-  busy: boolean;
   order: ActiveOrder | undefined;
-  /** A polite, passing message ("A new code is on its way"). */
+  /** Messages at fields that have been visited or submitted. */
+  errors: Readonly<Partial<Record<FieldName, string>>>;
+  alert: string | undefined;
   notice: string | undefined;
-  /** Seconds before "send the code again" may be used. */
-  resendWait: number;
-  redirectMode: 'same-window' | 'new-window';
-  redirectBlocked: boolean;
-  /** Increases each time the payer submits a form, so that parts move focus to the first invalid field. */
-  submitCount: number;
 }
 
 export interface CheckoutActions {
@@ -96,3 +48,25 @@ export interface CheckoutContext {
 }
 
 export const checkoutContext = createContext<CheckoutContext>(Symbol('svc-checkout'));
+
+/** The step a phase shows. */
+function stepOf(phase: SessionState['phase']): Step {
+  switch (phase.kind) {
+    case 'idle':
+    case 'form':
+      return { kind: 'form' };
+    case 'looking-up':
+    case 'waiting':
+      return { kind: 'waiting' };
+    default:
+      return phase;
+  }
+}
+
+/** The session's state, worded in the element's language. */
+export function viewOf(session: SessionState, localize: LocalizeController): CheckoutState {
+  const { phase, errors, alert, notice, ...rest } = session;
+  const worded: Partial<Record<FieldName, string>> = {};
+  for (const [field, error] of Object.entries(errors)) if (error) worded[field as FieldName] = fieldErrorText(field as FieldName, error, localize);
+  return { ...rest, step: stepOf(phase), order: orderOf(phase), errors: worded, alert: messageText(alert, localize), notice: messageText(notice, localize) };
+}

@@ -9,6 +9,7 @@ import {
   fillPath,
   matchPath,
   parseJson,
+  operationAt,
   SERVICE_PATHS,
   type Envelope,
   type ServiceOperation,
@@ -63,9 +64,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const SERVICE_ROUTES: Record<string, ServiceOperation> = Object.fromEntries(
-  Object.entries(SERVICE_PATHS).map(([operation, path]) => [path, operation as ServiceOperation]),
-);
 
 const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, body: unknown) => Envelope> = {
   create: service.createPayment,
@@ -176,7 +174,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       send(response, 404, { message: 'the request target is not a URL' });
       return;
     }
-    const operation = SERVICE_ROUTES[url.pathname];
+    const operation = operationAt(url.pathname);
     const path = printable(url.pathname);
     const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const code = (body as { code?: unknown } | null)?.code;

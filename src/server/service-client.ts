@@ -8,17 +8,9 @@ import {
   envelopeForViolations,
   isPlainObject,
   MERCHANT_ID_PATTERN,
-  OTP_REQUEST,
   parseJson,
-  PIN_REQUEST,
-  REFUND_CREATE,
-  REFUND_QUERY,
-  RESEND_OTP_REQUEST,
   SERVICE_ENVIRONMENTS,
-  SERVICE_PATHS,
-  STATUS_REQUEST,
-  validate,
-  validateCreateRequest,
+  SERVICE_OPERATIONS,
   type CashierStatusData,
   type CreatePaymentData,
   type CreatePaymentInput,
@@ -29,7 +21,6 @@ import {
   type RefundQueryRequest,
   type RefundStatusData,
   type ResendOtpRequest,
-  type RuleTable,
   type ServiceOperation,
   type StatusRequest,
   type Validation,
@@ -84,8 +75,6 @@ export class ServiceConfigError extends Error {
   override readonly name = 'ServiceConfigError';
 }
 
-/** Reads; repeating one changes nothing. */
-const SAFE_TO_REPEAT: ReadonlySet<ServiceOperation> = new Set(['status', 'refundQuery']);
 
 /** Connection errors that prove the request never reached the service, so that any call may be repeated. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -146,36 +135,38 @@ export class ServiceClient {
 
   /** Creates a payment order of any method. `ReferenceCode` amounts and expiry may be digit strings. */
   createPayment(body: CreatePaymentInput, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
-    return this.#checked('create', validateCreateRequest(body), options);
+    return this.#call('create', body, options);
   }
 
   submitOtp(body: OtpRequest, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
     const operation = this.#otpPath === 'create' ? 'create' : 'inputOtp';
-    return this.#call(operation, OTP_REQUEST, body, options);
+    // The OTP's rules, whichever path carries it.
+    return this.#checked(operation, SERVICE_OPERATIONS.inputOtp.check(body), options);
   }
 
   submitPin(body: PinRequest, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
-    return this.#call('inputPin', PIN_REQUEST, body, options);
+    return this.#call('inputPin', body, options);
   }
 
   resendOtp(body: ResendOtpRequest, options?: CallOptions): Promise<Envelope<CreatePaymentData>> {
-    return this.#call('resendOtp', RESEND_OTP_REQUEST, body, options);
+    return this.#call('resendOtp', body, options);
   }
 
   queryStatus(body: StatusRequest, options?: CallOptions): Promise<Envelope<CashierStatusData>> {
-    return this.#call('status', STATUS_REQUEST, body, options);
+    return this.#call('status', body, options);
   }
 
   createRefund(body: RefundCreateRequest, options?: CallOptions): Promise<Envelope<RefundStatusData>> {
-    return this.#call('refundCreate', REFUND_CREATE, body, options);
+    return this.#call('refundCreate', body, options);
   }
 
   queryRefund(body: RefundQueryRequest, options?: CallOptions): Promise<Envelope<RefundStatusData>> {
-    return this.#call('refundQuery', REFUND_QUERY, body, options);
+    return this.#call('refundQuery', body, options);
   }
 
-  #call<T>(operation: ServiceOperation, table: RuleTable, body: unknown, options?: CallOptions): Promise<Envelope<T>> {
-    return this.#checked(operation, validate(table, body), options);
+  /** Checked with the operation's rules (SERVICE_OPERATIONS): invalid input gets the service's own `02001`. */
+  #call<T>(operation: ServiceOperation, body: unknown, options?: CallOptions): Promise<Envelope<T>> {
+    return this.#checked(operation, SERVICE_OPERATIONS[operation].check(body), options);
   }
 
   /** Invalid input never leaves the process: it gets the `02001` envelope the service would answer. */
@@ -191,7 +182,7 @@ export class ServiceClient {
   async send<T = unknown>(operation: ServiceOperation, body: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
     const text = canonicalJson(body);
     const signature = await signRequest(text, this.#privateKey);
-    const url = `${this.baseUrl}${SERVICE_PATHS[operation]}`;
+    const url = `${this.baseUrl}${SERVICE_OPERATIONS[operation].path}`;
     const headers = {
       'Content-Type': 'application/json',
       Authorization: `Bearer ${signature}`,
@@ -201,14 +192,14 @@ export class ServiceClient {
     for (let attempt = 0; ; attempt++) {
       try {
         const envelope = await this.#exchange<T>(operation, url, headers, text, options.signal);
-        if (envelope.code === '50003' && SAFE_TO_REPEAT.has(operation) && attempt < retries) {
+        if (envelope.code === '50003' && SERVICE_OPERATIONS[operation].safeToRepeat && attempt < retries) {
           await this.#pause(attempt, options.signal);
           continue;
         }
         return envelope;
       } catch (error) {
         if (!(error instanceof ServiceError) || attempt >= retries || options.signal?.aborted) throw error;
-        const repeatable = SAFE_TO_REPEAT.has(operation) ? isTransient(error) : neverSent(error);
+        const repeatable = SERVICE_OPERATIONS[operation].safeToRepeat ? isTransient(error) : neverSent(error);
         if (!repeatable) throw error;
         await this.#pause(attempt, options.signal);
       }

@@ -158,6 +158,48 @@ describe('<svc-checkout> bank account', () => {
     });
   }
 
+  it('lets the shop hold the redirect to the bank until it has saved the order, or keep the payer here', async () => {
+    for (const how of ['hold', 'cancel'] as const) {
+      const query = new URLSearchParams({
+        endpoint: stack.endpoint,
+        'checkout-token': await stack.checkoutToken({ reference: uniqueReference(`leave-${how}`) }),
+        'pay-method': 'BankAccount',
+        'poll-interval': '100',
+        locale: 'en',
+      });
+      const frame = document.createElement('iframe');
+      frame.title = 'shop';
+      frame.src = `/test/browser/fixtures/checkout-page.html?${query}`;
+      document.body.append(frame);
+      try {
+        const element = await until('the element in the shop page', () => {
+          const found = frame.contentDocument?.querySelector('svc-checkout') as SvcCheckout | null;
+          return found?.shadowRoot && found;
+        });
+        let release!: () => void;
+        const seen: string[] = [];
+        element.addEventListener('svc-before-redirect', (event) => {
+          seen.push(event.detail.redirectUrl);
+          if (how === 'cancel') event.preventDefault();
+          else event.detail.waitUntil(new Promise<void>((resolve) => (release = resolve)));
+        });
+        await fillBankAccount(element, '2215381200');
+        await clickButton(element, /^Pay/);
+        await untilText(element, 'Confirm with your bank');
+        await until('the event', () => seen.length === 1);
+        expect(seen[0]).to.contain('/sandbox/3ds/');
+        // Held or cancelled: the payer is still on the shop's page.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(frame.contentWindow?.location.pathname).to.contain('/checkout-page.html');
+        if (how === 'hold') release();
+        else await clickButton(element, /^Continue to your bank/);
+        await until('the bank page', () => frame.contentWindow?.location.pathname.includes('/sandbox/3ds/'));
+      } finally {
+        frame.remove();
+      }
+    }
+  });
+
   it('opens 3-D Secure in a new window when configured, and follows the order from here', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount', redirectMode: 'new-window' });
     const actions = record(element, 'svc-action');

@@ -3,7 +3,7 @@ import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentStatus } from '../../src/core/index.js';
 import { CountdownController } from '../../src/element/controllers/countdown.js';
-import { POLL_BACKOFF, StatusPoller } from '../../src/element/controllers/poller.js';
+import { defaultEnvironment, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from '../../src/checkout/index.js';
 import { until } from './support/checkout.js';
 
 function host(): ReactiveControllerHost & { controllers: ReactiveController[]; updates: number } {
@@ -32,6 +32,13 @@ function setVisibility(state: DocumentVisibilityState) {
   document.dispatchEvent(new Event('visibilitychange'));
 }
 
+/** A poller in this page, as a session that is on screen runs it. */
+function connected(options: Omit<StatusPollerOptions, 'environment'>): StatusPoller {
+  const poller = new StatusPoller({ ...options, environment: defaultEnvironment() });
+  poller.connect();
+  return poller;
+}
+
 describe('StatusPoller', () => {
   afterEach(() => {
     delete (document as unknown as Record<string, unknown>)['visibilityState'];
@@ -41,7 +48,7 @@ describe('StatusPoller', () => {
     let inFlight = 0;
     let most = 0;
     let checks = 0;
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async () => {
         checks++;
         inFlight++;
@@ -63,7 +70,7 @@ describe('StatusPoller', () => {
 
   it('shares the check in flight with getCashierStatus-style calls', async () => {
     let checks = 0;
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async () => {
         checks++;
         await sleep(50);
@@ -81,7 +88,7 @@ describe('StatusPoller', () => {
   it('waits longer after each check, as POLL_BACKOFF says', async () => {
     const base = 20;
     const starts: number[] = [];
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async () => {
         starts.push(performance.now());
         return 'PENDING';
@@ -105,7 +112,7 @@ describe('StatusPoller', () => {
   it('pauses while the page is hidden and checks at once when it shows again', async () => {
     let checks = 0;
     let interval = 20;
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async () => {
         checks++;
         return 'PENDING';
@@ -128,7 +135,7 @@ describe('StatusPoller', () => {
 
   it('checks at once when the browser is back online, and then keeps one schedule', async () => {
     let checks = 0;
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async () => {
         checks++;
         return undefined; // offline: the check failed
@@ -152,7 +159,7 @@ describe('StatusPoller', () => {
   it('stops at a terminal status', async () => {
     const answers: PaymentStatus[] = ['PENDING', 'PENDING', 'FAIL'];
     let checks = 0;
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async () => answers[Math.min(checks++, answers.length - 1)],
       onExpired: () => undefined,
       interval: () => 10,
@@ -167,7 +174,7 @@ describe('StatusPoller', () => {
   it('stops checking while its host is out of the page, and checks at once when it is back', async () => {
     let checks = 0;
     let inFlightAborted = false;
-    const poller = new StatusPoller(host(), {
+    const poller = connected({
       check: async (signal) => {
         checks++;
         await sleep(100);
@@ -179,14 +186,14 @@ describe('StatusPoller', () => {
     });
     poller.start({ checkFirst: true });
     await sleep(20);
-    poller.hostDisconnected();
+    poller.disconnect();
     const whileAway = checks;
     await sleep(400);
     setVisibility('visible');
     await sleep(100);
     expect(checks).to.equal(whileAway);
     expect(inFlightAborted).to.equal(true);
-    poller.hostConnected();
+    poller.connect();
     await until('a check on return', () => checks > whileAway, 1_000);
     poller.stop();
   });
@@ -198,7 +205,7 @@ describe('StatusPoller', () => {
       const checkedAt: number[] = [];
       let expired = 0;
       const expiresAt = Date.now() + 20 + (round % 10);
-      const poller = new StatusPoller(host(), {
+      const poller = connected({
         check: async () => {
           checkedAt.push(Date.now());
           return 'PENDING';

@@ -25,6 +25,23 @@ describe('<svc-checkout> in Arabic and English', () => {
     document.documentElement.lang = 'en';
   });
 
+  it('re-words a field error and an alert on screen when the language changes', async () => {
+    // A token whose tag was changed: the kit refuses it, and the payer reads why.
+    const token = await stack.checkoutToken({ reference: `relang-${Date.now()}` });
+    const forged = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    const element = await checkout(stack, { payMethod: 'Pos', checkoutToken: forged });
+    await type(element, 'input[name=sn]', 'N78101818701');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'This checkout cannot be used any more. Reload the page.');
+    await type(element, 'input[name=sn]', '');
+    await untilText(element, 'Enter terminal serial number.');
+    element.locale = 'ar';
+    await untilText(element, 'لم يعد من الممكن استخدام صفحة الدفع هذه. أعد تحميل الصفحة.');
+    await untilText(element, 'أدخل الرقم التسلسلي للجهاز.');
+    expect(visibleText(element)).not.to.contain('Reload the page');
+    expect(visibleText(element)).not.to.contain('Enter terminal');
+  });
+
   it('speaks Arabic right to left with the locale attribute, amounts in Arabic-Indic digits', async () => {
     const element = await checkout(stack, { locale: 'ar-EG', payMethod: 'Pos' });
     await untilText(element, 'الإجمالي');

@@ -11,11 +11,11 @@ beforeAll(() => assertDistFresh());
 const root = new URL('../../', import.meta.url).pathname;
 
 describe('dist/cdn/svc-checkout.js', () => {
-  it('is built from the element, core and Lit only', async () => {
+  it('is built from the element, the session, core and Lit only', async () => {
     const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
     const inputs = Object.keys(meta.inputs);
     expect(inputs.filter((input) => /src\/(server|sandbox|react)\//.test(input))).toEqual([]);
-    expect(inputs.filter((input) => input.startsWith('src/')).every((input) => /^src\/(element|core)\//.test(input))).toBe(true);
+    expect(inputs.filter((input) => input.startsWith('src/')).every((input) => /^src\/(element|checkout|core)\//.test(input))).toBe(true);
     expect(inputs.some((input) => input.includes('node_modules/lit-html/'))).toBe(true);
     expect(inputs.some((input) => input.includes('/development/'))).toBe(false);
   });

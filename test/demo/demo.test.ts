@@ -81,3 +81,48 @@ describe('the demo page', () => {
     for (const name of ['svc-ready', 'svc-http-response', 'svc-action', 'svc-pay-result']) expect(events).toContain(name);
   }, 60_000);
 });
+
+describe('a checkout of our own on the headless session', () => {
+  it('pays with each method through a plain DOM page, with no Lit on it', async () => {
+    const { SandboxControl } = await import('../../src/sandbox/control-client.js');
+    const sandbox = new SandboxControl(origin);
+    const open = async () => {
+      await page.goto(`${origin}/demo/custom-ui.html`, { waitUntil: 'load' });
+      await page.waitForSelector('select[name=method]');
+      expect(await page.evaluate(() => Boolean(customElements.get('svc-checkout')))).toBe(false);
+    };
+    const choose = async (method: string) => {
+      await page.select('select[name=method]', method);
+      await page.waitForFunction((wanted) => (document.querySelector('select[name=method]') as HTMLSelectElement | null)?.value === wanted, {}, method);
+    };
+    const type = async (name: string, value: string) => page.type(`input[name=${name}]`, value);
+    const paid = () => page.waitForSelector('[data-outcome=SUCCESS]', { timeout: 15_000 });
+
+    await open();
+    await choose('Pos');
+    await type('sn', 'N78101818901');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.body.textContent?.includes('Swipe your card at terminal N78101818901'));
+    await sandbox.swipe('N78101818901');
+    await paid();
+
+    await open();
+    await choose('BankAccount');
+    for (const [name, value] of Object.entries({ bankAccountNumber: '2215381176', bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' })) await type(name, value);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('input[name=code]');
+    await type('code', '11315632');
+    await page.click('button[type=submit]');
+    await paid();
+
+    await open();
+    await choose('ReferenceCode');
+    for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) await type(name, value);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('output[name=reference-code]');
+    const code = await page.$eval('output[name=reference-code]', (output) => output.textContent ?? '');
+    expect(code).toMatch(/^\d{9}$/);
+    await sandbox.payReferenceCode(code);
+    await paid();
+  }, 60_000);
+});

@@ -286,12 +286,12 @@ describe('text, logs and addresses', () => {
     expect(() => createMerchantHandler({ ...base, environment: live, orders: 'authorize', authorize: (order) => order })).toThrow(/authorizeAction/);
   });
 
-  it('refuses a live address or callback URL that is not https, except on loopback', () => {
+  it('refuses a live address or callback URL that is not https, except on loopback', async () => {
     const base = { merchantId: shop.merchantId, privateKey: shop.privateKey };
     expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'http://api.example.com' } })).toThrow(/baseUrl.*https/);
     expect(() => createMerchantHandler({ ...base, environment: live, callbackUrl: 'http://shop.example/callbacks' })).toThrow(/callbackUrl.*https/);
     expect(() => createMerchantHandler({ ...base, environment: live, callbackUrl: 'https://shop.example/callbacks' })).not.toThrow();
     expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'http://localhost:9' }, callbackUrl: 'http://127.0.0.1:9/callbacks' })).not.toThrow();
-    expect(() => issueCheckoutToken(shop, { ...decided, callbackUrl: 'http://shop.example/callbacks' })).rejects.toThrow(/callbackUrl/);
+    await expect(issueCheckoutToken(shop, { ...decided, callbackUrl: 'http://shop.example/callbacks' })).rejects.toThrow(/callbackUrl/);
   });
 });

@@ -5,3 +5,4 @@ export * from './svc-expired.js';
 export * from './svc-http-response.js';
 export * from './svc-pay-result.js';
 export * from './svc-ready.js';
+export * from './svc-before-redirect.js';

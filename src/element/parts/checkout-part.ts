@@ -7,7 +7,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { checkoutContext, type CheckoutContext } from '../state.js';
-import type { FieldName, FieldSpec } from '../fields.js';
+import type { FieldName, FieldSpec } from '../../checkout/fields.js';
 import { partStyles } from './shared.styles.js';
 
 export abstract class CheckoutPart extends LitElement {

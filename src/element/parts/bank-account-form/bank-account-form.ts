@@ -1,7 +1,7 @@
 import { css, html, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
-import { METHOD_FIELDS, type FieldSpec } from '../../fields.js';
+import { METHOD_FIELDS, type FieldSpec } from '../../../checkout/fields.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
 import { PaymentForm } from '../payment-form.js';

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import { CODE_FIELDS } from '../../fields.js';
+import { CODE_FIELDS } from '../../../checkout/fields.js';
 import { CheckoutPart, definePart, renderFormEnd, renderTextField } from '../checkout-part.js';
 import { renderStatusLine } from '../status-line.js';
 

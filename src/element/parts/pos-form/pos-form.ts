@@ -1,5 +1,5 @@
 import type { TemplateResult } from 'lit';
-import { METHOD_FIELDS } from '../../fields.js';
+import { METHOD_FIELDS } from '../../../checkout/fields.js';
 import type { CheckoutContext } from '../../state.js';
 import { definePart, renderTextField } from '../checkout-part.js';
 import { PaymentForm } from '../payment-form.js';

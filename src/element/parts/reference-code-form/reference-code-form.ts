@@ -1,6 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { NotifyMethod } from '../../../core/index.js';
-import { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES } from '../../fields.js';
+import { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES } from '../../../checkout/fields.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, definePart, renderSelectField, renderTextField } from '../checkout-part.js';
 import { PaymentForm } from '../payment-form.js';

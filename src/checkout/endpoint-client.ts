@@ -1,5 +1,5 @@
 /**
- * The element's only network peer: the merchant's endpoint (DESIGN.md §3). Every call is a JSON POST; an
+ * The checkout's only network peer: the merchant's endpoint (DESIGN.md §3). Every call is a JSON POST; an
  * answer is the service's envelope, or a `EndpointError` saying why there is none.
  */
 import {
@@ -44,6 +44,7 @@ export interface EndpointClientOptions {
   checkoutToken?: string | undefined;
   credentials?: RequestCredentials;
   timeoutMs?: number;
+  fetch?: typeof fetch;
 }
 
 export class EndpointClient {
@@ -51,8 +52,10 @@ export class EndpointClient {
   readonly #checkoutToken: string | undefined;
   readonly #credentials: RequestCredentials;
   readonly #timeoutMs: number;
+  readonly #fetch: typeof fetch;
 
   constructor(options: EndpointClientOptions) {
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#base = options.endpoint.replace(/\/+$/, '');
     this.#checkoutToken = options.checkoutToken;
     this.#credentials = options.credentials ?? 'same-origin';
@@ -69,7 +72,7 @@ export class EndpointClient {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     let response: Response;
     try {
-      response = await fetch(`${this.#base}${MERCHANT_PATHS[operation]}`, {
+      response = await this.#fetch(`${this.#base}${MERCHANT_PATHS[operation]}`, {
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',

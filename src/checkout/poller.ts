@@ -3,8 +3,8 @@
  * backing off; paused while the tab is hidden, and checked at once when it shows again or when the browser is
  * back online; stopped at a terminal status, or at the order's expiry after one last check.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { isTerminalStatus, type PaymentStatus } from '../../core/index.js';
+import { isTerminalStatus, type PaymentStatus } from '../core/index.js';
+import type { CheckoutEnvironment } from './environment.js';
 
 /**
  * Multiples of the base interval between checks; the last repeats. A payer who has just paid is usually
@@ -22,26 +22,37 @@ export interface StatusPollerOptions {
   onExpired: () => void;
   /** Base interval in milliseconds (read at every scheduling, so it can change). */
   interval: () => number;
+  /** The clock, timers, visibility and connectivity. */
+  environment: Pick<CheckoutEnvironment, 'now' | 'timers' | 'visibility' | 'online'>;
 }
 
-export class StatusPoller implements ReactiveController {
+/**
+ * Runs only while connected (`connect()`): a session's host that leaves the page pauses it, and coming back
+ * checks at once.
+ */
+export class StatusPoller {
   #running = false;
   #connected = false;
   #expiresAt: number | undefined;
   #step = 0;
   /** Counts starts and stops: a check that returns after either belongs to a past run and does nothing. */
   #generation = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: unknown;
   #inFlight: Promise<PaymentStatus | undefined> | undefined;
   #abort: AbortController | undefined;
-  readonly #onVisibility = () => this.#visibilityChanged();
-  readonly #onOnline = () => this.#backOnline();
+  #unsubscribe: (() => void)[] = [];
+  readonly options: StatusPollerOptions;
 
-  constructor(
-    host: ReactiveControllerHost,
-    private readonly options: StatusPollerOptions,
-  ) {
-    host.addController(this);
+  constructor(options: StatusPollerOptions) {
+    this.options = options;
+  }
+
+  get #env() {
+    return this.options.environment;
+  }
+
+  #hidden(): boolean {
+    return this.#env.visibility.hidden();
   }
 
   get running(): boolean {
@@ -79,7 +90,9 @@ export class StatusPoller implements ReactiveController {
     return this.#inFlight;
   }
 
-  hostConnected(): void {
+  /** The host is in the page: polling (when started) runs, and coming back checks at once. */
+  connect(): void {
+    if (this.#connected) return;
     this.#connected = true;
     if (!this.#running) return;
     // Back in the page (moved, or re-attached): look at once, then poll briskly again.
@@ -88,7 +101,8 @@ export class StatusPoller implements ReactiveController {
     void this.#tick();
   }
 
-  hostDisconnected(): void {
+  /** The host left the page: timers and the check in flight stop; `connect()` resumes. */
+  disconnect(): void {
     this.#connected = false;
     this.#pause();
   }
@@ -96,29 +110,34 @@ export class StatusPoller implements ReactiveController {
   /** Stops timers, listeners and the check in flight; `#running` says whether to resume. */
   #pause(): void {
     this.#generation += 1;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#clearTimer();
     this.#abort?.abort();
     this.#abort = undefined;
-    document.removeEventListener('visibilitychange', this.#onVisibility);
-    window.removeEventListener('online', this.#onOnline);
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
   }
 
   #listen(): void {
-    document.addEventListener('visibilitychange', this.#onVisibility);
-    window.addEventListener('online', this.#onOnline);
+    if (this.#unsubscribe.length > 0) return;
+    this.#unsubscribe.push(
+      this.#env.visibility.subscribe(() => this.#visibilityChanged()),
+      this.#env.online.subscribe(() => this.#backOnline()),
+    );
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) this.#env.timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   #schedule(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
+    this.#clearTimer();
+    if (!this.#running || !this.#connected || this.#hidden()) return;
     const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] ?? 1;
     let delay = multiple * this.options.interval();
     // The check that falls on the expiry is the last, whatever the clock reads when its timer fires.
     let last = false;
     if (this.#expiresAt !== undefined) {
-      const remaining = Math.max(0, this.#expiresAt - Date.now());
+      const remaining = Math.max(0, this.#expiresAt - this.#env.now());
       if (remaining <= delay) {
         delay = remaining;
         last = true;
@@ -128,18 +147,18 @@ export class StatusPoller implements ReactiveController {
   }
 
   #arm(delay: number, last: boolean): void {
-    this.#timer = setTimeout(() => {
+    this.#timer = this.#env.timers.setTimeout(() => {
       this.#timer = undefined;
       // Timers may fire a millisecond or so before the wall clock says they should (Firefox does);
       // the last check waits for the expiry itself, so that it never reports a moment too early.
-      const early = last && this.#expiresAt !== undefined ? this.#expiresAt - Date.now() : 0;
+      const early = last && this.#expiresAt !== undefined ? this.#expiresAt - this.#env.now() : 0;
       if (early > 0) this.#arm(early, last);
       else void this.#tick(last);
     }, delay);
   }
 
   async #tick(last = false): Promise<void> {
-    if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
+    if (!this.#running || !this.#connected || this.#hidden()) return;
     const generation = this.#generation;
     const status = await this.checkNow().catch(() => undefined);
     if (generation !== this.#generation || !this.#running) return;
@@ -147,7 +166,7 @@ export class StatusPoller implements ReactiveController {
       this.stop();
       return;
     }
-    if (last || (this.#expiresAt !== undefined && Date.now() >= this.#expiresAt)) {
+    if (last || (this.#expiresAt !== undefined && this.#env.now() >= this.#expiresAt)) {
       // That was the last check, made at expiry; the order is still pending here.
       this.stop();
       this.options.onExpired();
@@ -159,9 +178,8 @@ export class StatusPoller implements ReactiveController {
 
   #visibilityChanged(): void {
     if (!this.#running || !this.#connected) return;
-    if (document.visibilityState === 'hidden') {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (this.#hidden()) {
+      this.#clearTimer();
       return;
     }
     // Back in view: the payer is looking, so check at once and poll briskly again.
@@ -170,15 +188,14 @@ export class StatusPoller implements ReactiveController {
 
   /** The browser has a network again: the wait may have been long, so look at once. */
   #backOnline(): void {
-    if (!this.#running || !this.#connected || document.visibilityState === 'hidden') return;
+    if (!this.#running || !this.#connected || this.#hidden()) return;
     this.#checkAtOnce();
   }
 
   #checkAtOnce(): void {
     this.#step = 0;
     if (this.#inFlight) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#clearTimer();
     void this.#tick();
   }
 }

@@ -3,9 +3,25 @@
  * stay in src/core: this table only says how each field is asked for, and under which name it appears.
  */
 import type { NotifyLanguage, NotifyMethod, PayMethod } from '../core/index.js';
-import type { Translation } from './i18n/translation.js';
 
-export type FieldName = keyof Translation['label'];
+/** The payer's fields, by the names the forms use (a view labels each; see the element's `Translation`). */
+export type FieldName =
+  | 'sn'
+  | 'bankAccountNumber'
+  | 'bankCode'
+  | 'dobDay'
+  | 'dobMonth'
+  | 'dobYear'
+  | 'notifyUserName'
+  | 'notifyMethod'
+  | 'notifyUserEmail'
+  | 'notifyUserMobile'
+  | 'notifyLanguage'
+  | 'otp'
+  | 'pin';
+
+/** Fields with a hint under them. */
+export type HintName = 'sn' | 'bankAccountNumber' | 'bankCode' | 'notifyUserMobile' | 'otp' | 'pin';
 
 export interface FieldSpec {
   name: FieldName;
@@ -17,7 +33,7 @@ export interface FieldSpec {
   maxlength?: number;
   /** Typed digits only (Arabic-Indic ones too). */
   digits?: boolean;
-  hint?: keyof Translation['hint'];
+  hint?: HintName;
   /**
    * The payer's secret (an account number, a birth date, a code): never stored, and forgotten as soon as the
    * service has it.
@@ -51,27 +67,6 @@ export const CODE_FIELDS = {
 
 export const NOTIFY_METHOD_CHOICES: readonly NotifyMethod[] = ['BOTH', 'SMS', 'EMAIL'];
 export const NOTIFY_LANGUAGE_CHOICES: readonly NotifyLanguage[] = ['English', 'Arabic'];
-
-/**
- * Wire fields the merchant configures rather than the payer types, and the attribute or property each comes
- * from: a violation of one of them is a configuration error that names the setting.
- */
-export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
-  reference: 'reference',
-  'amount.total': 'pay-amount',
-  'amount.currency': 'currency',
-  'product.name': 'product-name',
-  'product.description': 'product-description',
-  country: 'country-code',
-  expireAt: 'expire-at',
-  callbackUrl: 'callback-url',
-  returnUrl: 'return-url',
-  merchantName: 'merchant-name',
-  customerName: 'userInfo.userName',
-  userPhone: 'userInfo.userMobile',
-  body: 'payParams',
-  payMethod: 'pay-method',
-};
 
 /** The form field a wire field is typed into, for a method. */
 export function formFieldOf(method: PayMethod, wire: string): FieldName | undefined {

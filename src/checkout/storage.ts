@@ -1,9 +1,10 @@
 /**
- * What survives a reload or a 3-D Secure round trip, in sessionStorage: the attempt's reference and the
- * order's public facts (DESIGN.md §6). Never an account number, a birth date, an OTP or a PIN, and contacts
- * only masked.
+ * What survives a reload or a 3-D Secure round trip, in the environment's storage (sessionStorage in a page):
+ * the attempt's reference and the order's public facts (DESIGN.md §6). Never an account number, a birth date,
+ * an OTP or a PIN, and contacts only masked.
  */
 import type { PayMethod } from '../core/index.js';
+import type { KeyValueStorage } from './environment.js';
 import type { ActiveOrder } from './state.js';
 
 export interface SavedCheckout {
@@ -16,12 +17,15 @@ export interface SavedCheckout {
   order?: ActiveOrder | undefined;
 }
 
-export class CheckoutSession {
-  constructor(readonly key: string) {}
+export class SavedCheckoutStore {
+  constructor(
+    readonly key: string,
+    private readonly storage: KeyValueStorage | undefined,
+  ) {}
 
   load(): SavedCheckout | undefined {
     try {
-      const text = sessionStorage.getItem(this.key);
+      const text = this.storage?.getItem(this.key);
       if (!text) return undefined;
       const value = JSON.parse(text) as SavedCheckout;
       return value?.version === 1 && typeof value.base === 'string' && Number.isInteger(value.attempt) ? value : undefined;
@@ -32,7 +36,7 @@ export class CheckoutSession {
 
   save(value: SavedCheckout): void {
     try {
-      sessionStorage.setItem(this.key, JSON.stringify(value));
+      this.storage?.setItem(this.key, JSON.stringify(value));
     } catch {
       // Storage full or disabled: the payment still works, it only cannot be resumed after a reload.
     }
@@ -40,22 +44,9 @@ export class CheckoutSession {
 
   clear(): void {
     try {
-      sessionStorage.removeItem(this.key);
+      this.storage?.removeItem(this.key);
     } catch {
       // as above
     }
   }
-}
-
-/** m•••@example.com */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return '•••';
-  return `${email.slice(0, 1)}•••${email.slice(at)}`;
-}
-
-/** •••• 4567 */
-export function maskMobile(mobile: string): string {
-  const digits = mobile.replace(/\D/g, '');
-  return `•••• ${digits.slice(-4)}`;
 }

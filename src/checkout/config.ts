@@ -1,6 +1,7 @@
 /**
- * The element's configuration: the SDK's PayParams, from the `payParams` property and the attributes that
- * mirror its fields (an attribute that is set wins over the same field of `payParams`).
+ * A checkout's configuration: the checkout token, else the SDK's PayParams, from the `payParams` property and
+ * the attributes that mirror its fields (an attribute that is set wins over the same field of `payParams`).
+ * `ATTRIBUTES` is the one table of the element's attributes; the element declares its properties from it.
  */
 import {
   DEFAULT_ATTEMPTS,
@@ -12,6 +13,54 @@ import {
   type PayParams,
   type UserInfo,
 } from '../core/index.js';
+
+/**
+ * Every attribute of `<svc-checkout>`: its property, attribute, type, the PayParams field it mirrors, the wire
+ * fields of the create request it fills (a violation of one names the attribute), and whose it is: `order`
+ * (what is paid, fixed by a checkout token), `session` (how the payment runs) or `view` (how it looks).
+ */
+export const ATTRIBUTES = [
+  { property: 'endpoint', attribute: 'endpoint', type: 'string', role: 'session' },
+  { property: 'checkoutToken', attribute: 'checkout-token', type: 'string', role: 'order' },
+  { property: 'merchantId', attribute: 'merchant-id', type: 'string', role: 'order', payParams: 'merchantId' },
+  { property: 'merchantName', attribute: 'merchant-name', type: 'string', role: 'order', payParams: 'merchantName', wire: ['merchantName'] },
+  { property: 'reference', attribute: 'reference', type: 'string', role: 'order', payParams: 'reference', wire: ['reference'] },
+  { property: 'countryCode', attribute: 'country-code', type: 'string', role: 'order', payParams: 'countryCode', wire: ['country'] },
+  { property: 'currency', attribute: 'currency', type: 'string', role: 'order', payParams: 'currency', wire: ['amount.currency'] },
+  { property: 'payAmount', attribute: 'pay-amount', type: 'number', role: 'order', payParams: 'payAmount', wire: ['amount.total'] },
+  { property: 'productName', attribute: 'product-name', type: 'string', role: 'order', payParams: 'productName', wire: ['product.name'] },
+  { property: 'productDescription', attribute: 'product-description', type: 'string', role: 'order', payParams: 'productDescription', wire: ['product.description'] },
+  { property: 'callbackUrl', attribute: 'callback-url', type: 'string', role: 'order', payParams: 'callbackUrl', wire: ['callbackUrl'] },
+  { property: 'expireAt', attribute: 'expire-at', type: 'number', role: 'order', payParams: 'expireAt', wire: ['expireAt'] },
+  { property: 'payMethod', attribute: 'pay-method', type: 'string', role: 'order', payParams: 'payMethod', wire: ['payMethod'] },
+  { property: 'methods', attribute: 'methods', type: 'string', role: 'order' },
+  { property: 'returnUrl', attribute: 'return-url', type: 'string', role: 'session', wire: ['returnUrl'] },
+  { property: 'statusOnly', attribute: 'status-only', type: 'boolean', role: 'session' },
+  { property: 'redirectMode', attribute: 'redirect-mode', type: 'string', role: 'session' },
+  { property: 'pollInterval', attribute: 'poll-interval', type: 'number', role: 'session' },
+  { property: 'credentials', attribute: 'credentials', type: 'string', role: 'session' },
+  { property: 'sandbox', attribute: 'sandbox', type: 'boolean', role: 'view' },
+  { property: 'locale', attribute: 'locale', type: 'string', role: 'view' },
+  { property: 'theme', attribute: 'theme', type: 'string', role: 'view' },
+] as const satisfies readonly {
+  property: string;
+  attribute: string;
+  type: 'string' | 'number' | 'boolean';
+  role: 'order' | 'session' | 'view';
+  payParams?: keyof PayParams;
+  wire?: readonly string[];
+}[];
+
+/**
+ * Wire fields the merchant configures rather than the payer types, and the setting each comes from: a
+ * violation of one of them is a configuration error that names the setting.
+ */
+export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(ATTRIBUTES.flatMap((row) => ('wire' in row ? row.wire.map((wire) => [wire, row.attribute]) : []))),
+  customerName: 'userInfo.userName',
+  userPhone: 'userInfo.userMobile',
+  body: 'payParams',
+};
 
 export interface CheckoutConfig {
   endpoint: string | undefined;

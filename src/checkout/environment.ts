@@ -1,0 +1,111 @@
+/**
+ * What a checkout session needs from where it runs, injected so that the payment life runs — and is tested —
+ * anywhere: the clock and timers, the network, the page's visibility and connectivity, storage that survives a
+ * reload, and leaving for the bank. `defaultEnvironment()` finds each in the running page when it is there.
+ */
+import { RETURN_CHANNEL, RETURN_MESSAGE } from '../core/index.js';
+
+/** A `Storage` (sessionStorage) or anything with its three methods. */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface Timers {
+  setTimeout(callback: () => void, milliseconds: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface CheckoutEnvironment {
+  fetch: typeof fetch;
+  /** Epoch milliseconds. */
+  now(): number;
+  timers: Timers;
+  /** Whether the page is hidden (polling pauses); `subscribe` calls back on every change. */
+  visibility: { hidden(): boolean; subscribe(listener: () => void): () => void };
+  /** Calls back when the device is back online (a check is made at once). */
+  online: { subscribe(listener: () => void): () => void };
+  /** Where the checkout is kept across reloads and the 3-D Secure round trip; none: it is not resumed. */
+  storage: KeyValueStorage | undefined;
+  /** The page's address: the storage key's default scope and the default 3-D Secure return address. */
+  pageUrl(): string;
+  /** Leaves this page for the bank's (a same-window 3-D Secure). */
+  navigate(url: string): void;
+  /** Opens the bank's page in a new window cut off from this one; false when the browser blocked it. */
+  openWindow(url: string): boolean;
+  /** Calls back when the bank's window is done with (the kit's return page says so); optional. */
+  onReturn?(listener: () => void): () => void;
+}
+
+/** The few browser objects the defaults use, described structurally (no DOM types in this folder). */
+interface PageGlobals {
+  fetch?: typeof fetch;
+  document?: { visibilityState?: string; addEventListener(type: string, listener: () => void): void; removeEventListener(type: string, listener: () => void): void };
+  addEventListener?(type: string, listener: () => void): void;
+  removeEventListener?(type: string, listener: () => void): void;
+  sessionStorage?: KeyValueStorage;
+  location?: { href: string; assign(url: string): void };
+  open?(url: string, target: string): { opener: unknown; location: { replace(url: string): void } } | null;
+  BroadcastChannel?: new (name: string) => { onmessage: ((event: { data: unknown }) => void) | null; close(): void };
+}
+
+const page = globalThis as unknown as PageGlobals;
+
+function storageOf(): KeyValueStorage | undefined {
+  try {
+    return page.sessionStorage;
+  } catch {
+    return undefined; // storage disabled (a sandboxed frame)
+  }
+}
+
+/** The running page's parts, where they exist; a part that is missing works as a page always in view. */
+export function defaultEnvironment(overrides: Partial<CheckoutEnvironment> = {}): CheckoutEnvironment {
+  return {
+    fetch: (input, init) => (page.fetch as typeof fetch)(input, init),
+    now: () => Date.now(),
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]) },
+    visibility: {
+      hidden: () => page.document?.visibilityState === 'hidden',
+      subscribe(listener) {
+        page.document?.addEventListener('visibilitychange', listener);
+        return () => page.document?.removeEventListener('visibilitychange', listener);
+      },
+    },
+    online: {
+      subscribe(listener) {
+        page.addEventListener?.('online', listener);
+        return () => page.removeEventListener?.('online', listener);
+      },
+    },
+    storage: storageOf(),
+    pageUrl: () => page.location?.href ?? 'http://localhost/',
+    navigate: (url) => page.location?.assign(url),
+    openWindow: (url) => openDetached(url),
+    onReturn: page.BroadcastChannel ? (listener) => listenForReturn(listener) : undefined,
+    ...overrides,
+  };
+}
+
+/**
+ * Opens `url` in a new window that has no way back to this tab (reverse tabnabbing: the bank's page, or anything
+ * it redirects to, could otherwise send the shop's tab to a look-alike). The window is opened empty first: a
+ * `noopener` open always returns null, and the payer must still be told when the browser blocked the pop-up.
+ */
+function openDetached(url: string): boolean {
+  const popup = page.open?.('', '_blank');
+  if (!popup) return false;
+  popup.opener = null;
+  popup.location.replace(url);
+  return true;
+}
+
+/** The kit's return page posts to this channel when the bank's window is done with. */
+function listenForReturn(listener: () => void): () => void {
+  const channel = new (page.BroadcastChannel as NonNullable<PageGlobals['BroadcastChannel']>)(RETURN_CHANNEL);
+  channel.onmessage = (event) => {
+    if ((event.data as { type?: unknown } | null)?.type === RETURN_MESSAGE) listener();
+  };
+  return () => channel.close();
+}

@@ -1,0 +1,30 @@
+/**
+ * `svc-checkout/checkout`: the payment life without a view. `CheckoutSession` runs one checkout — create,
+ * next actions, codes, 3-D Secure, status — against the merchant's endpoint; `<svc-checkout>` is one view of
+ * it, and a shop's own UI can be another. No DOM is needed: what the session uses of a page comes through a
+ * `CheckoutEnvironment`, found in the page by default.
+ */
+export { CheckoutSession, type CheckoutSettings } from './session.js';
+export { defaultEnvironment, type CheckoutEnvironment, type KeyValueStorage, type Timers } from './environment.js';
+export { ATTRIBUTES, CONFIG_SOURCES, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig } from './config.js';
+export { CODE_FIELDS, METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES, formFieldOf, type FieldName, type FieldSpec, type HintName } from './fields.js';
+export { EndpointClient, EndpointError, type EndpointAnswer, type EndpointClientOptions } from './endpoint-client.js';
+export { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from './poller.js';
+export { SavedCheckoutStore, type SavedCheckout } from './storage.js';
+export * from './transitions.js';
+export {
+  orderOf,
+  type ActionDetail,
+  type ActionType,
+  type ActiveOrder,
+  type Announcement,
+  type CheckoutEvent,
+  type CheckoutState,
+  type ErrorDetail,
+  type FieldError,
+  type Message,
+  type Phase,
+  type RedirectDetail,
+  type ResultOutcome,
+  type WaitReason,
+} from './state.js';

@@ -1,0 +1,166 @@
+/**
+ * A checkout's state: plain data, kinds and parameters only — never translated text, so that a view words it
+ * in its own language at the moment it shows it. Each phase past the form carries its own order, so a step
+ * without an order, or a result of no order, cannot be written.
+ */
+import type { CreatePaymentData, Envelope, NextActionType, NotifyMethod, PayMethod, PaymentStatus, WebPayResult } from '../core/index.js';
+import type { FieldName } from './fields.js';
+
+export type ActionType = NextActionType | 'REFERENCE_CODE';
+
+/** The order being paid, as far as the browser knows it. Never holds an account number, a birth date or a code. */
+export interface ActiveOrder {
+  reference: string;
+  orderNo: string;
+  payMethod: PayMethod;
+  status: PaymentStatus;
+  country: string;
+  amount?: { total: number; currency: string } | undefined;
+  actionType?: ActionType | undefined;
+  redirectUrl?: string | undefined;
+  referenceCode?: string | undefined;
+  sn?: string | undefined;
+  notifyMethod?: NotifyMethod | undefined;
+  maskedEmail?: string | undefined;
+  maskedMobile?: string | undefined;
+  /** Epoch milliseconds, from the merchant kit's `Svc-Expires-In`. */
+  expiresAt?: number | undefined;
+  failureCode?: string | undefined;
+  failureReason?: string | undefined;
+  /** True once the payer went to (or opened) the 3-D Secure page. */
+  redirected?: boolean | undefined;
+  /** The merchant kit's token for this order's own calls (not a secret beyond this order). */
+  token?: string | undefined;
+  /** Found by its reference after this page's create got no usable answer: its next step is unknown here. */
+  answerLost?: boolean | undefined;
+  /** Paid, but not by an order this checkout made (its create was refused as a duplicate). */
+  paidBefore?: boolean | undefined;
+}
+
+/** Why a pending order is shown without its next step. */
+export type WaitReason = 'answer-lost' | 'code-sent' | 'in-progress' | 'status-only';
+
+/**
+ * `PAID_BEFORE`: the order of this reference was paid, but not through this checkout. `MISMATCH`: an order of
+ * this reference exists for another amount or currency (it is not shown).
+ */
+export type ResultOutcome = 'SUCCESS' | 'PAID_BEFORE' | 'FAIL' | 'CLOSE' | 'MISMATCH';
+
+export type Phase =
+  /** Nothing configured yet. */
+  | { kind: 'idle' }
+  /** A setting is missing or wrong; `setting` names it (an attribute, or `payParams`). */
+  | { kind: 'config-error'; setting: string }
+  | { kind: 'form' }
+  /** A create's answer was lost (a reload mid-request, a status-only page): its order is being looked for. */
+  | { kind: 'looking-up' }
+  | { kind: 'action'; order: ActiveOrder & { actionType: ActionType } }
+  | { kind: 'waiting'; order: ActiveOrder; reason: WaitReason }
+  | { kind: 'result'; outcome: Exclude<ResultOutcome, 'MISMATCH'>; order: ActiveOrder }
+  | { kind: 'result'; outcome: 'MISMATCH' };
+
+/**
+ * What the payer is told, as a kind and its parameters: a view words it (`Translation` in the element).
+ * `merchant` carries the shop's own words (an `OrderRejection`), shown as they are.
+ */
+export type Message =
+  | { kind: 'network' }
+  | { kind: 'generic' }
+  | { kind: 'service' }
+  | { kind: 'checkout-expired' }
+  | { kind: 'checkout-refused' }
+  | { kind: 'too-many'; seconds: number }
+  | { kind: 'merchant'; text: string }
+  | { kind: 'limit' }
+  | { kind: 'state' }
+  | { kind: 'redirect-blocked' }
+  | { kind: 'answer-lost' }
+  | { kind: 'in-progress' }
+  | { kind: 'code-sent'; notifyMethod: NotifyMethod; email: string; mobile: string }
+  | { kind: 'status-unknown' }
+  | { kind: 'resent' }
+  | { kind: 'copied' }
+  | { kind: 'copy-failed' };
+
+/** What is said aloud to screen reader users as the payment moves (a view words these too). */
+export type Announcement =
+  | Message
+  | { kind: 'processing' }
+  | { kind: 'form-errors'; count: number }
+  | { kind: 'step'; actionType: ActionType }
+  | { kind: 'status'; status: PaymentStatus }
+  | { kind: 'result'; outcome: ResultOutcome };
+
+/** A field's error: the broken rule (src/core's rule names), and the shop's own words for rule `merchant`. */
+export interface FieldError {
+  rule: string;
+  text?: string;
+}
+
+export interface CheckoutState {
+  phase: Phase;
+  /** The methods offered, in order, and the one chosen. */
+  methods: readonly PayMethod[];
+  method: PayMethod;
+  amount: { total: number; currency: string } | undefined;
+  merchantName: string;
+  productName: string;
+  /** The payer's values per method, as typed. */
+  values: Readonly<Record<PayMethod, Readonly<Partial<Record<FieldName, string>>>>>;
+  /** Errors at fields that have been visited or submitted. */
+  errors: Readonly<Partial<Record<FieldName, FieldError>>>;
+  /** About the whole form or step. */
+  alert: Message | undefined;
+  /** A polite, passing message ("A new code is on its way"). */
+  notice: Message | undefined;
+  /** A request the payer is waiting on (a create, a code): nothing else may be sent meanwhile. */
+  busy: boolean;
+  /** Seconds before "send the code again" may be used. */
+  resendWait: number;
+  redirectMode: 'same-window' | 'new-window';
+  redirectBlocked: boolean;
+  /** Increases each time the payer submits a form, so that a view moves focus to the first invalid field. */
+  submitCount: number;
+}
+
+export interface ActionDetail {
+  /** The next action, or `REFERENCE_CODE` when the payer pays a reference code elsewhere. */
+  actionType: ActionType;
+  orderNo: string;
+  reference: string;
+  redirectUrl?: string;
+  referenceCode?: string;
+}
+
+export interface ErrorDetail {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+export interface RedirectDetail {
+  orderNo: string;
+  reference: string;
+  redirectUrl: string;
+}
+
+/**
+ * Today's events of the element, as plain data (the element dispatches each as a DOM event). `before-redirect`
+ * comes before the payer leaves for 3-D Secure: `waitUntil(promise)` holds the redirect until the promise
+ * settles (a rejection stays), `preventDefault()` stays; the payer can then go with `openRedirect()`.
+ */
+export type CheckoutEvent =
+  | { type: 'http-response'; detail: Envelope<CreatePaymentData> }
+  | { type: 'pay-result'; detail: WebPayResult }
+  | { type: 'action'; detail: ActionDetail }
+  | { type: 'expired'; detail: { orderNo: string; reference: string } }
+  | { type: 'error'; detail: ErrorDetail }
+  | { type: 'ready'; detail: { methods: PayMethod[]; resumed: boolean } }
+  | { type: 'change'; detail: { payMethod: PayMethod; complete: boolean } }
+  | { type: 'announce'; detail: Announcement }
+  | { type: 'before-redirect'; detail: RedirectDetail; waitUntil(promise: Promise<unknown>): void; preventDefault(): void };
+
+/** The order of a phase, when it has one. */
+export function orderOf(phase: Phase): ActiveOrder | undefined {
+  return 'order' in phase ? phase.order : undefined;
+}

@@ -1,0 +1,104 @@
+/**
+ * The session's messages, announcements and field errors in words: each kind to its term of the element's
+ * `Translation`. Called at every render, so that a change of language re-words everything on screen.
+ */
+import type { Announcement, FieldError, FieldName, Message } from '../checkout/index.js';
+import type { LocalizeController } from './controllers/localize.js';
+
+export function messageText(message: Message | undefined, localize: LocalizeController): string | undefined {
+  if (!message) return undefined;
+  const t = localize.term;
+  const number = (n: number) => localize.number(n);
+  switch (message.kind) {
+    case 'network':
+      return t.networkError;
+    case 'generic':
+      return t.genericError;
+    case 'service':
+      return t.serviceError;
+    case 'checkout-expired':
+      return t.checkoutExpired;
+    case 'checkout-refused':
+      return t.checkoutRefused;
+    case 'too-many':
+      return t.tooMany(message.seconds, number);
+    case 'merchant':
+      return message.text;
+    case 'limit':
+      return t.fieldError.limit;
+    case 'state':
+      return t.fieldError.state;
+    case 'redirect-blocked':
+      return t.redirectBlocked;
+    case 'answer-lost':
+      return t.answerLost;
+    case 'in-progress':
+      return t.duplicateInProgress;
+    case 'code-sent':
+      return t.codeSentOnly(message.notifyMethod, message.email, message.mobile);
+    case 'status-unknown':
+      return t.statusCheckFailed;
+    case 'resent':
+      return t.resent;
+    case 'copied':
+      return t.copied;
+    case 'copy-failed':
+      return t.copyFailed;
+  }
+}
+
+export function announcementText(announcement: Announcement, localize: LocalizeController): string {
+  const t = localize.term;
+  switch (announcement.kind) {
+    case 'processing':
+      return t.processing;
+    case 'form-errors':
+      return t.formHasErrors(announcement.count, (n) => localize.number(n));
+    case 'step':
+      return { SWIPE_CARD: t.swipeTitle, INPUT_OTP: t.otpTitle, INPUT_PIN: t.pinTitle, REDIRECT_3DS: t.redirectTitle, REFERENCE_CODE: t.codeTitle }[announcement.actionType] ?? t.waiting;
+    case 'status':
+      return `${t.statusLabel}: ${t.status[announcement.status]}`;
+    case 'result':
+      return { SUCCESS: t.successTitle, PAID_BEFORE: t.paidBeforeTitle, FAIL: t.failTitle, CLOSE: t.expiredTitle, MISMATCH: t.mismatchTitle }[announcement.outcome];
+    default:
+      return messageText(announcement, localize) ?? '';
+  }
+}
+
+/** A field's error in words, with the field's label. */
+export function fieldErrorText(field: FieldName, error: FieldError, localize: LocalizeController): string {
+  const t = localize.term;
+  const label = t.label[field];
+  switch (error.rule) {
+    case 'required':
+      return t.fieldError.required(label);
+    case 'format':
+    case 'type':
+    case 'integer':
+    case 'enum':
+    case 'url':
+    case 'positive':
+      return t.fieldError.format(label);
+    case 'minLength':
+    case 'maxLength':
+      return t.fieldError.length(label);
+    case 'date':
+      return t.fieldError.date;
+    case 'past':
+      return t.fieldError.past;
+    case 'min':
+      return field === 'dobYear' ? t.fieldError.tooOld : t.fieldError.other(label);
+    case 'mismatch':
+      return field === 'otp' || field === 'pin' ? t.fieldError.mismatchCode : t.fieldError.mismatchDateOfBirth;
+    case 'merchant':
+      return error.text ?? t.fieldError.other(label);
+    case 'limit':
+      return t.fieldError.limit;
+    case 'state':
+      return t.fieldError.state;
+    case 'characters':
+      return t.fieldError.characters(label);
+    default:
+      return t.fieldError.other(label);
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * The payment life, without a browser: a `CheckoutSession` against the real kit and sandbox, on a fake clock.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { orderOf, POLL_BACKOFF, type CheckoutSession } from '../../src/checkout/index.js';
+import { harness, kinds, PAGE, type Harness } from './support.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+});
+afterEach(() => h.close());
+
+function fill(session: CheckoutSession, values: Record<string, string>) {
+  for (const [name, value] of Object.entries(values)) session.input(name as never, value);
+}
+
+const BANK = { bankAccountNumber: '2215381176', bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' };
+
+describe('create and next actions', () => {
+  it('pays at a POS terminal: the swipe step, then the result the next poll sees', async () => {
+    const { session, events } = await h.session();
+    expect(session.state.phase).toEqual({ kind: 'form' });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818218' });
+    await session.submit();
+    await h.settle();
+    const phase = session.state.phase;
+    expect(phase.kind === 'action' && phase.order.actionType).toBe('SWIPE_CARD');
+    await h.control.swipe('N78101818218');
+    await h.advance(2_500);
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS', order: { status: 'SUCCESS', sn: 'N78101818218' } });
+    expect(kinds(events)).toEqual(['ready', 'change', 'change', 'http-response', 'pay-result PENDING', 'action', 'pay-result SUCCESS']);
+    expect(h.calls.filter((path) => path === '/payments')).toHaveLength(1);
+  });
+
+  it('asks for an OTP: a wrong one is named at the field, a resend waits 30 s, the right one pays', async () => {
+    const { session } = await h.session();
+    session.selectMethod('BankAccount');
+    fill(session, BANK);
+    await session.submit();
+    expect(orderOf(session.state.phase)?.actionType).toBe('INPUT_OTP');
+    // The account number and birth date are forgotten once the service has them.
+    expect(session.state.values.BankAccount).toEqual({ bankCode: '033' });
+    await session.submitCode('99999999');
+    expect(session.state.errors).toEqual({ otp: { rule: 'mismatch' } });
+    await session.resendOtp();
+    expect(session.state.notice).toEqual({ kind: 'resent' });
+    expect(session.state.resendWait).toBe(30);
+    await h.advance(10_000);
+    expect(session.state.resendWait).toBe(20);
+    await session.resendOtp(); // refused while the wait runs: nothing is sent
+    expect(h.calls.filter((path) => path === '/payments/otp/resend')).toHaveLength(1);
+    await session.submitCode('١١٣١٥٦٣٢'); // Arabic-Indic digits are read as the code
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+  });
+
+  it('asks for a PIN, and refuses a malformed one before sending it', async () => {
+    const { session } = await h.session();
+    session.selectMethod('BankAccount');
+    fill(session, { ...BANK, bankAccountNumber: '2215381183' });
+    await session.submit();
+    expect(orderOf(session.state.phase)?.actionType).toBe('INPUT_PIN');
+    expect(await session.submitCode('12')).toBe(false);
+    expect(session.state.errors).toEqual({ pin: { rule: 'minLength' } });
+    expect(h.calls).not.toContain('/payments/pin');
+    await session.submitCode('1234');
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+  });
+
+  it('sends a reference code and follows it to payment', async () => {
+    const { session, events } = await h.session();
+    session.selectMethod('ReferenceCode');
+    fill(session, { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' });
+    await session.submit();
+    const order = orderOf(session.state.phase)!;
+    expect(order).toMatchObject({ actionType: 'REFERENCE_CODE', maskedEmail: 'm•••@example.com', maskedMobile: '•••• 4567' });
+    expect(order.referenceCode).toMatch(/^\d{9}$/);
+    expect(order.expiresAt).toBe(h.clock.now + 30 * 60_000);
+    await h.control.payReferenceCode(order.referenceCode!);
+    await h.advance(2_500);
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+    expect(events.find((event) => event.type === 'action')).toMatchObject({ detail: { actionType: 'REFERENCE_CODE', referenceCode: order.referenceCode } });
+  });
+});
+
+describe('3-D Secure', () => {
+  async function redirectOrder(settings = {}) {
+    const run = await h.session(settings);
+    run.session.selectMethod('BankAccount');
+    fill(run.session, { ...BANK, bankAccountNumber: '2215381200' });
+    return run;
+  }
+
+  it('tells listeners before leaving, waits for what they hold, then goes; after the bank, a reload resumes the order', async () => {
+    const { session, events } = await redirectOrder();
+    let release!: () => void;
+    session.on((event) => {
+      if (event.type === 'before-redirect') event.waitUntil(new Promise<void>((resolve) => (release = resolve)));
+    });
+    await session.submit();
+    const before = events.find((event) => event.type === 'before-redirect');
+    expect(before?.detail).toMatchObject({ redirectUrl: expect.stringContaining('/sandbox/3ds/') });
+    expect(h.navigated).toEqual([]);
+    release();
+    await h.settle();
+    expect(h.navigated).toHaveLength(1);
+    const orderNo = orderOf(session.state.phase)!.orderNo;
+    session.dispose();
+    // The bank approves; the payer comes back to the shop's page: a new session, the same storage.
+    await h.control.threeDs(orderNo, 'approve');
+    const back = await h.session({ checkoutToken: session.config!.checkoutToken });
+    expect(back.session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS', order: { orderNo } });
+    expect(h.calls.filter((path) => path === '/payments')).toHaveLength(1);
+    expect(h.navigated).toHaveLength(1);
+  });
+
+  it('stays when a listener prevents the redirect, and goes when the payer asks', async () => {
+    const { session } = await redirectOrder();
+    session.on((event) => event.type === 'before-redirect' && event.preventDefault());
+    await session.submit();
+    expect(h.navigated).toEqual([]);
+    session.openRedirect();
+    expect(h.navigated).toHaveLength(1);
+  });
+
+  it('opens a new window when asked, says when it was blocked, and the kit returns to its own page', async () => {
+    h.allowWindows = false;
+    const { session } = await redirectOrder({ redirectMode: 'new-window' });
+    await session.submit();
+    await h.settle();
+    expect(session.state).toMatchObject({ redirectBlocked: true, alert: { kind: 'redirect-blocked' } });
+    h.allowWindows = true;
+    session.openRedirect();
+    expect(h.opened).toHaveLength(1);
+    expect(session.state.redirectBlocked).toBe(false);
+    const order = await h.control.order(orderOf(session.state.phase)!.orderNo);
+    expect(order).toBeDefined();
+  });
+});
+
+describe('duplicates and lost answers', () => {
+  it('shows an order paid before this checkout as paid before, never as this payment', async () => {
+    const token = await h.token({ reference: 'dup-paid' });
+    const first = await h.session({ checkoutToken: token });
+    first.session.selectMethod('Pos');
+    fill(first.session, { sn: 'N78101818301' });
+    await first.session.submit();
+    await h.control.swipe('N78101818301');
+    first.session.dispose();
+    h.storage.entries.clear(); // another device
+    const { session } = await h.session({ checkoutToken: token });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818301' });
+    await session.submit();
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'PAID_BEFORE' });
+  });
+
+  it('moves on to the next reference by itself when the one given was spent on a failed order', async () => {
+    const token = await h.token({ reference: 'dup-failed' });
+    const first = await h.session({ checkoutToken: token });
+    first.session.selectMethod('Pos');
+    fill(first.session, { sn: 'N78101818302' });
+    await first.session.submit();
+    await h.control.swipe('N78101818302', 'fail');
+    first.session.dispose();
+    h.storage.entries.clear();
+    const { session } = await h.session({ checkoutToken: token });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818302' });
+    await session.submit();
+    expect(orderOf(session.state.phase)).toMatchObject({ reference: 'dup-failed-2', actionType: 'SWIPE_CARD' });
+  });
+
+  it('finds the order whose create answer was lost, and makes no second one', async () => {
+    const { session, events } = await h.session();
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818303' });
+    await h.control.addFault({ kind: 'lost', count: 1, delayMs: 10 });
+    await session.submit();
+    await h.settle();
+    expect(orderOf(session.state.phase)).toMatchObject({ actionType: 'SWIPE_CARD', answerLost: true, sn: 'N78101818303' });
+    expect((await h.control.orders()).filter((order) => order.sn === 'N78101818303')).toHaveLength(1);
+    expect(kinds(events)).not.toContain('error');
+  });
+
+  it('resumes after a reload while a create was in flight, by looking its reference up', async () => {
+    const token = await h.token();
+    const { session } = await h.session({ checkoutToken: token });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818304' });
+    const pending = session.submit();
+    // The page is reloaded before the answer: the next session finds `creating` in storage.
+    session.dispose();
+    await pending;
+    const again = await h.session({ checkoutToken: token });
+    expect(again.session.state.phase).toMatchObject({ kind: 'action', order: { actionType: 'SWIPE_CARD' } });
+    expect((await h.control.orders()).filter((order) => order.sn === 'N78101818304')).toHaveLength(1);
+  });
+});
+
+describe('polling, expiry and leaving', () => {
+  it('polls 57 times in a 30-minute wait, as POLL_BACKOFF says, then shows the order expired', async () => {
+    const { session, events } = await h.session();
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818305' });
+    await session.submit();
+    const created = h.calls.length;
+    const at: number[] = [];
+    const start = h.clock.now;
+    session.on((event) => event.type === 'pay-result' && at.push(h.clock.now - start));
+    for (let minute = 0; minute < 31; minute += 1) await h.advance(60_000);
+    const polls = h.calls.slice(created).filter((path) => path === '/payments/status');
+    expect(polls).toHaveLength(57);
+    expect(POLL_BACKOFF.slice(0, 3)).toEqual([1, 1, 1]);
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'CLOSE' });
+    expect(kinds(events).at(-1)).toBe('expired');
+    expect(h.clock.pending).toBe(0);
+  });
+
+  it('stops polling while paused, and checks at once on resume', async () => {
+    const { session } = await h.session();
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818306' });
+    await session.submit();
+    session.pause();
+    const before = h.calls.length;
+    await h.advance(120_000);
+    expect(h.calls.length).toBe(before);
+    await h.control.swipe('N78101818306');
+    session.resume();
+    await h.settle();
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+  });
+
+  it('leaves an order for another method: the next attempt has its own reference', async () => {
+    const token = await h.token({ reference: 'leave-1' });
+    const { session } = await h.session({ checkoutToken: token });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818307' });
+    await session.submit();
+    session.leave();
+    expect(session.state.phase).toEqual({ kind: 'form' });
+    session.selectMethod('ReferenceCode');
+    fill(session, { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' });
+    await session.submit();
+    expect(orderOf(session.state.phase)).toMatchObject({ reference: 'leave-1-2', actionType: 'REFERENCE_CODE' });
+    // The left order is not polled any more.
+    const polled = h.calls.length;
+    await h.advance(2_500);
+    expect(h.calls.slice(polled)).toEqual(['/payments/status']);
+  });
+
+  it('a status-only page follows the latest attempt of its checkout token', async () => {
+    const token = await h.token({ reference: 'thanks-1' });
+    const { session } = await h.session({ checkoutToken: token });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818308' });
+    await session.submit();
+    h.storage.entries.clear(); // another tab
+    const watcher = await h.session({ checkoutToken: token, statusOnly: true });
+    expect(watcher.session.state.phase).toMatchObject({ kind: 'waiting', reason: 'status-only', order: { reference: 'thanks-1' } });
+    await h.control.swipe('N78101818308');
+    await h.advance(2_500);
+    expect(watcher.session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+    expect(watcher.session.state.methods).toBeDefined();
+  });
+
+  it('keeps kinds and parameters in its state, never words', async () => {
+    const { session } = await h.session();
+    session.selectMethod('Pos');
+    await session.submit();
+    expect(session.state.errors).toEqual({ sn: { rule: 'required' } });
+    expect(JSON.stringify(session.state)).not.toMatch(/Enter|required field/i);
+    expect(PAGE).toContain('shop.example');
+  });
+});
