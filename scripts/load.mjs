@@ -13,11 +13,12 @@
 // passes its time limit; it always closes what it started.
 //
 // With --redis (and --kits N), the kit runs as N processes (scripts/kit-process.mjs) sharing a redis-server this
-// script starts, behind a round-robin proxy (scripts/round-robin-proxy.mjs) that also takes the sandbox's callbacks;
+// script starts, behind a round-robin proxy in a process of its own (scripts/round-robin-proxy.mjs) that also takes
+// the sandbox's callbacks;
 // and each payer streams its order's status (GET /payments/events, through the proxy, so on any process) instead of
 // polling: it waits for PENDING and for its final status on the stream. A further check: every stream saw its
 // order's final status, and ended.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -28,7 +29,6 @@ import { parseArgs } from 'node:util';
 import { CHECKOUT_TOKEN_HEADER, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, testValues } from '../dist/sandbox/index.js';
 import { createMerchantHandler, issueCheckoutToken, toNodeListener } from '../dist/server/index.js';
-import { startRoundRobin } from './round-robin-proxy.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -397,8 +397,18 @@ async function startKitProcess(env, name) {
 }
 
 if (SHARED) {
-  const targets = [];
-  proxy = await startRoundRobin(targets);
+  // The load balancer in a process of its own, as in a deployment (and off this process, which plays the payers).
+  const balancer = fork(new URL('./round-robin-proxy.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [{ url: proxyUrl }] = await once(balancer, 'message');
+  proxy = {
+    url: proxyUrl,
+    async close() {
+      if (balancer.exitCode !== null || balancer.signalCode !== null) return;
+      const exited = once(balancer, 'exit');
+      balancer.kill('SIGTERM');
+      await exited;
+    },
+  };
   kitUrl = proxy.url;
   try {
     redisServer = await startRedisServer();
@@ -408,7 +418,7 @@ if (SHARED) {
       CALLBACK_URL: `${proxy.url}${MERCHANT_PATHS.callbacks}`,
       RETURN_URL_ORIGINS: RETURN_ORIGIN,
     };
-    targets.push(...(await Promise.all(Array.from({ length: KITS }, (_, index) => startKitProcess(env, String.fromCharCode(65 + index))))));
+    balancer.send({ targets: await Promise.all(Array.from({ length: KITS }, (_, index) => startKitProcess(env, String.fromCharCode(65 + index)))) });
   } catch (error) {
     console.error(`load: ${error.message}`);
     for (const child of kitProcesses) child.kill('SIGKILL');

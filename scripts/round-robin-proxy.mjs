@@ -28,3 +28,15 @@ export async function startRoundRobin(targets) {
     },
   };
 }
+
+// Run as a process of its own (as a load balancer is): `fork('scripts/round-robin-proxy.mjs')`; it sends
+// `{ url }` once it listens, takes `{ targets }` whenever they are known, and stops on SIGTERM.
+if (import.meta.url === `file://${process.argv[1]}` && process.send) {
+  const targets = [];
+  const proxy = await startRoundRobin(targets);
+  process.on('message', (message) => {
+    if (Array.isArray(message?.targets)) targets.splice(0, targets.length, ...message.targets);
+  });
+  process.send({ url: proxy.url });
+  process.once('SIGTERM', () => proxy.close().then(() => process.exit(0)));
+}
