@@ -19,7 +19,7 @@
 // polling: it waits for PENDING and for its final status on the stream. A further check: every stream saw its
 // order's final status, and ended.
 import { fork, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -114,6 +114,8 @@ const latencies = new Map(); // kit route -> milliseconds
 const errors = new Map(); // kind -> count
 let controlCalls = 0;
 const stop = new AbortController();
+// Every request and every stream of the run listens for it: thousands at once, by design.
+setMaxListeners(Number.POSITIVE_INFINITY, stop.signal);
 /** What the run is doing, for a message if it stops. */
 let phase = 'running the checkouts';
 
@@ -492,6 +494,15 @@ console.log(
 );
 
 // --- Run ---------------------------------------------------------------------------------------------------------
+
+if (process.env.LOAD_DEBUG) {
+  setInterval(() => {
+    const created = checkouts.filter((item) => item.orderNo).length;
+    const streaming = checkouts.filter((item) => item.stream?.statuses.length > 0).length;
+    const settledCount = checkouts.filter((item) => item.status).length;
+    console.log(`  [${phase}] ${checkouts.length} started, ${created} created, ${streaming} streams with a status, ${settledCount} settled, ${callbacks.length} callbacks`);
+  }, 5_000).unref();
+}
 
 /** Every checkout, then time passing for the abandoned ones; resolves to the seconds it took. */
 async function run() {

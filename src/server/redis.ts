@@ -42,7 +42,7 @@ export interface RedisKitOptions {
   leaseMs?: number;
   /** How long a handled `notifyId` is remembered. Default 73 hours: the service retries for 72. */
   ttlMs?: number;
-  /** A command that takes longer counts as Redis being unreachable. Default 2 000 ms. */
+  /** A command that takes longer counts as Redis being unreachable (until one answers in time). Default 5 000 ms. */
   commandTimeoutMs?: number;
   /** How long the start may take before it fails. Default 5 000 ms. */
   connectTimeoutMs?: number;
@@ -144,6 +144,8 @@ class Commands {
     private readonly client: RedisClientLike,
     private readonly health: Health,
     private readonly timeoutMs: number,
+    /** Called after a command succeeded while Redis counted as away (it was slow, not gone): it may be back. */
+    private readonly answered: () => void = () => undefined,
   ) {}
 
   async run(args: string[]): Promise<unknown> {
@@ -156,7 +158,9 @@ class Commands {
       timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     });
     try {
-      return await Promise.race([this.client.sendCommand(args), late]);
+      const answer = await Promise.race([this.client.sendCommand(args), late]);
+      if (!this.health.up) this.answered();
+      return answer;
     } catch (error) {
       // A script or type error is a bug to see; a connection that failed under the command is Redis going away.
       if (error instanceof StoreUnavailableError || !this.client.isReady) {
@@ -353,13 +357,13 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
   const subscriber = client.duplicate() as RedisClientLike;
   opened.push(subscriber);
 
-  const commands = new Commands(client, health, options.commandTimeoutMs ?? 2_000);
+  const ready = () => {
+    if (started && client.isReady && subscriber.isReady) health.back();
+  };
+  const commands = new Commands(client, health, options.commandTimeoutMs ?? 5_000, ready);
   const statusBus = new RedisStatusBus(commands, `${prefix}status`);
   const lost = (error?: unknown) => {
     if (started) health.down(error === undefined ? 'connection closed' : errorMessage(error));
-  };
-  const ready = () => {
-    if (started && client.isReady && subscriber.isReady) health.back();
   };
   const subscriberLost = () => statusBus.setLive(false);
   const subscriberReady = () => statusBus.setLive(true);

@@ -1,5 +1,6 @@
 // The kit in several processes, its state in a real redis-server: the Redis stores on their own, then two kit
 // processes (the built kit, scripts/kit-process.mjs) behind a round-robin proxy, in front of the real sandbox.
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_TYPE, canonicalJson, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { signCallback, StoreUnavailableError, type StatusUpdate } from '../../src/server/index.js';
@@ -119,6 +120,31 @@ describe('the Redis stores', () => {
     await one.statusBus.publish({ orderNo: '26112200000002', reference: 'r-2', status: 'FAIL', source: 'callback', at: Date.now() });
     await eventually('pub/sub resumed', () => heard.length === 1);
     stop();
+  });
+
+  it('count a Redis that answers too late as away, and as back once it answers in time again', async () => {
+    const log = lines();
+    const slow = await connectRedis({ url: redis.url, keyPrefix: `slow${Date.now()}:`, commandTimeoutMs: 100, logger: log });
+    const admin = createClient({ url: redis.url });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    try {
+      // Redis holds every client's commands for 400 ms.
+      await admin.sendCommand(['CLIENT', 'PAUSE', '400', 'ALL']);
+      await expect(slow.callbackStore.claim('slow-1')).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(slow.available).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await slow.callbackStore.claim('slow-2')).toBe('new');
+      expect(slow.available).toBe(true);
+      expect(log.kept).toEqual([
+        expect.stringMatching(/is unreachable \(StoreUnavailableError: Redis did not answer within 100 ms\)/),
+        expect.stringMatching(/is back:/),
+      ]);
+    } finally {
+      await admin.sendCommand(['CLIENT', 'UNPAUSE']).catch(() => undefined);
+      admin.destroy();
+      await slow.close();
+    }
   });
 
   it('refuse to start when Redis cannot be reached, saying where and why', async () => {
