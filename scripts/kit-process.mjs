@@ -7,6 +7,7 @@
 //   STREAM_POLL_MS     streams.pollIntervalMs
 //   CALLBACK_DELAY_MS  onCallback takes this long (a merchant's slow database)
 //   RETURN_URL_ORIGINS returnUrlOrigins, comma-separated
+//   SERVICE_CONCURRENCY calls to the service in flight at once, at most (default 128; the rest wait their turn)
 //   MERCHANT_ID, PRIVATE_KEY   default: the sandbox's test merchant
 // It prints one line per fact on stdout: `listening <url>`, `callback <notifyId> <orderNo> <status>`, `query`
 // (a status query sent to the service), `log <warn|error> <text>`, and on SIGUSR2 `memory <rss> <heapUsed>` in bytes
@@ -35,6 +36,22 @@ if (env.REDIS_URL) {
 }
 
 const delayMs = Number(env.CALLBACK_DELAY_MS ?? 0);
+
+// Node's fetch opens a connection for every call in flight: a burst of thousands would overflow the service's
+// accept queue (connect timeouts). A merchant's server keeps a bounded pool; this is one.
+const limit = Number(env.SERVICE_CONCURRENCY ?? 128);
+let inFlight = 0;
+const queue = [];
+async function pooled(call) {
+  if (inFlight >= limit) await new Promise((resolve) => queue.push(resolve));
+  inFlight += 1;
+  try {
+    return await call();
+  } finally {
+    inFlight -= 1;
+    queue.shift()?.();
+  }
+}
 const handler = createMerchantHandler({
   merchantId: env.MERCHANT_ID ?? DEFAULT_MERCHANT.merchantId,
   privateKey: env.PRIVATE_KEY ?? DEFAULT_MERCHANT.privateKey,
@@ -47,7 +64,12 @@ const handler = createMerchantHandler({
   logger,
   fetch: (input, init) => {
     if (String(input).endsWith(SERVICE_PATHS.status)) say('query');
-    return fetch(input, init);
+    return pooled(async () => {
+      const response = await fetch(input, init);
+      // The connection is free once the body is read.
+      const body = await response.arrayBuffer();
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    });
   },
   async onCallback(event) {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));

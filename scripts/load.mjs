@@ -216,10 +216,13 @@ function watch(record) {
   stream.pending.catch(() => undefined);
   const openedAt = performance.now();
   let lastEventId = '';
+  // A signal of its own (fetch caps the listeners of a signal it is given at 1 500, and warns past them).
+  const own = new AbortController();
+  stop.signal.addEventListener('abort', () => own.abort(), { once: true });
   const connect = async () => {
     const response = await fetch(`${kitUrl}${MERCHANT_PATHS.events}`, {
       headers: { [ORDER_TOKEN_HEADER]: record.proof.orderToken, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
-      signal: stop.signal,
+      signal: own.signal,
     });
     if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
       countError(`GET ${MERCHANT_PATHS.events}: ${response.status} ${await response.text()}`);
@@ -393,7 +396,10 @@ async function startKitProcess(env, name) {
       const [kind, ...rest] = line.split(' ');
       if (kind === 'listening') resolve(rest[0]);
       else if (kind === 'callback') callbacks.push({ notifyId: rest[0], orderNo: rest[1], status: rest[2], kit: name });
-      else if (kind === 'log') kitLog.push(rest.slice(1).join(' '));
+      else if (kind === 'log') {
+        kitLog.push(rest.slice(1).join(' '));
+        if (process.env.LOAD_DEBUG) console.log(`  kit ${name}: ${rest.join(' ')}`);
+      }
     });
   });
 }
