@@ -167,13 +167,26 @@ async function kit(route, body, proof = {}) {
 
 /** The sandbox's control API: the payer, or time passing. */
 let sandboxControl;
+/** With --redis, at most this many control calls at once: thousands in one instant would overflow the sandbox's accept queue. */
+const CONTROL_CONCURRENCY = 64;
+let controlInFlight = 0;
+const controlQueue = [];
 async function control(run) {
   controlCalls += 1;
+  if (SHARED) {
+    if (controlInFlight >= CONTROL_CONCURRENCY) await new Promise((resolve) => controlQueue.push(resolve));
+    controlInFlight += 1;
+  }
   try {
     return await run(sandboxControl);
   } catch (error) {
     countError(`control: ${error?.message ?? error}`);
     throw new CheckoutError(`control call failed: ${error?.message ?? error}`);
+  } finally {
+    if (SHARED) {
+      controlInFlight -= 1;
+      controlQueue.shift()?.();
+    }
   }
 }
 
@@ -352,7 +365,35 @@ async function pool(items, task) {
 
 const callbacks = []; // what onCallback was given
 const kitLog = []; // what the kit logged (it logs nothing when all goes well)
-const sandbox = await createSandbox();
+/**
+ * The sandbox: in this process, or (with --redis) in a process of its own (bin/svc-sandbox.js), as the service is
+ * elsewhere — this process then plays only the payers and the balancer's clients.
+ */
+async function startSandbox() {
+  if (!SHARED) return createSandbox();
+  const child = spawn(process.execPath, ['bin/svc-sandbox.js', '--port', '0', '--quiet'], {
+    cwd: new URL('..', import.meta.url).pathname,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const found = /listening on (http:\/\/\S+)/.exec(line);
+      if (found) resolve(found[1]);
+    });
+  });
+  return {
+    url,
+    idle: () => pause(250), // its deliveries are not visible from here: a tick and a little more
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+const sandbox = await startSandbox();
 sandboxControl = new SandboxControl(sandbox.url, { signal: stop.signal, timeoutMs: REQUEST_TIMEOUT_MS });
 let kitUrl;
 let server;

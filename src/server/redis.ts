@@ -138,15 +138,34 @@ class Health {
   }
 }
 
-/** Runs one command; a client that is down, or an answer later than the timeout, is `StoreUnavailableError`. */
+/**
+ * Runs one command; a client that is down, or an answer later than the timeout, is `StoreUnavailableError`.
+ * A late answer alone does not make Redis away: a process swamped with requests reads its answers late too. A
+ * PING on a connection of its own (the probe) decides: Redis is away only when that goes unanswered as well.
+ */
 class Commands {
+  #probing: Promise<boolean> | undefined;
   constructor(
     private readonly client: RedisClientLike,
+    private readonly probe: RedisClientLike,
     private readonly health: Health,
     private readonly timeoutMs: number,
     /** Called after a command succeeded while Redis counted as away (it was slow, not gone): it may be back. */
     private readonly answered: () => void = () => undefined,
   ) {}
+
+  /** Whether Redis answers a PING on the probe's connection in time; one probe at a time. */
+  reachable(): Promise<boolean> {
+    this.#probing ??= withTimeout(this.probe.sendCommand(['PING']), this.timeoutMs, 'PING')
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => {
+        this.#probing = undefined;
+      });
+    return this.#probing;
+  }
 
   async run(args: string[]): Promise<unknown> {
     if (!this.client.isReady) {
@@ -155,7 +174,12 @@ class Commands {
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      // Timers run before the socket is read in each turn of the event loop: on a busy process, an answer that
+      // came in time may still be unread when the timer fires. One turn more lets it be read first.
+      timer = setTimeout(
+        () => setImmediate(() => reject(new StoreUnavailableError(`Redis did not answer within ${this.timeoutMs} ms`))),
+        this.timeoutMs,
+      );
     });
     try {
       const answer = await Promise.race([this.client.sendCommand(args), late]);
@@ -163,9 +187,13 @@ class Commands {
       return answer;
     } catch (error) {
       // A script or type error is a bug to see; a connection that failed under the command is Redis going away.
-      if (error instanceof StoreUnavailableError || !this.client.isReady) {
+      if (error instanceof StoreUnavailableError) {
+        if (!this.client.isReady || !(await this.reachable())) this.health.down(errorMessage(error));
+        throw error;
+      }
+      if (!this.client.isReady) {
         this.health.down(errorMessage(error));
-        throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('Redis is unreachable', { cause: error });
+        throw new StoreUnavailableError('Redis is unreachable', { cause: error });
       }
       throw error;
     } finally {
@@ -355,12 +383,13 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
     opened.push(client);
   }
   const subscriber = client.duplicate() as RedisClientLike;
-  opened.push(subscriber);
+  const probe = client.duplicate() as RedisClientLike;
+  opened.push(subscriber, probe);
 
   const ready = () => {
     if (started && client.isReady && subscriber.isReady) health.back();
   };
-  const commands = new Commands(client, health, options.commandTimeoutMs ?? 5_000, ready);
+  const commands = new Commands(client, probe, health, options.commandTimeoutMs ?? 5_000, ready);
   const statusBus = new RedisStatusBus(commands, `${prefix}status`);
   const lost = (error?: unknown) => {
     if (started) health.down(error === undefined ? 'connection closed' : errorMessage(error));
@@ -372,6 +401,7 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
     each.on('end', lost);
     each.on('ready', ready);
   }
+  probe.on('error', () => undefined); // its failures answer reachable(); the other two report Redis going away
   subscriber.on('error', subscriberLost);
   subscriber.on('end', subscriberLost);
   subscriber.on('reconnecting', subscriberLost);
@@ -382,6 +412,7 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
       (async () => {
         if (!client.isOpen) await client.connect();
         await subscriber.connect();
+        await probe.connect();
         await subscriber.subscribe(statusBus.channel, (message) => statusBus.receive(message));
         await client.sendCommand(['PING']);
       })(),
