@@ -363,6 +363,17 @@ async function pool(items, task) {
 
 // --- Start everything -------------------------------------------------------------------------------------------
 
+/** Every process this run starts: none outlives it, however it ends (a time limit, Ctrl-C, an error). */
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+const track = (child) => {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+};
+
 const callbacks = []; // what onCallback was given
 const kitLog = []; // what the kit logged (it logs nothing when all goes well)
 /**
@@ -371,10 +382,10 @@ const kitLog = []; // what the kit logged (it logs nothing when all goes well)
  */
 async function startSandbox() {
   if (!SHARED) return createSandbox();
-  const child = spawn(process.execPath, ['bin/svc-sandbox.js', '--port', '0', '--quiet'], {
+  const child = track(spawn(process.execPath, ['bin/svc-sandbox.js', '--port', '0', '--quiet'], {
     cwd: new URL('..', import.meta.url).pathname,
     stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  }));
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -408,7 +419,7 @@ async function startRedisServer() {
   await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = track(spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] }));
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 5_000);
@@ -427,7 +438,7 @@ async function startRedisServer() {
 
 /** A kit process (scripts/kit-process.mjs): its callbacks and log lines are this run's. */
 async function startKitProcess(env, name) {
-  const child = spawn(process.execPath, ['scripts/kit-process.mjs'], { cwd: new URL('..', import.meta.url).pathname, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(process.execPath, ['scripts/kit-process.mjs'], { cwd: new URL('..', import.meta.url).pathname, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   kitProcesses.push(child);
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -447,7 +458,7 @@ async function startKitProcess(env, name) {
 
 if (SHARED) {
   // The load balancer in a process of its own, as in a deployment (and off this process, which plays the payers).
-  const balancer = fork(new URL('./round-robin-proxy.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const balancer = track(fork(new URL('./round-robin-proxy.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   const [{ url: proxyUrl }] = await once(balancer, 'message');
   proxy = {
     url: proxyUrl,
@@ -496,6 +507,14 @@ if (SHARED) {
       },
     }),
   );
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\nload: ${signal} while ${phase}; closing down.`);
+    setTimeout(() => process.exit(1), 5_000).unref();
+    closeAll().finally(() => process.exit(1));
+  });
 }
 
 let closed = false;

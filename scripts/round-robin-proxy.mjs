@@ -39,4 +39,5 @@ if (import.meta.url === `file://${process.argv[1]}` && process.send) {
   });
   process.send({ url: proxy.url });
   process.once('SIGTERM', () => proxy.close().then(() => process.exit(0)));
+  process.once('disconnect', () => process.exit(0)); // the run that started it is gone
 }
