@@ -78,6 +78,7 @@ export async function measurePolling(row, note) {
       );
     }
     note(`  the sandbox clock was moved ${results.advances} times; it was at most ${results.largestLeadMs.toFixed(0)} ms ahead of the poller's clock at a request`);
+    return results;
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

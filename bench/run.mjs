@@ -3,6 +3,7 @@
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
+//   bench/stream.mjs        the status stream: callback-to-payer latency, queries in a 30-minute wait, open streams
 //   bench/kit-overhead.mjs  status and create through the merchant kit against straight to the sandbox
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
@@ -12,6 +13,7 @@ import { measureMicro } from './micro.mjs';
 import { measurePolling } from './polling.mjs';
 import { measureSize } from './size.mjs';
 import { measureStartUp } from './startup.mjs';
+import { measureStream } from './stream.mjs';
 
 process.chdir(new URL('..', import.meta.url).pathname);
 
@@ -38,7 +40,11 @@ await section('Size', async () => {
   built = await measureSize(row, note);
 });
 await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
-await section('Polling cost', () => measurePolling(row, note));
+let polling;
+await section('Polling cost', async () => {
+  polling = await measurePolling(row, note);
+});
+await section('Status stream', () => measureStream(row, note, polling));
 await section('Merchant kit overhead', () => measureKitOverhead(row, note));
 await section('Building blocks', () => measureMicro(row));
 

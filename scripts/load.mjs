@@ -1,4 +1,5 @@
 // npm run load [-- --checkouts 500 --concurrency 500 --poll-ms 250 --timeout 120]
+// npm run load -- --kits 2 --redis --checkouts 2000
 //
 // A bounded load run on 127.0.0.1 (issue 7, part 4): a sandbox and the merchant kit (createMerchantHandler behind
 // toNodeListener on node:http) from dist/, and N checkouts at once through the kit as the element makes them:
@@ -10,11 +11,22 @@
 // in exactly one terminal state (through the kit and in the sandbox) and that each order's change was delivered,
 // acknowledged and handed to onCallback exactly once. It exits 1 if a check fails, a request failed, or the run
 // passes its time limit; it always closes what it started.
+//
+// With --redis (and --kits N), the kit runs as N processes (scripts/kit-process.mjs) sharing a redis-server this
+// script starts, behind a round-robin proxy in a process of its own (scripts/round-robin-proxy.mjs) that also takes
+// the sandbox's callbacks;
+// and each payer streams its order's status (GET /payments/events, through the proxy, so on any process) instead of
+// polling: it waits for PENDING and for its final status on the stream. A further check: every stream saw its
+// order's final status, and ended.
+import { fork, spawn } from 'node:child_process';
+import { once, setMaxListeners } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createInterface } from 'node:readline';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../dist/core/index.js';
+import { CHECKOUT_TOKEN_HEADER, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, testValues } from '../dist/sandbox/index.js';
 import { createMerchantHandler, issueCheckoutToken, toNodeListener } from '../dist/server/index.js';
 
@@ -24,6 +36,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string' },
     'poll-ms': { type: 'string', default: '250' },
     timeout: { type: 'string', default: '120' },
+    kits: { type: 'string', default: '1' },
+    redis: { type: 'boolean', default: false },
   },
 });
 const count = (name, text, min) => {
@@ -38,6 +52,14 @@ const CHECKOUTS = count('checkouts', args.checkouts, 1);
 const CONCURRENCY = count('concurrency', args.concurrency ?? args.checkouts, 1);
 const POLL_MS = count('poll-ms', args['poll-ms'], 1);
 const TIMEOUT_S = count('timeout', args.timeout, 1);
+const KITS = count('kits', args.kits, 1);
+if (KITS > 1 && !args.redis) {
+  console.error('load: --kits above 1 needs --redis: the processes share callbacks, throttles and status updates through it');
+  process.exit(2);
+}
+/** Kit processes sharing Redis, and payers that stream their status rather than poll it. */
+const SHARED = args.redis;
+const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 const REQUEST_TIMEOUT_MS = 20_000; // the element's own limit on a call to the kit
 const EXPIRE_MINUTES = 30;
 
@@ -92,6 +114,8 @@ const latencies = new Map(); // kit route -> milliseconds
 const errors = new Map(); // kind -> count
 let controlCalls = 0;
 const stop = new AbortController();
+// Every request and every stream of the run listens for it: thousands at once, by design.
+setMaxListeners(Number.POSITIVE_INFINITY, stop.signal);
 /** What the run is doing, for a message if it stops. */
 let phase = 'running the checkouts';
 
@@ -143,13 +167,26 @@ async function kit(route, body, proof = {}) {
 
 /** The sandbox's control API: the payer, or time passing. */
 let sandboxControl;
+/** With --redis, at most this many control calls at once: thousands in one instant would overflow the sandbox's accept queue. */
+const CONTROL_CONCURRENCY = 64;
+let controlInFlight = 0;
+const controlQueue = [];
 async function control(run) {
   controlCalls += 1;
+  if (SHARED) {
+    if (controlInFlight >= CONTROL_CONCURRENCY) await new Promise((resolve) => controlQueue.push(resolve));
+    controlInFlight += 1;
+  }
   try {
     return await run(sandboxControl);
   } catch (error) {
     countError(`control: ${error?.message ?? error}`);
     throw new CheckoutError(`control call failed: ${error?.message ?? error}`);
+  } finally {
+    if (SHARED) {
+      controlInFlight -= 1;
+      controlQueue.shift()?.();
+    }
   }
 }
 
@@ -173,6 +210,82 @@ async function pollStatus(record, until = (status) => status !== 'PENDING') {
   }
 }
 
+// --- The status stream, as a payer's page reads it ----------------------------------------------------------
+
+const streamLatencies = { open: [], settle: [] };
+
+/**
+ * Opens the order's status stream through the proxy (any kit process) and reads it: `pending` resolves at the
+ * first status, `final` at a terminal one (the stream then ends). A stream that drops is opened again with
+ * Last-Event-ID, and counted as an error.
+ */
+function watch(record) {
+  const stream = { statuses: [], ended: undefined };
+  let pending;
+  let final;
+  stream.pending = new Promise((resolve, reject) => (pending = { resolve, reject }));
+  stream.final = new Promise((resolve, reject) => (final = { resolve, reject }));
+  stream.final.catch(() => undefined);
+  stream.pending.catch(() => undefined);
+  const openedAt = performance.now();
+  let lastEventId = '';
+  // A signal of its own (fetch caps the listeners of a signal it is given at 1 500, and warns past them).
+  const own = new AbortController();
+  stop.signal.addEventListener('abort', () => own.abort(), { once: true });
+  const connect = async () => {
+    const response = await fetch(`${kitUrl}${MERCHANT_PATHS.events}`, {
+      headers: { [ORDER_TOKEN_HEADER]: record.proof.orderToken, ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) },
+      signal: own.signal,
+    });
+    if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      countError(`GET ${MERCHANT_PATHS.events}: ${response.status} ${await response.text()}`);
+      throw new CheckoutError('the status stream was refused');
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const events = new EventStreamReader(lastEventId);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      for (const event of events.push(decoder.decode(value, { stream: true }))) {
+        if (event.type === 'status') {
+          const data = JSON.parse(event.data);
+          lastEventId = event.lastEventId;
+          stream.statuses.push(data.status);
+          if (stream.statuses.length === 1) {
+            streamLatencies.open.push(performance.now() - openedAt);
+            pending.resolve(data);
+          }
+          if (data.status !== 'PENDING') {
+            if (record.actedAt !== undefined) streamLatencies.settle.push(performance.now() - record.actedAt);
+            final.resolve(data);
+          }
+        } else if (event.type === 'end') {
+          stream.ended = JSON.parse(event.data).reason;
+        }
+      }
+    }
+  };
+  (async () => {
+    for (;;) {
+      try {
+        await connect();
+      } catch (error) {
+        if (stop.signal.aborted || error instanceof CheckoutError) {
+          pending.reject(error);
+          final.reject(error);
+          return;
+        }
+        countError(`GET ${MERCHANT_PATHS.events}: network (${error?.cause?.code ?? error?.name})`);
+      }
+      if (stream.ended || stop.signal.aborted) return;
+      countError(`GET ${MERCHANT_PATHS.events}: the stream dropped before its end`);
+      await pause(500);
+    }
+  })();
+  return stream;
+}
+
 // --- One checkout --------------------------------------------------------------------------------------------
 
 const checkouts = [];
@@ -192,8 +305,15 @@ async function checkout(index) {
   expectCode('create', envelope, '00000');
   record.orderNo = envelope.data.orderNo;
   record.proof = { orderToken: token };
-  // The element starts polling as soon as the order is pending: the first check comes after one interval.
-  await pollStatus(record, () => true);
+  if (SHARED) {
+    // The payer's page opens the status stream at once; PENDING comes first.
+    record.stream = watch(record);
+    await record.stream.pending;
+  } else {
+    // The element starts polling as soon as the order is pending: the first check comes after one interval.
+    await pollStatus(record, () => true);
+  }
+  if (scenario.then !== 'expire') record.actedAt = performance.now();
   switch (scenario.then) {
     case 'pay':
       await control((sandbox) => sandbox.payReferenceCode(envelope.data.referenceCode));
@@ -218,7 +338,7 @@ async function checkout(index) {
 }
 
 async function settle(record) {
-  const settled = await pollStatus(record);
+  const settled = record.stream ? await record.stream.final : await pollStatus(record);
   record.status = settled.status;
   record.failureCode = settled.failureCode ?? undefined;
 }
@@ -243,37 +363,183 @@ async function pool(items, task) {
 
 // --- Start everything -------------------------------------------------------------------------------------------
 
+/** Every process this run starts: none outlives it, however it ends (a time limit, Ctrl-C, an error). */
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+const track = (child) => {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+};
+
 const callbacks = []; // what onCallback was given
 const kitLog = []; // what the kit logged (it logs nothing when all goes well)
-const sandbox = await createSandbox();
-sandboxControl = new SandboxControl(sandbox.url, { signal: stop.signal, timeoutMs: REQUEST_TIMEOUT_MS });
-let listener = () => undefined;
-const server = createServer((request, response) => listener(request, response));
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const kitUrl = `http://127.0.0.1:${server.address().port}`;
-listener = toNodeListener(
-  createMerchantHandler({
-    merchantId: DEFAULT_MERCHANT.merchantId,
-    privateKey: DEFAULT_MERCHANT.privateKey,
-    environment: { baseUrl: sandbox.url },
-    callbackUrl: `${kitUrl}${MERCHANT_PATHS.callbacks}`,
-    returnUrlOrigins: [RETURN_ORIGIN],
-    // Every payer of this run comes from 127.0.0.1: the per-client limit would count them as one.
-    limits: { createsPerClient: false },
-    logger: { warn: (line) => kitLog.push(line), error: (line) => kitLog.push(line) },
-    onCallback: (event) => {
-      callbacks.push({ notifyId: event.notifyId, orderNo: event.body.orderNo, status: event.body.status });
+/**
+ * The sandbox: in this process, or (with --redis) in a process of its own (bin/svc-sandbox.js), as the service is
+ * elsewhere — this process then plays only the payers and the balancer's clients.
+ */
+async function startSandbox() {
+  if (!SHARED) return createSandbox();
+  const child = track(spawn(process.execPath, ['bin/svc-sandbox.js', '--port', '0', '--quiet'], {
+    cwd: new URL('..', import.meta.url).pathname,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }));
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code})`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const found = /listening on (http:\/\/\S+)/.exec(line);
+      if (found) resolve(found[1]);
+    });
+  });
+  return {
+    url,
+    idle: () => pause(250), // its deliveries are not visible from here: a tick and a little more
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
     },
-  }),
-);
+  };
+}
+const sandbox = await startSandbox();
+sandboxControl = new SandboxControl(sandbox.url, { signal: stop.signal, timeoutMs: REQUEST_TIMEOUT_MS });
+let kitUrl;
+let server;
+let proxy;
+let redisServer;
+const kitProcesses = [];
+
+/** A redis-server of this run's own, on a free port, keeping nothing on disk. */
+async function startRedisServer() {
+  if (!existsSync(REDIS_SERVER)) throw new Error(`--redis needs redis-server (${REDIS_SERVER}; REDIS_SERVER_PATH names another)`);
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  const child = track(spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] }));
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 5_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+  });
+  child.stdout.resume();
+  return { child, url: `redis://127.0.0.1:${port}` };
+}
+
+/** A kit process (scripts/kit-process.mjs): its callbacks and log lines are this run's. */
+async function startKitProcess(env, name) {
+  const child = track(spawn(process.execPath, ['scripts/kit-process.mjs'], { cwd: new URL('..', import.meta.url).pathname, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  kitProcesses.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`a kit process exited (${code}): ${stderr.trim()}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const [kind, ...rest] = line.split(' ');
+      if (kind === 'listening') resolve(rest[0]);
+      else if (kind === 'callback') callbacks.push({ notifyId: rest[0], orderNo: rest[1], status: rest[2], kit: name });
+      else if (kind === 'log') {
+        kitLog.push(rest.slice(1).join(' '));
+        if (process.env.LOAD_DEBUG) console.log(`  kit ${name}: ${rest.join(' ')}`);
+      }
+    });
+  });
+}
+
+if (SHARED) {
+  // The load balancer in a process of its own, as in a deployment (and off this process, which plays the payers).
+  const balancer = track(fork(new URL('./round-robin-proxy.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const [{ url: proxyUrl }] = await once(balancer, 'message');
+  proxy = {
+    url: proxyUrl,
+    async close() {
+      if (balancer.exitCode !== null || balancer.signalCode !== null) return;
+      const exited = once(balancer, 'exit');
+      balancer.kill('SIGTERM');
+      await exited;
+    },
+  };
+  kitUrl = proxy.url;
+  try {
+    redisServer = await startRedisServer();
+    const env = {
+      SANDBOX_URL: sandbox.url,
+      REDIS_URL: redisServer.url,
+      CALLBACK_URL: `${proxy.url}${MERCHANT_PATHS.callbacks}`,
+      RETURN_URL_ORIGINS: RETURN_ORIGIN,
+    };
+    balancer.send({ targets: await Promise.all(Array.from({ length: KITS }, (_, index) => startKitProcess(env, String.fromCharCode(65 + index)))) });
+  } catch (error) {
+    console.error(`load: ${error.message}`);
+    for (const child of kitProcesses) child.kill('SIGKILL');
+    redisServer?.child.kill('SIGKILL');
+    await proxy.close();
+    await sandbox.close();
+    process.exit(1);
+  }
+} else {
+  let listener = () => undefined;
+  server = createServer((request, response) => listener(request, response));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  kitUrl = `http://127.0.0.1:${server.address().port}`;
+  listener = toNodeListener(
+    createMerchantHandler({
+      merchantId: DEFAULT_MERCHANT.merchantId,
+      privateKey: DEFAULT_MERCHANT.privateKey,
+      environment: { baseUrl: sandbox.url },
+      callbackUrl: `${kitUrl}${MERCHANT_PATHS.callbacks}`,
+      returnUrlOrigins: [RETURN_ORIGIN],
+      // Every payer of this run comes from 127.0.0.1: the per-client limit would count them as one.
+      limits: { createsPerClient: false },
+      logger: { warn: (line) => kitLog.push(line), error: (line) => kitLog.push(line) },
+      onCallback: (event) => {
+        callbacks.push({ notifyId: event.notifyId, orderNo: event.body.orderNo, status: event.body.status });
+      },
+    }),
+  );
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`\nload: ${signal} while ${phase}; closing down.`);
+    setTimeout(() => process.exit(1), 5_000).unref();
+    closeAll().finally(() => process.exit(1));
+  });
+}
 
 let closed = false;
 async function closeAll() {
   if (closed) return;
   closed = true;
   stop.abort();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await proxy?.close();
+  await Promise.all(
+    kitProcesses.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }),
+  );
+  if (redisServer && redisServer.child.exitCode === null) {
+    const exited = once(redisServer.child, 'exit');
+    redisServer.child.kill('SIGTERM');
+    await exited;
+  }
   await sandbox.close();
 }
 
@@ -286,11 +552,23 @@ const deadline = setTimeout(() => {
 }, TIMEOUT_S * 1000);
 
 console.log(
-  `load: ${CHECKOUTS} checkouts, ${CONCURRENCY} at a time, status polled every ${POLL_MS} ms through the kit; ` +
+  `load: ${CHECKOUTS} checkouts, ${CONCURRENCY} at a time, ` +
+    (SHARED
+      ? `${KITS} kit process${KITS > 1 ? 'es' : ''} sharing Redis behind a round-robin proxy, each payer streaming its status; `
+      : `status polled every ${POLL_MS} ms through the kit; `) +
     `node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs`,
 );
 
 // --- Run ---------------------------------------------------------------------------------------------------------
+
+if (process.env.LOAD_DEBUG) {
+  setInterval(() => {
+    const created = checkouts.filter((item) => item.orderNo).length;
+    const streaming = checkouts.filter((item) => item.stream?.statuses.length > 0).length;
+    const settledCount = checkouts.filter((item) => item.status).length;
+    console.log(`  [${phase}] ${checkouts.length} started, ${created} created, ${streaming} streams with a status, ${settledCount} settled, ${callbacks.length} callbacks`);
+  }, 5_000).unref();
+}
 
 /** Every checkout, then time passing for the abandoned ones; resolves to the seconds it took. */
 async function run() {
@@ -343,6 +621,19 @@ function report(elapsed) {
     const sorted = [...list].sort((a, b) => a - b);
     const figures = [0.5, 0.95, 0.99].map((q) => ms(percentile(sorted, q))).join('');
     console.log(`${`POST ${path}`.padEnd(26)}${String(sorted.length).padStart(9)}${figures}${ms(sorted[sorted.length - 1])}`);
+  }
+  if (SHARED) {
+    for (const [what, list] of [
+      ['stream: opened to PENDING', streamLatencies.open],
+      ['stream: payer acts to final', streamLatencies.settle],
+    ]) {
+      if (list.length === 0) continue;
+      const sorted = [...list].sort((a, b) => a - b);
+      const figures = [0.5, 0.95, 0.99].map((q) => ms(percentile(sorted, q))).join('');
+      console.log(`${what.padEnd(26)}${String(sorted.length).padStart(9)}${figures}${ms(sorted[sorted.length - 1])}`);
+    }
+    const byKit = countBy(callbacks, (event) => event.kit);
+    console.log(`\ncallbacks handled, by kit process: ${[...byKit].sort().map(([kit, n]) => `${kit} ${n}`).join(', ')}`);
   }
   console.log(`\nerrors: ${errors.size === 0 ? 'none' : [...errors].map(([kind, n]) => `${kind} ×${n}`).join('; ')}`);
   for (const failure of failures.slice(0, 5)) console.log(`  checkout ${failure.item.index ?? failure.item}: ${failure.message}`);
@@ -404,8 +695,11 @@ async function verify(deliveries) {
   check(
     badDeliveries.length === 0,
     "each order's terminal change was delivered and acknowledged exactly once (GET /sandbox/v1/callbacks)",
-    `${acknowledged.length} acknowledged deliveries for ${CHECKOUTS} orders, ${deliveries.length - acknowledged.length} unacknowledged attempts, ` +
-      `${badDeliveries.length} orders wrong`,
+    `${acknowledged.length} acknowledged deliveries for ${CHECKOUTS} orders, ${deliveries.length - acknowledged.length} unacknowledged attempts` +
+      (deliveries.length > acknowledged.length
+        ? ` (${[...countBy(deliveries.filter((attempt) => !attempt.acknowledged), (attempt) => attempt.status ?? `no answer: ${attempt.error ?? ''}`)].map(([answer, n]) => `${answer} ×${n}`).join(', ')}, each sent again)`
+        : '') +
+      `, ${badDeliveries.length} orders wrong`,
   );
 
   // 3. onCallback saw each acknowledged notifyId once, and nothing else: one per order, with its terminal status.
@@ -422,6 +716,18 @@ async function verify(deliveries) {
     `${callbacks.length} handed over, ${handed.size} distinct; ${twice} more than once, ${missing} acknowledged but not handed over, ` +
       `${unknown} never acknowledged, ${orphans} orders without exactly one`,
   );
+
+  // 4. Each payer's stream saw the order's final status, and ended.
+  if (SHARED) {
+    const final = new Map(seen.map(({ item, status }) => [item, status]));
+    const missed = checkouts.filter((item) => !item.stream || item.stream.statuses.at(-1) !== final.get(item) || item.stream.ended !== 'terminal');
+    check(
+      missed.length === 0,
+      "each payer's status stream saw its order's final status, then its end",
+      `${checkouts.length - missed.length} of ${checkouts.length} streams` +
+        (missed[0] ? `; first wrong: ${missed[0].reference} saw ${missed[0].stream?.statuses.join(' > ')}, ended ${missed[0].stream?.ended}` : ''),
+    );
+  }
 
   console.log('\nchecks:');
   for (const { ok, what, detail } of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}\n       ${detail}`);

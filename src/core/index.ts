@@ -15,3 +15,4 @@ export * from './tokens.js';
 export * from './json.js';
 export * from './money.js';
 export * from './digits.js';
+export * from './stream.js';

@@ -37,6 +37,11 @@ export const MERCHANT_PATHS = {
   pin: '/payments/pin',
   resendOtp: '/payments/otp/resend',
   status: '/payments/status',
+  /**
+   * `GET`: the order's status as Server-Sent Events (src/core/stream.ts), pushed when the kit verifies a
+   * callback for it. Proved like `status`: the order token, or a checkout token and the reference it covers.
+   */
+  events: '/payments/events',
   callbacks: '/callbacks',
   /**
    * `GET`: where the bank returns a payer who went through 3-D Secure in a new window. A small page that tells

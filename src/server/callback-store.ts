@@ -12,6 +12,14 @@
  */
 export type CallbackClaim = 'new' | 'busy' | 'done';
 
+/**
+ * Thrown by a shared store that cannot be reached: the callback is answered 503, so that the service sends it
+ * again later, and nothing is logged for it (the store says once that it is down).
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
+
 export interface CallbackStore {
   /** Marks `notifyId` as being handled when nobody is handling it and it was not handled yet. */
   claim(notifyId: string): CallbackClaim | Promise<CallbackClaim>;

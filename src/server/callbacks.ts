@@ -4,7 +4,7 @@
  * again, so an answer other than 200 means "not handled yet", never "lost".
  */
 import { CALLBACK_BODY, parseJson, successEnvelope, validate, type CallbackBody } from '../core/index.js';
-import type { CallbackStore } from './callback-store.js';
+import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
 import { envelope, errorMessage, logValue, problem, type Logger } from './http.js';
 import { decodeUtf8, verifyCallback } from './signature.js';
 
@@ -27,7 +27,12 @@ export interface CallbackReceiverOptions {
   now: () => number;
   logger: Logger;
   onCallback?: ((event: CallbackEvent) => void | Promise<void>) | undefined;
+  /** Runs after `onCallback` succeeded, before the answer (the status streams hear of it). Must not throw. */
+  onHandled?: ((event: CallbackEvent) => void) | undefined;
 }
+
+/** Not handled now, not lost: the service sends it again. */
+const notNow = () => problem(503, 'callbacks cannot be handled at the moment; send it again later', {}, { 'Retry-After': '10' });
 
 export function callbackReceiver(options: CallbackReceiverOptions): (request: Request, body: Uint8Array) => Promise<Response> {
   const { store, logger } = options;
@@ -54,7 +59,13 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
     }
     const callback = checked.value;
-    const claim = await store.claim(callback.notifyId);
+    let claim: CallbackClaim;
+    try {
+      claim = await store.claim(callback.notifyId);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return notNow();
+      throw error;
+    }
     if (claim !== 'new' && claim !== 'busy' && claim !== 'done') {
       throw new TypeError(`callbackStore.claim answered ${String(claim)}, not 'new', 'busy' or 'done'`);
     }
@@ -65,11 +76,18 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
     try {
       await options.onCallback?.(event);
     } catch (error) {
-      await store.release(callback.notifyId);
+      // A release that cannot reach the store leaves the claim to its lease: the next delivery after it is handled.
+      await Promise.resolve(store.release(callback.notifyId)).catch((releaseError: unknown) => {
+        if (!(releaseError instanceof StoreUnavailableError)) throw releaseError;
+      });
       logger.error(`svc-checkout: onCallback failed for notifyId ${logValue(callback.notifyId)}: ${errorMessage(error)}`);
       return problem(500, 'the callback could not be handled; the service will send it again');
     }
-    await store.complete(callback.notifyId);
+    // It was handled: acknowledged even when the store cannot record it now (its claim then runs out on its own).
+    await Promise.resolve(store.complete(callback.notifyId)).catch((completeError: unknown) => {
+      if (!(completeError instanceof StoreUnavailableError)) throw completeError;
+    });
+    options.onHandled?.(event);
     return envelope(successEnvelope({ duplicate: false }));
   };
 }

@@ -7,7 +7,7 @@
  * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
  * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
-import { isHttpUrl, MERCHANT_PATHS, type MerchantOperation } from '../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, isHttpUrl, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
 import { isLiveAddressAllowed, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, type CallbackEvent } from './callbacks.js';
@@ -15,6 +15,8 @@ import { errorMessage, JSON_TYPE, problem, readBody, redacting, redactor, withJs
 import { paymentRoutes, type AuthorizeActionHook, type AuthorizeHook, type OrderSource } from './payments.js';
 import { returnPage } from './return-page.js';
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
+import { MemoryStatusBus, type StatusBus, type StatusUpdate } from './status-bus.js';
+import { resolveStreamOptions, StatusHub, systemTimers, type StreamOptions, type Timers } from './streams.js';
 import { MemoryThrottleStore, resolveLimits, type ThrottleLimits, type ThrottleStore } from './throttle.js';
 
 export { OrderRejection } from './payments.js';
@@ -43,6 +45,15 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   throttleStore?: ThrottleStore;
   /** Limits on resends, creates and messages (README, "Limits we chose"); `false` turns one off. */
   limits?: Partial<ThrottleLimits>;
+  /**
+   * Carries the status of every verified callback to the status streams of every process. In memory by default
+   * (one process); `svc-checkout/server/redis` shares it between several.
+   */
+  statusBus?: StatusBus;
+  /** Limits and pace of `GET /payments/events`; `false` turns the route off (404: the element polls). */
+  streams?: StreamOptions | false;
+  /** The timers the status streams schedule with (tests and benches run them on a virtual clock). */
+  timers?: Timers;
   /**
    * The client's address, for the per-client limit and `userClientIP`. Default: the socket's address under
    * `toNodeListener`, nothing elsewhere. Behind a proxy you trust, read its header here.
@@ -105,12 +116,19 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   }
   const throttleStore = options.throttleStore ?? new MemoryThrottleStore();
   if (typeof throttleStore.hit !== 'function') throw new ServiceConfigError('throttleStore.hit must be a function');
+  const statusBus = options.statusBus ?? new MemoryStatusBus();
+  for (const method of ['publish', 'subscribe'] as const) {
+    if (typeof statusBus[method] !== 'function') throw new ServiceConfigError(`statusBus.${method} must be a function`);
+  }
+  const streamOptions = options.streams === false ? undefined : resolveStreamOptions(options.streams);
   // Also for the merchant's own words sent to the browser (an OrderRejection's message).
   const redact = redactor(options.privateKey);
   const logger = redacting(options.logger ?? console, redact);
   const now = options.now ?? Date.now;
   const credentials = { merchantId: options.merchantId, privateKey: options.privateKey };
 
+  // Set below: the status route tells the hub what it saw, and the hub needs the routes' order tokens.
+  let hub: StatusHub | undefined;
   const payments = paymentRoutes({
     client,
     credentials,
@@ -126,18 +144,66 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     logger,
     redact,
     now,
+    observeStatus: (data) => hub?.observe(data),
   });
-  const receiveCallback = callbackReceiver({ ...credentials, store, toleranceSeconds, now, logger, onCallback: options.onCallback });
+  if (streamOptions) {
+    hub = new StatusHub({
+      query: (query, signal) => client.queryStatus(query, { signal, retries: 0 }),
+      bus: statusBus,
+      orderTokenFor: payments.orderTokenFor,
+      options: streamOptions,
+      timers: options.timers ?? systemTimers,
+      now,
+      logger,
+    });
+  }
+  const publish = (event: CallbackEvent) => {
+    const { orderNo, reference, status, failureCode, failureReason } = event.body;
+    const update: StatusUpdate = { orderNo, reference, status, source: 'callback', at: now() };
+    if (failureCode) update.failureCode = failureCode;
+    if (failureReason) update.failureReason = failureReason;
+    void Promise.resolve()
+      .then(() => statusBus.publish(update))
+      .catch((error: unknown) => logger.warn(`svc-checkout: the status bus refused an update: ${errorMessage(error)}`));
+  };
+  const receiveCallback = callbackReceiver({
+    ...credentials,
+    store,
+    toleranceSeconds,
+    now,
+    logger,
+    onCallback: options.onCallback,
+    onHandled: publish,
+  });
+
+  /** `GET /payments/events`: proved like the status route; tokens in headers, or in the query string for EventSource. */
+  async function events(request: Request): Promise<Response> {
+    if (!hub) return problem(404, 'no such path');
+    const search = new URL(request.url).searchParams;
+    const token = search.get(STREAM_QUERY.token);
+    const tokenOf = (kind: keyof typeof TOKEN_KINDS) => (token?.startsWith(`${TOKEN_KINDS[kind]}.`) ? token : null);
+    const value: Record<string, unknown> = {};
+    for (const field of ['reference', 'orderNo', 'country']) {
+      const given = search.get(field);
+      if (given !== null) value[field] = given;
+    }
+    const proven = await payments.proveStatusQuery(value, request, {
+      orderToken: request.headers.get(ORDER_TOKEN_HEADER) ?? tokenOf('order'),
+      checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER) ?? tokenOf('checkout'),
+    });
+    if (!proven.ok) return proven.response;
+    return hub.open(request, proven.proof);
+  }
 
   const json = (route: (value: unknown, request: Request) => Promise<Response>) => (request: Request, body: Uint8Array) =>
     withJson(body, (value) => route(value, request));
 
-  const posts: Record<Exclude<MerchantOperation, 'returnPage'>, (request: Request, body: Uint8Array) => Promise<Response>> = {
-    create: json(payments.create),
-    otp: json(payments.otp),
-    pin: json(payments.pin),
-    resendOtp: json(payments.resendOtp),
-    status: json(payments.status),
+  const posts: Record<Exclude<MerchantOperation, 'returnPage' | 'events'>, (request: Request, body: Uint8Array) => Promise<Response>> = {
+    create: json(payments.routes.create),
+    otp: json(payments.routes.otp),
+    pin: json(payments.routes.pin),
+    resendOtp: json(payments.routes.resendOtp),
+    status: json(payments.routes.status),
     callbacks: receiveCallback,
   };
 
@@ -148,6 +214,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       if (operation === 'returnPage') {
         if (request.method !== 'GET' && request.method !== 'HEAD') return problem(405, 'only GET is served here', {}, { Allow: 'GET' });
         return await returnPage();
+      }
+      if (operation === 'events') {
+        if (request.method !== 'GET') return problem(405, 'only GET is served here', {}, { Allow: 'GET' });
+        return await events(request);
       }
       if (request.method !== 'POST') return problem(405, 'only POST is served here', {}, { Allow: 'POST' });
       if (operation !== 'callbacks' && !JSON_TYPE.test(request.headers.get('content-type') ?? '')) {

@@ -16,13 +16,17 @@ export type {
   OrderSource,
   CallbackEvent,
 } from './handler.js';
-export { issueCheckoutToken, issueOrderToken, verifyCheckoutToken, verifyOrderToken, CheckoutTokenError } from './tokens.js';
+export { ORDER_TOKEN_GRACE_SECONDS, issueCheckoutToken, issueOrderToken, verifyCheckoutToken, verifyOrderToken, CheckoutTokenError } from './tokens.js';
 export type { CheckoutOrder, TokenCredentials, IssueCheckoutTokenOptions, TokenCheck } from './tokens.js';
 export { MemoryThrottleStore, DEFAULT_LIMITS } from './throttle.js';
 export type { ThrottleStore, ThrottleResult, ThrottleLimits, Limit, LimitName, MemoryThrottleStoreOptions } from './throttle.js';
 export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from './addresses.js';
-export { MemoryCallbackStore } from './callback-store.js';
+export { MemoryCallbackStore, StoreUnavailableError } from './callback-store.js';
 export type { CallbackClaim, CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
+export { MemoryStatusBus, statusUpdateOf } from './status-bus.js';
+export type { StatusBus, StatusBusListener, StatusUpdate } from './status-bus.js';
+export { DEFAULT_STREAM_OPTIONS, STREAM_POLL_BACKOFF } from './streams.js';
+export type { StreamOptions, Timers } from './streams.js';
 export { toNodeListener } from './node.js';
 export type { NodeListener, NodeListenerOptions, NodeRequest, NodeResponse } from './node.js';
 export * from '../core/index.js';

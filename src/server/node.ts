@@ -31,6 +31,11 @@ export interface NodeResponse {
   end(body?: Uint8Array | string): unknown;
   destroy(): unknown;
   once(event: 'close', listener: () => void): unknown;
+  /** For streamed bodies (the status stream); without it, a stream is sent when it ends. */
+  write?(chunk: Uint8Array): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  removeListener?(event: 'close' | 'drain', listener: () => void): unknown;
+  flushHeaders?(): void;
 }
 
 export type NodeListener = (request: NodeRequest, response: NodeResponse, next?: (error?: unknown) => void) => void;
@@ -102,9 +107,51 @@ async function serve(
   });
   // A body that was refused unread may still be arriving; close rather than read it to the end.
   if (answer.status === 413) headers['connection'] = 'close';
+  if (answer.body && isEventStream(answer) && typeof response.write === 'function') {
+    await pipe(answer.body, response, headers, answer.status);
+    return;
+  }
   const body = new Uint8Array(await answer.arrayBuffer());
   response.writeHead(answer.status, headers);
   response.end(body);
+}
+
+function isEventStream(answer: Response): boolean {
+  return /^text\/event-stream\b/i.test(answer.headers.get('content-type') ?? '');
+}
+
+/**
+ * Sends a streamed body as it comes (Server-Sent Events), waiting for the socket when it is full. When the client
+ * goes away, the stream is cancelled: the handler's side of it (timers, subscriptions) is cleaned up there.
+ */
+async function pipe(body: ReadableStream<Uint8Array>, response: NodeResponse, headers: Record<string, string>, status: number): Promise<void> {
+  const reader = body.getReader();
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const onClose = () => {
+    closed = true;
+    wake?.();
+    void reader.cancel().catch(() => undefined);
+  };
+  response.once('close', onClose);
+  response.writeHead(status, headers);
+  response.flushHeaders?.();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || closed) break;
+      if (!response.write!(value) && !closed) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          response.once('drain', resolve);
+        });
+        wake = undefined;
+      }
+    }
+  } finally {
+    response.removeListener?.('close', onClose);
+    if (!closed) response.end();
+  }
 }
 
 function problem(status: number, message: string, headers: Record<string, string> = {}): Response {

@@ -35,7 +35,8 @@ import { rememberedClientAddress } from './client-address.js';
 import { envelope, isAbort, logValue, type Logger } from './http.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
-import { issueOrderToken, verifyCheckoutToken, verifyOrderToken, type TokenCredentials } from './tokens.js';
+import type { StreamProof } from './streams.js';
+import { issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, verifyCheckoutToken, verifyOrderToken, type TokenCredentials } from './tokens.js';
 
 /** Throw this from `authorize` or `authorizeAction` to refuse; the element shows the message (at `field` when given). */
 export class OrderRejection extends Error {
@@ -82,6 +83,24 @@ export interface PaymentRoutesOptions {
   logger: Logger;
   redact: (text: string) => string;
   now: () => number;
+  /** Sees the data of every successful status query the status route answers (the status streams learn from it). */
+  observeStatus?: ((data: Record<string, unknown>) => void) | undefined;
+}
+
+/** The proofs a status query or stream may carry, wherever they came from (headers, or a stream's query string). */
+export interface StatusProofs {
+  orderToken: string | null;
+  checkoutToken: string | null;
+}
+
+export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Response };
+
+export interface PaymentRoutes {
+  routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
+  /** The status query a request may make, proved exactly as the status route proves it (for the status stream). */
+  proveStatusQuery(value: Record<string, unknown>, request: Request, proofs: StatusProofs): Promise<ProvenStatusQuery>;
+  /** The token of an order the kit vouches for, as a create or a status query by reference answers it. */
+  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
 }
 
 type Route = (value: unknown, request: Request) => Promise<Response>;
@@ -106,7 +125,7 @@ function tooMany(throttled: Throttled): Response {
 
 const notAnObject = () => invalid({ field: 'body', rule: 'type', message: 'the request body must be a JSON object' });
 
-export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage'>, Route> {
+export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   const { client, credentials, logger } = options;
 
   /** Calls the service; a transport failure becomes the service's own "not available" envelope. */
@@ -135,10 +154,10 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
       merchantId: credentials.merchantId,
       ...claims,
       // The order's own life, and a day for a page that comes back to it (3-D Secure, a reload).
-      expiresAt: Math.floor(options.now() / 1000) + (expireAt ?? LIMITS.defaultExpireMinutes) * 60 + 86_400,
+      expiresAt: Math.floor(options.now() / 1000) + (expireAt ?? LIMITS.defaultExpireMinutes) * 60 + ORDER_TOKEN_GRACE_SECONDS,
     });
 
-  const checkoutProof = (request: Request) => verifyCheckoutToken(request.headers.get(CHECKOUT_TOKEN_HEADER), credentials, options.now());
+  const checkoutProof = (token: string | null) => verifyCheckoutToken(token, credentials, options.now());
 
   const clientAddressOf = (request: Request) => options.clientAddress?.(request) ?? rememberedClientAddress(request);
 
@@ -197,7 +216,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
     let claims: CheckoutTokenClaims | undefined;
     let proposed: unknown;
     if (options.orderSource === 'checkout-token') {
-      const proof = await checkoutProof(request);
+      const proof = await checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
       if (!proof.ok) return refused(proof.reason);
       claims = proof.claims;
       const built = orderFromToken(claims, value);
@@ -251,8 +270,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   // ---------------------------------------------------------------------------------------------------------
   // An order's own calls
 
-  async function orderProof(request: Request): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Response }> {
-    const token = request.headers.get(ORDER_TOKEN_HEADER);
+  async function orderProof(token: string | null): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Response }> {
     if (!token) return { ok: false, response: refused('order-token') };
     const proof = await verifyOrderToken(token, credentials, options.now());
     if (!proof.ok) {
@@ -266,7 +284,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   function codeRoute(operation: 'otp' | 'pin' | 'resendOtp', field?: 'otp' | 'pin'): Route {
     return async (value, request) => {
       if (!isPlainObject(value)) return notAnObject();
-      const proof = await orderProof(request);
+      const proof = await orderProof(request.headers.get(ORDER_TOKEN_HEADER));
       if (!proof.ok) return proof.response;
       const { orderNo, country } = proof.claims;
       const body: Record<string, unknown> = { country, orderNo, ...(field ? { [field]: value[field] } : {}) };
@@ -288,44 +306,63 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   }
 
   /**
-   * The status of an order: by its order number with its order token, or by a reference the checkout token
-   * covers (a lost create's answer, a page that did not create the order). The answer to the latter carries the
-   * order's token, so that the page can go on with it.
+   * Which order a status query (or stream) may read: by its order number with its order token, or by a
+   * reference the checkout token covers (a lost create's answer, a page that did not create the order) — or,
+   * with orders from `authorize` or the browser, as the body names it. `authorizeAction` sees it last.
    */
-  async function status(value: unknown, request: Request): Promise<Response> {
-    if (!isPlainObject(value)) return notAnObject();
-    let query: StatusRequest;
-    let vouchFor: { reference: string; country: string; expireAt: number | undefined } | undefined;
-    if (request.headers.get(ORDER_TOKEN_HEADER)) {
-      const proof = await orderProof(request);
-      if (!proof.ok) return proof.response;
-      query = { country: proof.claims.country, orderNo: proof.claims.orderNo };
+  async function proveStatusQuery(value: Record<string, unknown>, request: Request, proofs: StatusProofs): Promise<ProvenStatusQuery> {
+    let proof: StreamProof;
+    if (proofs.orderToken) {
+      const checked = await orderProof(proofs.orderToken);
+      if (!checked.ok) return checked;
+      const { claims } = checked;
+      proof = {
+        query: { country: claims.country, orderNo: claims.orderNo },
+        expiresAt: (claims.expiresAt - ORDER_TOKEN_GRACE_SECONDS) * 1000,
+      };
     } else if (options.orderSource === 'checkout-token') {
-      const proof = await checkoutProof(request);
-      if (!proof.ok) return refused(proof.reason);
-      const claims = proof.claims;
+      const checked = await checkoutProof(proofs.checkoutToken);
+      if (!checked.ok) return { ok: false, response: refused(checked.reason) };
+      const claims = checked.claims;
       const reference = value['reference'] === undefined ? claims.reference : value['reference'];
       const covered = typeof reference === 'string' && attemptOf(claims.reference, reference, claims.attempts ?? DEFAULT_ATTEMPTS) !== undefined;
-      if (!covered) return refused('reference');
-      query = { country: claims.country, reference: reference as string };
-      vouchFor = { reference: reference as string, country: claims.country, expireAt: claims.expireAt };
+      if (!covered) return { ok: false, response: refused('reference') };
+      proof = {
+        query: { country: claims.country, reference: reference as string },
+        // The order was made before now: it expires within its expireAt from now at the latest.
+        expiresAt: options.now() + (claims.expireAt ?? LIMITS.defaultExpireMinutes) * 60_000,
+        vouchFor: { reference: reference as string, country: claims.country, expireAt: claims.expireAt },
+      };
     } else {
       const checked = validate<StatusRequest>(STATUS_REQUEST, value);
-      if (!checked.ok) return invalid(...checked.violations);
+      if (!checked.ok) return { ok: false, response: invalid(...checked.violations) };
       const { country, orderNo, reference } = checked.value;
       // With orders from `authorize`, an order number is proved by its order token; a reference goes to
       // `authorizeAction`, which ties it to the payer's session.
-      if (orderNo !== undefined && options.orderSource === 'authorize') return refused('order-token');
+      if (orderNo !== undefined && options.orderSource === 'authorize') return { ok: false, response: refused('order-token') };
       // One way to name the order, never both.
-      query = orderNo !== undefined ? { country, orderNo } : { country, reference: reference as string };
+      proof = { query: orderNo !== undefined ? { country, orderNo } : { country, reference: reference as string }, expiresAt: undefined };
     }
     if (options.authorizeAction) {
-      const allowed = await hook(() => options.authorizeAction!('status', { ...query }, request));
-      if (!allowed.ok) return allowed.response;
+      const allowed = await hook(() => options.authorizeAction!('status', { ...proof.query }, request));
+      if (!allowed.ok) return allowed;
     }
+    return { ok: true, proof };
+  }
+
+  /** The status of an order; a query by reference answers with the order's token, so that the page can go on with it. */
+  async function status(value: unknown, request: Request): Promise<Response> {
+    if (!isPlainObject(value)) return notAnObject();
+    const proven = await proveStatusQuery(value, request, {
+      orderToken: request.headers.get(ORDER_TOKEN_HEADER),
+      checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER),
+    });
+    if (!proven.ok) return proven.response;
+    const { query, vouchFor } = proven.proof;
     // Tried once: the element polls again anyway, and must hear within its own timeout.
     const answer = await callService('status', () => client.queryStatus(query, { signal: request.signal, retries: 0 }));
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
+    if (data) options.observeStatus?.(data);
     const headers: Record<string, string> = {};
     if (vouchFor && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {
       headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: vouchFor.reference, country: vouchFor.country }, vouchFor.expireAt);
@@ -334,10 +371,14 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   }
 
   return {
-    create,
-    otp: codeRoute('otp', 'otp'),
-    pin: codeRoute('pin', 'pin'),
-    resendOtp: codeRoute('resendOtp'),
-    status,
+    routes: {
+      create,
+      otp: codeRoute('otp', 'otp'),
+      pin: codeRoute('pin', 'pin'),
+      resendOtp: codeRoute('resendOtp'),
+      status,
+    },
+    proveStatusQuery,
+    orderTokenFor,
   };
 }

@@ -108,6 +108,12 @@ export async function issueCheckoutToken(
   return seal(credentials.privateKey, 'checkout', encodeCheckoutPayload(claims));
 }
 
+/**
+ * An order token is good for the order's own life and this much more: a page that comes back to the order
+ * (3-D Secure, a reload) still reads its result. So an order token's expiry, less this, bounds the order's.
+ */
+export const ORDER_TOKEN_GRACE_SECONDS = 86_400;
+
 /** The order token for an order a create made (the kit issues it; merchants rarely need to). */
 export async function issueOrderToken(privateKey: string, claims: OrderTokenClaims): Promise<string> {
   return seal(privateKey, 'order', encodeOrderPayload(claims));

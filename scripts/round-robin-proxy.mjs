@@ -1,0 +1,43 @@
+// A small round-robin HTTP proxy on 127.0.0.1, as a load balancer spreads requests over kit processes: each request
+// goes to the next target, and its answer is passed on as it comes (streams included). For npm run load --kits N.
+import { createServer, request as httpRequest } from 'node:http';
+
+export async function startRoundRobin(targets) {
+  let next = 0;
+  const server = createServer((incoming, outgoing) => {
+    const target = targets[next++ % targets.length];
+    const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      outgoing.flushHeaders();
+      answer.pipe(outgoing);
+    });
+    upstream.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502, { 'Content-Type': 'text/plain' }).end('bad gateway');
+      else outgoing.destroy();
+    });
+    outgoing.on('close', () => upstream.destroy());
+    incoming.pipe(upstream);
+  });
+  // Thousands of payers may connect in the same instant: a backlog for them all (the kernel caps it at somaxconn).
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', 4096, resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// Run as a process of its own (as a load balancer is): `fork('scripts/round-robin-proxy.mjs')`; it sends
+// `{ url }` once it listens, takes `{ targets }` whenever they are known, and stops on SIGTERM.
+if (import.meta.url === `file://${process.argv[1]}` && process.send) {
+  const targets = [];
+  const proxy = await startRoundRobin(targets);
+  process.on('message', (message) => {
+    if (Array.isArray(message?.targets)) targets.splice(0, targets.length, ...message.targets);
+  });
+  process.send({ url: proxy.url });
+  process.once('SIGTERM', () => proxy.close().then(() => process.exit(0)));
+  process.once('disconnect', () => process.exit(0)); // the run that started it is gone
+}

@@ -1,0 +1,508 @@
+/**
+ * The status stream (`GET /payments/events`): each payer's own order's status, pushed as Server-Sent Events
+ * (src/core/stream.ts) the moment the kit verifies a callback for it, whichever process of the kit the callback
+ * reached (the `StatusBus`). Between callbacks, the kit asks the service itself: one status query per order at
+ * a time however many tabs watch it, briskly while callbacks cannot be counted on (none seen lately, or the bus
+ * is down), once in a long while when they can.
+ *
+ * One `OrderWatch` per order holds its connections, the status last known and the one timer of its next check;
+ * one heartbeat timer serves every connection. The last connection to close takes its watch's timer and query
+ * with it, and the last watch the heartbeat.
+ */
+import {
+  encodeComment,
+  encodeEvent,
+  errorEnvelope,
+  EVENT_STREAM_TYPE,
+  isPaymentStatus,
+  isPlainObject,
+  isSuccess,
+  isTerminalStatus,
+  STREAM_EVENTS,
+  type Envelope,
+  type PaymentStatus,
+  type StatusRequest,
+  type StreamEndReason,
+  type StreamSchedule,
+  type StreamStatus,
+} from '../core/index.js';
+import { envelope, errorMessage, type Logger } from './http.js';
+import type { StatusBus, StatusUpdate } from './status-bus.js';
+
+export interface Timers {
+  setTimeout(callback: () => void, milliseconds: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemTimers: Timers = {
+  setTimeout: (callback, milliseconds) => setTimeout(callback, milliseconds),
+  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+};
+
+/** Limits and pace of the status streams (README, "Live status"). */
+export interface StreamOptions {
+  /** Open streams per order in one process (a payer's tabs). Default 10. */
+  maxPerOrder?: number;
+  /** Open streams in one process. Default 10 000. */
+  maxOpen?: number;
+  /** A comment line at least this often on every stream. Default 15 s. */
+  heartbeatSeconds?: number;
+  /** The pause a client takes before reconnecting (`retry:`). Default 3 s. */
+  retrySeconds?: number;
+  /** The base interval of the status queries while callbacks cannot be counted on. Default 2 500 ms. */
+  pollIntervalMs?: number;
+  /** While callbacks arrive, a status query per order this often all the same. Default 15 minutes. */
+  quietCheckMinutes?: number;
+  /** Callbacks are counted on for this long after the last one verified (by any process). Default 30 minutes. */
+  callbackTrustMinutes?: number;
+}
+
+export type ResolvedStreamOptions = Required<StreamOptions>;
+
+/**
+ * The multiples of `pollIntervalMs` between status queries while callbacks cannot be counted on: the
+ * element's own schedule (a brisk first minute, then 5 s … 60 s), 57 queries in 30 minutes.
+ */
+export const STREAM_POLL_BACKOFF: readonly number[] = [...Array<number>(24).fill(1), 2, 3, 5, 8, 12, 18, 24];
+
+export const DEFAULT_STREAM_OPTIONS: Readonly<ResolvedStreamOptions> = {
+  maxPerOrder: 10,
+  maxOpen: 10_000,
+  heartbeatSeconds: 15,
+  retrySeconds: 3,
+  pollIntervalMs: 2_500,
+  quietCheckMinutes: 15,
+  callbackTrustMinutes: 30,
+};
+
+export function resolveStreamOptions(given: StreamOptions | undefined): ResolvedStreamOptions {
+  const options = { ...DEFAULT_STREAM_OPTIONS, ...given };
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TypeError(`streams.${name} must be a number above 0`);
+  }
+  for (const name of ['maxPerOrder', 'maxOpen'] as const) {
+    if (!Number.isInteger(options[name])) throw new TypeError(`streams.${name} must be a whole number`);
+  }
+  return options;
+}
+
+/** A stream of an order whose expiry the proof does not tell closes after this (the client reconnects). */
+const UNKNOWN_EXPIRY_MS = 30 * 60_000;
+/** Events a client may leave unread before its stream is dropped (it stopped reading). */
+const MAX_UNREAD_EVENTS = 64;
+/** Statuses remembered for a stream that opens later (a reconnect, another tab). */
+const RECENT_STATUSES = 10_000;
+
+/** What a stream proved: the status query it may make, and what the proof says of the order's life. */
+export interface StreamProof {
+  query: StatusRequest;
+  /** The latest the order can expire, epoch ms; undefined when the proof does not tell. */
+  expiresAt: number | undefined;
+  /** A stream by reference gets the order's token once the order is known (as the status route answers). */
+  vouchFor?: { reference: string; country: string; expireAt: number | undefined };
+}
+
+export interface StatusHubOptions {
+  /** One status query to the service, tried once. */
+  query(query: StatusRequest, signal: AbortSignal): Promise<Envelope>;
+  bus: StatusBus;
+  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
+  options: ResolvedStreamOptions;
+  timers: Timers;
+  now(): number;
+  logger: Logger;
+}
+
+const encoder = new TextEncoder();
+
+class Connection {
+  /** The status this client has (from `Last-Event-ID` on a resumed stream). */
+  seen: PaymentStatus | undefined;
+  closed = false;
+  constructor(
+    private readonly controller: ReadableStreamDefaultController<Uint8Array>,
+    private readonly onClose: (connection: Connection) => void,
+  ) {}
+
+  write(text: string): void {
+    if (this.closed) return;
+    if ((this.controller.desiredSize ?? 0) < -MAX_UNREAD_EVENTS) {
+      this.close(); // the client stopped reading: nothing it would see, and memory it holds
+      return;
+    }
+    try {
+      this.controller.enqueue(encoder.encode(text));
+    } catch {
+      this.close();
+    }
+  }
+
+  /** Ends the response (the kit's side) or forgets it (the client left); the same cleanup either way. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.controller.close();
+    } catch {
+      // already cancelled by the client
+    }
+    this.onClose(this);
+  }
+}
+
+class OrderWatch {
+  readonly connections = new Set<Connection>();
+  known: StreamStatus | undefined;
+  orderToken: { orderNo: string; token: string } | undefined;
+  /** When the order can change no more: the last check is then, and the streams end. */
+  endsAt: number;
+  /** Whether `endsAt` is the order's expiry (the streams end with `expired`) or only a connection's limit. */
+  expiryKnown: boolean;
+  lastCheckAt = Number.NEGATIVE_INFINITY;
+  step = 0;
+  timer: unknown;
+  abort: AbortController | undefined;
+  /** Deliveries in order: a stream by reference waits for the order token before it sends a status. */
+  delivery: Promise<void> = Promise.resolve();
+  ended = false;
+
+  constructor(
+    readonly key: string,
+    readonly query: StatusRequest,
+    readonly vouchFor: StreamProof['vouchFor'],
+    endsAt: number,
+    expiryKnown: boolean,
+  ) {
+    this.endsAt = endsAt;
+    this.expiryKnown = expiryKnown;
+  }
+}
+
+const keyOf = (query: StatusRequest) => (query.orderNo !== undefined ? `o:${query.orderNo}` : `r:${query.reference}`);
+
+function tooMany(limit: 'streamsPerOrder' | 'streams', message: string): Response {
+  const answer = errorEnvelope('TOO_MANY_REQUESTS', { message, data: { limit, retryAfterSeconds: 30 } });
+  return envelope(answer, { 'Retry-After': '30' });
+}
+
+/** The streams of one kit process. */
+export class StatusHub {
+  readonly #watches = new Map<string, OrderWatch>();
+  readonly #connections = new Set<Connection>();
+  readonly #recent = new Map<string, { status: StreamStatus; at: number }>();
+  readonly #options: StatusHubOptions;
+  readonly #limits: ResolvedStreamOptions;
+  #heartbeat: unknown;
+  #busLive: boolean;
+  #busLiveSince: number;
+  #lastCallbackAt: number | undefined;
+
+  constructor(options: StatusHubOptions) {
+    this.#options = options;
+    this.#limits = options.options;
+    this.#busLive = options.bus.live ?? true;
+    this.#busLiveSince = options.now();
+    options.bus.subscribe({ update: (update) => this.#heard(update), connection: (state) => this.#busState(state) });
+  }
+
+  /** Streams open in this process. */
+  get openStreams(): number {
+    return this.#connections.size;
+  }
+
+  /** Orders watched in this process. */
+  get watchedOrders(): number {
+    return this.#watches.size;
+  }
+
+  /** Whether the streams count on callbacks now (and query the service once in a long while). */
+  get countingOnCallbacks(): boolean {
+    const last = this.#lastCallbackAt;
+    return this.#busLive && last !== undefined && this.#now() - last <= this.#limits.callbackTrustMinutes * 60_000;
+  }
+
+  #now(): number {
+    return this.#options.now();
+  }
+
+  /** Opens a stream for a proven order, or refuses it over a limit. */
+  open(request: Request, proof: StreamProof): Response {
+    const key = keyOf(proof.query);
+    const existing = this.#watches.get(key);
+    if (existing && existing.connections.size >= this.#limits.maxPerOrder) {
+      return tooMany('streamsPerOrder', `too many status streams for this order (${this.#limits.maxPerOrder}); poll /payments/status instead.`);
+    }
+    if (this.#connections.size >= this.#limits.maxOpen) {
+      return tooMany('streams', `too many status streams on this server (${this.#limits.maxOpen}); poll /payments/status instead.`);
+    }
+    const now = this.#now();
+    const endsAt = proof.expiresAt ?? now + UNKNOWN_EXPIRY_MS;
+    const watch = existing ?? this.#watch(key, proof, endsAt);
+    if (existing && endsAt > watch.endsAt) {
+      watch.endsAt = endsAt;
+      watch.expiryKnown = proof.expiresAt !== undefined;
+    }
+
+    let connection!: Connection;
+    const detach = () => connection.close();
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        connection = new Connection(controller, (closed) => {
+          request.signal.removeEventListener('abort', detach);
+          this.#detach(watch, closed);
+        });
+      },
+      cancel: () => connection.close(),
+    });
+    const seen = request.headers.get('last-event-id');
+    if (isPaymentStatus(seen)) connection.seen = seen;
+    watch.connections.add(connection);
+    this.#connections.add(connection);
+    request.signal.addEventListener('abort', detach, { once: true });
+    // Bytes at once, so that a client behind a proxy that holds them back knows within seconds.
+    connection.write(encodeEvent({ retry: this.#limits.retrySeconds * 1000 }) + this.#scheduleEvent(watch));
+    this.#armHeartbeat();
+    if (existing) this.#deliverTo(watch, [connection]);
+    if (request.signal.aborted) connection.close();
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'Content-Type': `${EVENT_STREAM_TYPE}; charset=utf-8`,
+        'Cache-Control': 'no-store, no-transform',
+        'X-Accel-Buffering': 'no',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  }
+
+  /** A status the status route saw: news for the streams of that order in this process. */
+  observe(data: unknown): void {
+    const status = streamStatusOf(data);
+    if (status) this.#learn(status, this.#now());
+  }
+
+  #watch(key: string, proof: StreamProof, endsAt: number): OrderWatch {
+    const watch = new OrderWatch(key, proof.query, proof.vouchFor, endsAt, proof.expiresAt !== undefined);
+    this.#watches.set(key, watch);
+    const recent = this.#recent.get(key);
+    // What this process heard lately stands for a check, as long as the bus has not missed anything since.
+    if (recent && recent.at >= this.#busLiveSince) {
+      watch.known = recent.status;
+      watch.lastCheckAt = recent.at;
+      if (isTerminalStatus(recent.status.status)) {
+        queueMicrotask(() => this.#finish(watch, 'terminal'));
+        return watch;
+      }
+      queueMicrotask(() => this.#deliverTo(watch, [...watch.connections]));
+    }
+    this.#arm(watch);
+    return watch;
+  }
+
+  #scheduleEvent(watch: OrderWatch): string {
+    const schedule: StreamSchedule = {
+      delayMs: 0,
+      intervalMs: this.#limits.pollIntervalMs,
+      backoff: [...STREAM_POLL_BACKOFF],
+      durationMs: Math.max(0, watch.endsAt - this.#now()),
+      heartbeatMs: this.#limits.heartbeatSeconds * 1000,
+      retryMs: this.#limits.retrySeconds * 1000,
+    };
+    return encodeEvent({ event: STREAM_EVENTS.schedule, data: JSON.stringify(schedule) });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // When to ask the service
+
+  #dueAt(watch: OrderWatch): number {
+    const backoff = STREAM_POLL_BACKOFF[Math.min(watch.step, STREAM_POLL_BACKOFF.length - 1)] ?? 1;
+    const gap = this.countingOnCallbacks ? this.#limits.quietCheckMinutes * 60_000 : backoff * this.#limits.pollIntervalMs;
+    return Math.min(watch.lastCheckAt + gap, watch.endsAt);
+  }
+
+  #arm(watch: OrderWatch, delay = Math.max(0, this.#dueAt(watch) - this.#now())): void {
+    this.#options.timers.clearTimeout(watch.timer);
+    watch.timer = undefined;
+    if (watch.ended || watch.abort) return; // a check in flight arms the next when it returns
+    watch.timer = this.#options.timers.setTimeout(() => {
+      watch.timer = undefined;
+      void this.#check(watch);
+    }, delay);
+  }
+
+  async #check(watch: OrderWatch): Promise<void> {
+    if (watch.ended || watch.abort) return;
+    const last = this.#now() >= watch.endsAt;
+    const abort = new AbortController();
+    watch.abort = abort;
+    let answer: Envelope | undefined;
+    try {
+      answer = await this.#options.query(watch.query, abort.signal);
+    } catch (error) {
+      if (!abort.signal.aborted) this.#options.logger.warn(`svc-checkout: a status stream's query failed: ${errorMessage(error)}`);
+    }
+    watch.abort = undefined;
+    if (watch.ended) return;
+    const now = this.#now();
+    watch.lastCheckAt = now;
+    watch.step += 1;
+    const status = answer && isSuccess(answer) ? streamStatusOf(answer.data) : undefined;
+    if (status) {
+      const news = watch.known?.status !== status.status;
+      this.#learn(status, now);
+      // A change a query found (its callback late or lost) is news for the other processes too.
+      if (news && isTerminalStatus(status.status)) void this.#publish({ ...status, source: 'query', at: now });
+    }
+    if (watch.ended) return;
+    if (last || now >= watch.endsAt) this.#finish(watch, watch.expiryKnown ? 'expired' : undefined);
+    else this.#arm(watch);
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // What the kit learns
+
+  #heard(update: StatusUpdate): void {
+    const { source, at: _at, ...status } = update;
+    const now = this.#now();
+    if (source === 'callback') {
+      const wasCounting = this.countingOnCallbacks;
+      this.#lastCallbackAt = now;
+      if (!wasCounting && this.countingOnCallbacks) for (const watch of this.#watches.values()) this.#arm(watch);
+    }
+    this.#learn(status, now);
+  }
+
+  #learn(status: StreamStatus, at: number): void {
+    for (const key of [`o:${status.orderNo}`, `r:${status.reference}`]) {
+      this.#remember(key, status, at);
+      const watch = this.#watches.get(key);
+      if (!watch || watch.ended || watch.known?.status === status.status) continue;
+      watch.known = status;
+      if (isTerminalStatus(status.status)) this.#finish(watch, 'terminal');
+      else this.#deliverTo(watch, [...watch.connections]);
+    }
+  }
+
+  #remember(key: string, status: StreamStatus, at: number): void {
+    const previous = this.#recent.get(key);
+    // A terminal status is final: an older query's answer arriving late does not undo it.
+    if (previous && isTerminalStatus(previous.status.status) && !isTerminalStatus(status.status)) return;
+    this.#recent.delete(key);
+    if (this.#recent.size >= RECENT_STATUSES) this.#recent.delete(this.#recent.keys().next().value as string);
+    this.#recent.set(key, { status, at });
+  }
+
+  async #publish(update: StatusUpdate): Promise<void> {
+    try {
+      await this.#options.bus.publish(update);
+    } catch (error) {
+      this.#options.logger.warn(`svc-checkout: the status bus refused an update: ${errorMessage(error)}`);
+    }
+  }
+
+  #busState(state: 'up' | 'down'): void {
+    const live = state === 'up';
+    if (live === this.#busLive) return;
+    this.#busLive = live;
+    if (live) {
+      // Updates published while it was down never came: check every order once, spread over one interval.
+      this.#busLiveSince = this.#now();
+      for (const watch of this.#watches.values()) this.#arm(watch, Math.floor(Math.random() * this.#limits.pollIntervalMs));
+    } else {
+      for (const watch of this.#watches.values()) {
+        watch.step = 0;
+        this.#arm(watch);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Writing to the streams
+
+  /** Sends the status known to the given connections that do not have it yet (after the order token, by reference). */
+  #deliverTo(watch: OrderWatch, connections: Connection[]): Promise<void> {
+    watch.delivery = watch.delivery.then(async () => {
+      const known = watch.known;
+      if (!known) return;
+      let payload: StreamStatus = known;
+      if (watch.vouchFor && known.reference === watch.vouchFor.reference) {
+        if (watch.orderToken?.orderNo !== known.orderNo) {
+          try {
+            const token = await this.#options.orderTokenFor(
+              { orderNo: known.orderNo, reference: known.reference, country: watch.vouchFor.country },
+              watch.vouchFor.expireAt,
+            );
+            watch.orderToken = { orderNo: known.orderNo, token };
+          } catch (error) {
+            this.#options.logger.error(`svc-checkout: an order token could not be made: ${errorMessage(error)}`);
+          }
+        }
+        if (watch.orderToken) payload = { ...known, orderToken: watch.orderToken.token };
+      }
+      const event = encodeEvent({ event: STREAM_EVENTS.status, id: known.status, data: JSON.stringify(payload) });
+      for (const connection of connections) {
+        if (connection.closed || connection.seen === known.status) continue;
+        connection.seen = known.status;
+        connection.write(event);
+      }
+    });
+    return watch.delivery;
+  }
+
+  /** The order is settled (or past its expiry): the last status, `end`, and every stream of it closes. */
+  #finish(watch: OrderWatch, reason: StreamEndReason | undefined): void {
+    if (watch.ended) return;
+    void this.#deliverTo(watch, [...watch.connections]).then(() => {
+      this.#drop(watch);
+      const end = reason ? encodeEvent({ event: STREAM_EVENTS.end, data: JSON.stringify({ reason }) }) : '';
+      for (const connection of [...watch.connections]) {
+        if (end) connection.write(end);
+        connection.close();
+      }
+    });
+  }
+
+  /** Forgets the watch: its timer, its query in flight. */
+  #drop(watch: OrderWatch): void {
+    watch.ended = true;
+    this.#options.timers.clearTimeout(watch.timer);
+    watch.timer = undefined;
+    watch.abort?.abort();
+    watch.abort = undefined;
+    if (this.#watches.get(watch.key) === watch) this.#watches.delete(watch.key);
+  }
+
+  #detach(watch: OrderWatch, connection: Connection): void {
+    watch.connections.delete(connection);
+    this.#connections.delete(connection);
+    if (watch.connections.size === 0) this.#drop(watch);
+    if (this.#connections.size === 0) {
+      this.#options.timers.clearTimeout(this.#heartbeat);
+      this.#heartbeat = undefined;
+    }
+  }
+
+  #armHeartbeat(): void {
+    if (this.#heartbeat !== undefined) return;
+    this.#heartbeat = this.#options.timers.setTimeout(() => {
+      this.#heartbeat = undefined;
+      const beat = encodeComment();
+      for (const connection of [...this.#connections]) connection.write(beat);
+      if (this.#connections.size > 0) this.#armHeartbeat();
+    }, this.#limits.heartbeatSeconds * 1000);
+  }
+}
+
+/** The status a status query's `data` or a callback tells, in the stream's words; undefined when it tells none. */
+export function streamStatusOf(data: unknown): StreamStatus | undefined {
+  if (!isPlainObject(data)) return undefined;
+  const { reference, orderNo, status, failureCode, failureReason } = data;
+  if (typeof reference !== 'string' || typeof orderNo !== 'string' || !isPaymentStatus(status)) return undefined;
+  return {
+    reference,
+    orderNo,
+    status,
+    ...(typeof failureCode === 'string' && failureCode !== '' ? { failureCode } : {}),
+    ...(typeof failureReason === 'string' && failureReason !== '' ? { failureReason } : {}),
+  };
+}

@@ -1,0 +1,279 @@
+// The status stream, GET /payments/events: the real kit (under toNodeListener, and as a plain Web handler) in
+// front of the real sandbox, read by a test client as a browser's would read it.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
+import { createMerchantHandler, issueOrderToken, MemoryStatusBus, type MerchantHandlerOptions, type StatusBusListener } from '../../src/server/index.js';
+import { startFakeService } from '../support/fake-service.js';
+import { eventually } from '../support/sandbox-fixture.js';
+import { openStream, type OpenedStream } from '../support/sse.js';
+import { credentials, startStreamKit, type StreamKit } from '../support/stream-kit.js';
+
+const { merchantId, privateKey } = credentials;
+
+let kit: StreamKit;
+const streams: OpenedStream[] = [];
+
+beforeEach(async () => {
+  kit = await startStreamKit();
+});
+
+afterEach(async () => {
+  for (const stream of streams.splice(0)) stream.close();
+  await kit.close();
+});
+
+const startKit = (options: Partial<MerchantHandlerOptions> = {}) => kit.restart(options);
+const createOrder = (overrides: Record<string, unknown> = {}) => kit.createOrder(overrides);
+
+async function stream(query = '', headers: Record<string, string> = {}) {
+  const opened = await openStream(`${kit.url}${MERCHANT_PATHS.events}${query}`, headers);
+  streams.push(opened);
+  return opened;
+}
+
+const data = (event: { data: string }) => JSON.parse(event.data);
+
+describe('GET /payments/events', () => {
+  it('sends retry and the poll schedule at once, then the status, and the paid status the moment the callback is verified', async () => {
+    const order = await createOrder();
+    const events = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    expect(events.status).toBe(200);
+    expect(events.contentType).toMatch(/^text\/event-stream/);
+    const schedule = data(await events.next('schedule'));
+    expect(events.text.startsWith('retry: 3000\n')).toBe(true);
+    expect(schedule).toMatchObject({ delayMs: 0, intervalMs: 2_500, heartbeatMs: 15_000, retryMs: 3_000 });
+    expect(schedule.backoff).toHaveLength(31);
+    expect(schedule.durationMs).toBeGreaterThan(29 * 60_000);
+    const pending = await events.next('status');
+    expect(data(pending)).toEqual({ reference: order.reference, orderNo: order.orderNo, status: 'PENDING' });
+    expect(pending.lastEventId).toBe('PENDING');
+    expect(kit.statusQueries).toBe(1);
+
+    await kit.control.swipe(order.sn, 'success');
+    const paid = await events.next('status', 2);
+    expect(data(paid)).toMatchObject({ orderNo: order.orderNo, status: 'SUCCESS' });
+    expect(paid.lastEventId).toBe('SUCCESS');
+    expect(data(await events.next('end'))).toEqual({ reason: 'terminal' });
+    await events.ended;
+    // The callback told it: no second query.
+    expect(kit.statusQueries).toBe(1);
+    await eventually('the stream and its timers gone', () => kit.timers.pending.size === 0);
+  });
+
+  it('takes the order token from ?token= (EventSource sends no headers), and a checkout token with the reference it covers', async () => {
+    const order = await createOrder();
+    const byOrder = await stream(`?token=${encodeURIComponent(order.orderToken)}`);
+    expect(data(await byOrder.next('status')).status).toBe('PENDING');
+
+    const byReference = await stream(`?token=${encodeURIComponent(order.checkoutToken)}&reference=${order.reference}`);
+    const seen = data(await byReference.next('status'));
+    expect(seen).toMatchObject({ orderNo: order.orderNo, reference: order.reference, status: 'PENDING' });
+    // As the status route answers a query by reference: the order's token, good for its own calls.
+    const otp = await fetch(`${kit.url}${MERCHANT_PATHS.status}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [ORDER_TOKEN_HEADER]: seen.orderToken },
+      body: '{}',
+    });
+    expect((await otp.json()).data.orderNo).toBe(order.orderNo);
+
+    await kit.control.complete(order.orderNo, { status: 'FAIL', failureCode: 'CARD_DECLINED', failureReason: 'declined' });
+    for (const events of [byOrder, byReference]) {
+      expect(data(await events.next('status', 2))).toMatchObject({ status: 'FAIL', failureCode: 'CARD_DECLINED', failureReason: 'declined' });
+      expect(data(await events.next('end'))).toEqual({ reason: 'terminal' });
+    }
+  });
+
+  it("refuses a stream without the payer's proof with 02000 and asks the service nothing", async () => {
+    const order = await createOrder();
+    const other = await createOrder();
+    kit.statusQueries = 0;
+    const tampered = `${order.orderToken.slice(0, -2)}${order.orderToken.endsWith('A') ? 'B' : 'A'}A`;
+    const cases: [string, Record<string, string>, string][] = [
+      ['', {}, 'order-token'],
+      [`?token=${tampered}`, {}, 'forged'],
+      ['', { [ORDER_TOKEN_HEADER]: 'ot1.nonsense' }, 'malformed'],
+      [`?reference=${other.reference}`, { [CHECKOUT_TOKEN_HEADER]: order.checkoutToken }, 'reference'],
+      [`?token=${encodeURIComponent(order.checkoutToken)}&reference=${other.reference}`, {}, 'reference'],
+      [`?orderNo=${other.orderNo}&country=EG`, {}, 'order-token'],
+    ];
+    for (const [query, headers, reason] of cases) {
+      const refused = await stream(query, headers);
+      expect(refused.status).toBe(200);
+      expect(refused.contentType).toMatch(/^application\/json/);
+      const answer = await refused.json();
+      expect(answer.code, query).toBe('02000');
+      expect(answer.data.reason === reason || (reason === 'order-token' && answer.data.reason === 'missing'), `${query}: ${answer.data.reason}`).toBe(true);
+    }
+    expect(kit.statusQueries).toBe(0);
+    expect(kit.timers.pending.size).toBe(0);
+    const post = await fetch(`${kit.url}${MERCHANT_PATHS.events}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET');
+  });
+
+  it('asks the service once per interval for an order however many tabs watch it', async () => {
+    await startKit({ streams: { pollIntervalMs: 150 } });
+    const order = await createOrder();
+    const tabs = await Promise.all([1, 2, 3, 4].map(() => stream(`?token=${encodeURIComponent(order.orderToken)}`)));
+    for (const tab of tabs) expect(data(await tab.next('status')).status).toBe('PENDING');
+    kit.statusQueries = 0;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // One order, one query every 150 ms, whatever the number of tabs (here 4).
+    expect(kit.statusQueries).toBeGreaterThanOrEqual(4);
+    expect(kit.statusQueries).toBeLessThanOrEqual(8);
+    // A payment a query finds (no callback reaches this kit) reaches every tab.
+    await kit.control.complete(order.orderNo, { status: 'SUCCESS' });
+    for (const tab of tabs) expect(data(await tab.next('status', 2)).status).toBe('SUCCESS');
+  });
+
+  it('resumes from Last-Event-ID: a status the client has is not sent again, a change is', async () => {
+    const order = await createOrder();
+    const first = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    await first.next('status');
+    first.close();
+    await eventually('the first stream gone', () => kit.timers.pending.size === 0);
+    const resumed = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken, 'Last-Event-ID': 'PENDING' });
+    await resumed.next('schedule');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(resumed.events.filter((event) => event.type === 'status')).toHaveLength(0);
+    await kit.control.swipe(order.sn, 'success');
+    expect(data(await resumed.next('status')).status).toBe('SUCCESS');
+    // A client that saw the end and comes back anyway gets the end at once.
+    const late = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken, 'Last-Event-ID': 'SUCCESS' });
+    expect(data(await late.next('end'))).toEqual({ reason: 'terminal' });
+    expect(late.events.filter((event) => event.type === 'status')).toHaveLength(0);
+  });
+
+  it('sends heartbeats as comment lines, and stops every timer and query when the client goes away', async () => {
+    await startKit({ streams: { heartbeatSeconds: 0.05, pollIntervalMs: 100 } });
+    const order = await createOrder();
+    const events = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    await eventually('three heartbeats', () => events.comments >= 3);
+    expect(kit.timers.pending.size).toBeGreaterThan(0);
+    events.close();
+    await eventually('every timer cleared', () => kit.timers.pending.size === 0);
+    const after = kit.statusQueries;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(kit.statusQueries).toBe(after);
+  });
+
+  it('limits streams per order and in all, with a clear error the client can fall back on', async () => {
+    await startKit({ streams: { maxPerOrder: 2, maxOpen: 3 } });
+    const order = await createOrder();
+    const other = await createOrder();
+    await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    const third = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    expect(third.contentType).toMatch(/^application\/json/);
+    expect(await third.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS', data: { limit: 'streamsPerOrder', retryAfterSeconds: 30 } });
+    await stream('', { [ORDER_TOKEN_HEADER]: other.orderToken });
+    const fourth = await stream('', { [ORDER_TOKEN_HEADER]: other.orderToken });
+    const answer = await fourth.json();
+    expect(answer).toMatchObject({ code: 'TOO_MANY_REQUESTS', data: { limit: 'streams' } });
+    expect(answer.message).toContain('poll /payments/status instead');
+  });
+
+  it("ends at the order's expiry after one last query", async () => {
+    const order = await createOrder({ expireAt: 1 });
+    // The kit's clock 58.5 s on: the order's last 0.5 to 1.5 s (tokens count whole seconds).
+    kit.clockOffsetMs = 58_500;
+    const events = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });
+    const { durationMs } = data(await events.next('schedule'));
+    expect(durationMs).toBeGreaterThan(0);
+    expect(durationMs).toBeLessThanOrEqual(1_500);
+    expect(data(await events.next('end'))).toEqual({ reason: 'expired' });
+    expect(data(await events.next('status')).status).toBe('PENDING'); // the sandbox's own clock did not move
+    await events.ended;
+    expect(kit.statusQueries).toBe(2);
+  });
+
+  it('is off with streams: false (404: the element polls)', async () => {
+    await startKit({ streams: false });
+    const order = await createOrder();
+    const response = await fetch(`${kit.url}${MERCHANT_PATHS.events}`, { headers: { [ORDER_TOKEN_HEADER]: order.orderToken } });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('the status stream as a plain Web handler', () => {
+  it('streams a Response body and cleans up when the request is aborted', async () => {
+    await startKit();
+    const handler = kit.handler;
+    const order = await createOrder();
+    const abort = new AbortController();
+    const response = await handler(
+      new Request(`http://shop.example${MERCHANT_PATHS.events}?token=${encodeURIComponent(order.orderToken)}`, { signal: abort.signal }),
+    );
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('event: status')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain('"status":"PENDING"');
+    abort.abort();
+    await eventually('every timer cleared', () => kit.timers.pending.size === 0);
+  });
+});
+
+describe('streams and the status bus', () => {
+  class ManualBus extends MemoryStatusBus {
+    readonly listeners: StatusBusListener[] = [];
+    override subscribe(listener: StatusBusListener) {
+      this.listeners.push(listener);
+      return super.subscribe(listener);
+    }
+    set(state: 'up' | 'down') {
+      for (const listener of this.listeners) listener.connection?.(state);
+    }
+  }
+
+  it('counts on callbacks once one arrived, queries briskly again while the bus is down, and catches up when it is back', async () => {
+    const service = await startFakeService(() => ({
+      body: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '2611220000001', status: 'PENDING' } },
+    }));
+    let queries = 0;
+    const bus = new ManualBus();
+    const handler = createMerchantHandler({
+      merchantId,
+      privateKey,
+      environment: { baseUrl: service.url },
+      logger: { warn: () => undefined, error: () => undefined },
+      statusBus: bus,
+      streams: { pollIntervalMs: 50 },
+      fetch: (input, init) => {
+        queries += 1;
+        return fetch(input, init);
+      },
+    });
+    const token = await issueOrderToken(privateKey, {
+      merchantId,
+      orderNo: '2611220000001',
+      reference: 'order-1',
+      country: 'EG',
+      expiresAt: Math.floor(Date.now() / 1000) + 86_400 + 1_800,
+    });
+    const abort = new AbortController();
+    const response = await handler(new Request(`http://shop.example${MERCHANT_PATHS.events}?token=${token}`, { signal: abort.signal }));
+    const reader = response.body!.getReader();
+    void (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    try {
+      await eventually('brisk queries: no callback seen yet', () => queries >= 5);
+      // A callback of another order, verified by some process: callbacks work, the streams count on them.
+      bus.publish({ orderNo: '2611220000009', reference: 'order-9', status: 'SUCCESS', source: 'callback', at: Date.now() });
+      const counted = queries;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(queries - counted).toBeLessThanOrEqual(1);
+      bus.set('down');
+      await eventually('brisk queries while the bus is down', () => queries >= counted + 5);
+      bus.set('up');
+      const back = queries;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // One catch-up query (what the bus may have missed), then quiet again.
+      expect(queries - back).toBeLessThanOrEqual(2);
+    } finally {
+      abort.abort();
+      await service.close();
+    }
+  });
+});
