@@ -275,6 +275,8 @@ export function base64UrlBytes(text: string): Uint8Array | undefined {
       bytes[offset++] = (value >> bits) & 255;
     }
   }
+  // One text per byte string: bits left over past the last byte must be zero, or a tag could be respelled.
+  if ((value & ((1 << bits) - 1)) !== 0) return undefined;
   return bytes.subarray(0, offset);
 }
 

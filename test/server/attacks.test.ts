@@ -76,6 +76,19 @@ describe('the money and the reference come from the checkout token', () => {
     expect(await stack.sandboxControl.orders()).toEqual([]);
   });
 
+  it('refuses a token whose tag is respelled with the same bytes (spare bits of the last character)', async () => {
+    const token = await tokenOf();
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.slice(-1));
+    // A 32-byte tag ends in a character that carries 4 bits; its 2 spare bits take three other spellings.
+    const respellings = [1, 2, 3].map((spare) => token.slice(0, -1) + alphabet[(last & ~3) | ((last + spare) & 3)]);
+    for (const respelled of respellings) {
+      const answer = await send(MERCHANT_PATHS.create, posRequest(), { [CHECKOUT_TOKEN_HEADER]: respelled });
+      expect(answer.json).toMatchObject({ code: '02000', data: { reason: 'forged' } });
+    }
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+  });
+
   it('refuses a create with no token, a malformed one, an expired one and one of another merchant', async () => {
     const otherShop = { merchantId: '256600000000009', privateKey: 'another-shops-key' };
     const expired = await issueCheckoutToken(shop, decided, { now: Date.now() - 7_200_000, expiresInSeconds: 3_600 });
