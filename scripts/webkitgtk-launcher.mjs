@@ -96,8 +96,20 @@ async function stopGroup(child) {
       await waitForExit(child, STOP_TIMEOUT_MS);
     }
   }
-  // Children that outlive the leader (WebKit's network and web processes) are still in its group.
+  // Children that outlive the leader (WebKit's network and web processes) are still in its group; they take a
+  // moment to go, even killed.
   signal(-child.pid, 'SIGKILL');
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (groupAlive(child.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Starts Xvfb on the first free display (-displayfd) and answers its number. */
@@ -148,9 +160,30 @@ export class WebKitGtkLauncher {
   #session;
   #driverLog = () => '';
   #urls = new Map();
+  // web-test-runner may exit the process before stop() is through (it does not always wait for the last
+  // browser's stop): then kill both process groups at once, even when their leaders have exited already.
   #onExit = () => {
-    for (const child of [this.#driver, this.#xvfb]) if (child?.pid && !exited(child)) signal(-child.pid, 'SIGKILL');
+    for (const child of [this.#driver, this.#xvfb?.child]) if (child?.pid) signal(-child.pid, 'SIGKILL');
   };
+  // Killed with SIGTERM or SIGHUP, Node exits without an 'exit' event: kill them then, and let the signal do
+  // what it would have done.
+  #onSignal = (name) => {
+    this.#onExit();
+    this.#removeHooks();
+    if (process.listenerCount(name) === 0) process.kill(process.pid, name);
+  };
+
+  #addHooks() {
+    process.once('exit', this.#onExit);
+    process.once('SIGTERM', this.#onSignal);
+    process.once('SIGHUP', this.#onSignal);
+  }
+
+  #removeHooks() {
+    process.removeListener('exit', this.#onExit);
+    process.removeListener('SIGTERM', this.#onSignal);
+    process.removeListener('SIGHUP', this.#onSignal);
+  }
 
   constructor(options = {}) {
     this.#options = options;
@@ -170,7 +203,7 @@ export class WebKitGtkLauncher {
           'On Debian: apt-get install -y webkit2gtk-driver xvfb (.ci/run does it).',
       );
     }
-    process.once('exit', this.#onExit);
+    this.#addHooks();
     try {
       this.#xvfb = await startXvfb(xvfbPath);
       await this.#startDriver(webdriverPath, this.#xvfb.display);
@@ -185,8 +218,12 @@ export class WebKitGtkLauncher {
         },
       }, START_TIMEOUT_MS);
       this.#session = created.sessionId;
-      // Puppeteer's default viewport, which Chromium and Firefox get.
+      // Puppeteer's default viewport, which Chromium and Firefox get: the window, less MiniBrowser's toolbar.
       await this.#request('POST', this.#path('/window/rect'), { width: 800, height: 600 });
+      const [width, height] = await this.#request('POST', this.#path('/execute/sync'), { script: 'return [innerWidth, innerHeight]', args: [] });
+      if (width !== 800 || height !== 600) {
+        await this.#request('POST', this.#path('/window/rect'), { width: 800 + 800 - width, height: 600 + 600 - height });
+      }
     } catch (error) {
       await this.stop();
       throw error;
@@ -284,7 +321,7 @@ export class WebKitGtkLauncher {
     await stopGroup(this.#xvfb?.child);
     this.#driver = undefined;
     this.#xvfb = undefined;
-    process.removeListener('exit', this.#onExit);
+    this.#removeHooks();
   }
 
   async startSession(sessionId, url) {
