@@ -19,6 +19,11 @@ const MINIBROWSER_CANDIDATES = [
   '/usr/libexec/webkitgtk-6.0/MiniBrowser',
 ];
 
+// --automation: MiniBrowser obeys WebKitWebDriver. Pop-ups are let through, as Puppeteer lets them through in
+// Chromium (--disable-popup-blocking) and Firefox: a test clicks with element.click(), which is no user gesture,
+// and the tests of a blocked window stub window.open themselves.
+const BROWSER_ARGS = ['--automation', '--javascript-can-open-windows-automatically=true'];
+
 // The W3C WebDriver code points of the keys a test may name the way Puppeteer names them.
 const KEYS = {
   Cancel: '\uE001', Help: '\uE002', Backspace: '\uE003', Tab: '\uE004', Clear: '\uE005', Enter: '\uE007',
@@ -213,7 +218,7 @@ export class WebKitGtkLauncher {
             browserName: 'MiniBrowser',
             pageLoadStrategy: 'normal',
             timeouts: { script: 30_000, pageLoad: 60_000, implicit: 0 },
-            'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation', ...(this.#options.args ?? [])] },
+            'webkitgtk:browserOptions': { binary: miniBrowser, args: [...BROWSER_ARGS, ...(this.#options.args ?? [])] },
           },
         },
       }, START_TIMEOUT_MS);
