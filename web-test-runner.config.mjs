@@ -1,4 +1,5 @@
-// Browser suites (test/browser) in real Chromium and Firefox from Debian's packages, driven by puppeteer-core.
+// Browser suites (test/browser) in real Chromium and Firefox from Debian's packages, driven by puppeteer-core, and
+// in WebKitGTK (Debian's MiniBrowser under Xvfb, driven by WebKitWebDriver: scripts/webkitgtk-launcher.mjs).
 // Each test file starts its own sandbox and merchant kit (a "dev stack", from the built package in dist/) through
 // the `svc-dev-stack` command, mounted on this server under /stacks/<id>/, so that files running at the same time
 // in both browsers never share orders or a sandbox clock.
@@ -6,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
+import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
 
 await assertDistFresh();
@@ -119,6 +121,7 @@ export default {
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath } }),
+    webkitGtkLauncher(),
   ],
   // One page at a time per browser: the keyboard and focus tests need the page they drive to be the focused one.
   concurrency: 1,

@@ -273,7 +273,7 @@ describe('<svc-checkout> accessibility', () => {
     await clickButton(element, /^Pay/);
     await untilText(element, 'Swipe or insert');
     const spinner = deepQuery(element, '.spinner')!;
-    // The rule is in the stylesheet both browsers use…
+    // The rule is in the stylesheet every browser uses…
     const sheets = (spinner.getRootNode() as ShadowRoot).adoptedStyleSheets;
     const reduced = sheets
       .flatMap((sheet) => [...sheet.cssRules])
@@ -282,7 +282,8 @@ describe('<svc-checkout> accessibility', () => {
       [...rule.cssRules].some((inner) => inner instanceof CSSStyleRule && inner.selectorText === '.spinner' && inner.style.animationName === 'none'),
     );
     expect(stopsSpinner).to.equal(true);
-    // …and where the browser lets a test ask for reduced motion (Chromium, through CDP), it takes effect.
+    // …and where the browser lets a test ask for reduced motion (Chromium, through CDP), it takes effect. Firefox and
+    // WebKit (over WebDriver) cannot be asked: there the stylesheet is what is checked.
     if (canEmulateMedia) {
       await emulateMedia({ reducedMotion: 'reduce' });
       expect(getComputedStyle(spinner).animationName).to.equal('none');

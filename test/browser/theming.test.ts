@@ -77,14 +77,15 @@ describe('<svc-checkout> theming', () => {
   it('follows prefers-color-scheme when no theme is set', async () => {
     const element = await checkout(stack, { payMethod: 'Pos' });
     const base = element.shadowRoot!.querySelector('.base')!;
-    // The dark tokens are in a prefers-color-scheme rule in the stylesheet both browsers use…
+    // The dark tokens are in a prefers-color-scheme rule in the stylesheet every browser uses…
     const dark = element
       .shadowRoot!.adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules])
       .find((rule): rule is CSSMediaRule => rule instanceof CSSMediaRule && rule.conditionText.includes('prefers-color-scheme: dark'));
     const hostRule = [...(dark?.cssRules ?? [])].find((rule): rule is CSSStyleRule => rule instanceof CSSStyleRule);
     expect(hostRule?.selectorText).to.equal(":host(:not([theme=\"light\"]))");
     expect(hostRule?.style.getPropertyValue('--_background').trim()).to.equal('var(--svc-color-background, #1b1b1f)');
-    // …and where a test can ask the browser for a dark scheme (Chromium, through CDP), it takes effect.
+    // …and where a test can ask the browser for a dark scheme (Chromium, through CDP), it takes effect. Firefox and
+    // WebKit (over WebDriver) cannot be asked: there the stylesheet is what is checked.
     if (canEmulateMedia) {
       await emulateMedia({ colorScheme: 'dark' });
       try {

@@ -22,11 +22,15 @@ afterEach(() => {
   if (litWarnings.length > 0) throw new Error(`Lit warned:\n${litWarnings.splice(0).join('\n')}`);
 });
 
+/** WebKitGTK (MiniBrowser, driven over WebDriver): its user agent names neither Chrome nor Firefox. */
+export const isWebKit = !/Chrome\/|Firefox\//.test(navigator.userAgent);
+
 /**
  * Whether a test can ask this browser to emulate a media feature (prefers-color-scheme, prefers-reduced-motion).
- * Chromium can, through CDP; Firefox, driven over WebDriver BiDi, cannot, so its tests read the stylesheet instead.
+ * Chromium can, through CDP; Firefox, driven over WebDriver BiDi, and WebKit, driven over classic WebDriver,
+ * cannot, so their tests read the stylesheet instead.
  */
-export const canEmulateMedia = !navigator.userAgent.includes('Firefox/');
+export const canEmulateMedia = !navigator.userAgent.includes('Firefox/') && !isWebKit;
 
 /** A reference no other test uses. */
 export function uniqueReference(prefix = 'wtr'): string {
