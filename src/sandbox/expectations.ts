@@ -72,16 +72,16 @@ export function checkExpectation(body: unknown): { ok: true; value: ExpectationI
   const code = field<string>('failureCode', failureCode);
   const reason = field<string>('failureReason', failureReason);
   const after = field<number>('afterMinutes', minutesFormat);
-  if (nextAction === undefined && outcome === undefined && body['nextAction'] === undefined && body['outcome'] === undefined) {
+  const given = (name: string) => body[name] !== undefined && body[name] !== null;
+  if (!given('outcome') && given('afterMinutes')) {
+    violations.push({ field: 'outcome', rule: 'required', message: 'outcome is required when afterMinutes is given: say what happens then' });
+  } else if (!given('outcome') && !given('nextAction')) {
     violations.push({ field: 'outcome', rule: 'required', message: 'name an outcome or a nextAction: an expectation of nothing does nothing' });
   }
   for (const [name, value] of [['failureCode', code], ['failureReason', reason]] as const) {
-    if (value !== undefined && (outcome === 'SUCCESS' || (outcome === undefined && body['outcome'] === undefined))) {
+    if (value !== undefined && (outcome === 'SUCCESS' || !given('outcome'))) {
       violations.push({ field: name, rule: 'state', message: `${name} is only for an outcome of FAIL or CLOSE` });
     }
-  }
-  if (after !== undefined && outcome === undefined && body['outcome'] === undefined) {
-    violations.push({ field: 'outcome', rule: 'required', message: 'outcome is required when afterMinutes is given: say what happens then' });
   }
   if (violations.length > 0) return { ok: false, violations };
   return {
