@@ -171,6 +171,19 @@ export class DataFileWriter {
     private readonly onError: (error: Error) => void = () => undefined,
   ) {}
 
+  /** Writes the state now, and throws when the file cannot be written: called at start, so that a bad path is found at once. */
+  async start(): Promise<void> {
+    try {
+      await writeFileAtomically(this.file, this.#document());
+    } catch (error) {
+      throw new DataFileError(`the data file ${this.file} cannot be written: ${(error as Error).message}`);
+    }
+  }
+
+  #document(): string {
+    return JSON.stringify({ format: DATA_FORMAT, version: DATA_VERSION, savedAt: new Date().toISOString(), ...this.state() });
+  }
+
   changed(): void {
     this.#dirty = true;
     if (this.#timer || this.#writing) return;
@@ -198,8 +211,7 @@ export class DataFileWriter {
   async #write(): Promise<void> {
     if (this.#writing) return this.#writing;
     this.#dirty = false;
-    const document = { format: DATA_FORMAT, version: DATA_VERSION, savedAt: new Date().toISOString(), ...this.state() };
-    this.#writing = writeFileAtomically(this.file, JSON.stringify(document))
+    this.#writing = writeFileAtomically(this.file, this.#document())
       .then(() => {
         this.#lastError = undefined;
       })

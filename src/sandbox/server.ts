@@ -227,7 +227,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const writer = options.dataFile
     ? new DataFileWriter(options.dataFile, saveState, (error) => log(`data file ${options.dataFile} not written: ${error.message}`))
     : undefined;
-  if (writer) events.subscribe(() => writer.changed());
+  if (writer) {
+    await writer.start();
+    events.subscribe(() => writer.changed());
+  }
 
   async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Buffer): Promise<Envelope> {
     const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';

@@ -168,7 +168,7 @@ describe('refunds with a life', () => {
   }
   const refund = (originalReference: string, reference: string, total: number) =>
     wired.client.createRefund({ amount: { total, currency: 'EGP' }, country: 'EG', originalReference, reference, refundWay: 'Original' });
-  const query = async (reference: string) => (await wired.client.queryRefund({ country: 'EG', reference })).data as Record<string, unknown>;
+  const query = async (reference: string) => (await wired.client.queryRefund({ country: 'EG', reference })).data;
 
   it('move INITIAL -> PENDING -> FAIL on the sandbox clock as an expectation told before says', async () => {
     const original = await paidOrder();
