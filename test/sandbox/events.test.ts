@@ -1,9 +1,10 @@
 // The event stream (Server-Sent Events at /sandbox/v1/events) and the dashboard it drives: what a test or a page
 // sees, and that both stay behind the sandbox's guards.
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, SANDBOX_EVENT_TYPES, SandboxControl, type Sandbox, type SandboxEvent } from '../../src/sandbox/index.js';
+import { createSandbox, DEFAULT_MERCHANT, SANDBOX_EVENT_TYPES, SandboxControl, startDevStack, type Sandbox, type SandboxEvent } from '../../src/sandbox/index.js';
 import { SANDBOX_PATHS } from '../../src/sandbox/paths.js';
 import { posRequest } from '../core/fixtures.js';
 
@@ -66,17 +67,24 @@ describe('the event stream', () => {
   });
 
   it('lets a test wait for what it needs: a delivery, a clock move, a queued fault', async () => {
-    const delivery = control.waitForEvent((event) => event.type === 'delivery' && (event.data as { state: string }).state === 'abandoned', { types: ['delivery'] });
-    const created = await client.createPayment(posRequest({ reference: 'stream-2', sn: 'SN-STREAM-2' }) as never);
+    // What happened before the stream was open is in its snapshot: a matcher looks at both.
+    const abandoned = (event: SandboxEvent) =>
+      (event.type === 'delivery' && (event.data as { state: string }).state === 'abandoned') ||
+      (event.type === 'snapshot' && (event.data as { deliveries: { state: string }[] }).deliveries.some((item) => item.state === 'abandoned'));
+    const delivery = control.waitForEvent(abandoned, { types: ['delivery'] });
+    await client.createPayment(posRequest({ reference: 'stream-2', sn: 'SN-STREAM-2' }) as never);
     await control.swipe('SN-STREAM-2');
-    expect((await delivery).data).toMatchObject({ orderNo: (created.data as { orderNo: string }).orderNo, url: null });
+    await delivery;
 
-    const clock = control.waitForEvent((event) => event.type === 'clock', { types: ['clock'] });
+    const moved = (event: SandboxEvent) => (event.type === 'clock' || event.type === 'snapshot') && JSON.stringify(event.data).includes('"offsetMs":900000');
+    const clock = control.waitForEvent(moved, { types: ['clock'] });
     await control.advanceClock(15);
-    expect((await clock).data).toMatchObject({ offsetMs: expect.any(Number) });
-    const faults = control.waitForEvent((event) => event.type === 'faults' && (event.data as unknown[]).length === 1);
+    await clock;
+    const queued = (event: SandboxEvent) =>
+      (event.type === 'faults' && (event.data as unknown[]).length === 1) || (event.type === 'snapshot' && (event.data as { faults: unknown[] }).faults.length === 1);
+    const faults = control.waitForEvent(queued, { types: ['faults'] });
     await control.addFault({ kind: '50003' });
-    expect((await faults).data).toMatchObject([{ kind: '50003', remaining: 1 }]);
+    await faults;
   });
 
   it('gives up waiting with an error when nothing matches in time', async () => {
@@ -107,15 +115,14 @@ describe('the event stream', () => {
   });
 
   it('ends every stream when the sandbox closes', async () => {
+    let count = 0;
     const ended = (async () => {
-      let count = 0;
       for await (const _event of control.events()) count += 1;
-      return count;
+      return 'ended';
     })();
-    await control.state();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => count).toBe(1);
     await sandbox.close();
-    expect(await ended).toBeGreaterThanOrEqual(1);
+    expect(await ended).toBe('ended');
     sandbox = await createSandbox();
   });
 });
@@ -160,6 +167,35 @@ describe('the dashboard', () => {
     for (const path of ['/', SANDBOX_PATHS.dashboard, SANDBOX_PATHS.dashboardScript]) {
       const answer = await raw('GET', path, { Host: `rebind.evil.example:${port}`, Accept: 'text/html' });
       expect(answer.status, path).toBe(403);
+    }
+  });
+});
+
+describe('through a dev server (the dev stack passes /sandbox/ through)', () => {
+  it('streams events as they happen, and serves the dashboard under its prefix', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const stack = await startDevStack({ publicUrl: origin, sandbox: { tickMs: 20 } });
+    server.on('request', (request, response) => stack.middleware(request, response, () => response.writeHead(404).end()));
+    try {
+      const passed = new SandboxControl(origin);
+      const created = passed.waitForEvent(
+        (event) =>
+          (event.type === 'order' && (event.data as { reference: string }).reference === 'through-1') ||
+          (event.type === 'snapshot' && JSON.stringify(event.data).includes('"reference":"through-1"')),
+        { types: ['order'] },
+      );
+      const client = new ServiceClient({ merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey, environment: { baseUrl: stack.sandbox.url } });
+      await client.createPayment(posRequest({ reference: 'through-1' }) as never);
+      expect(JSON.stringify((await created).data)).toContain('"status":"PENDING"');
+      const page = await fetch(`${origin}/sandbox/dashboard`);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await page.text()).toContain('data-api="../sandbox/v1/"');
+    } finally {
+      await stack.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

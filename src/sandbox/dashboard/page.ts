@@ -13,7 +13,7 @@ export function dashboardPolicy(publicUrl: string): string {
     "script-src 'self'",
     "style-src 'self'",
     "connect-src 'self'",
-    "img-src 'self'",
+    "img-src 'self' data:",
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${framingSources(publicUrl)}`,
@@ -31,6 +31,7 @@ export function dashboardHtml(root: '' | '../'): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc-sandbox</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${root}sandbox/dashboard.css">
 <script defer src="${root}sandbox/dashboard.js"></script>
 </head>
