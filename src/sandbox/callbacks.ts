@@ -64,7 +64,10 @@ interface Delivery {
   merchantId: string;
   url: string | undefined;
   body: string;
+  /** Attempts of any trigger; the number of the next one. */
   attempts: number;
+  /** Attempts the delivery itself made (first and retries): the backoff follows these only. */
+  tries: number;
   firstAttemptAt?: number;
   nextAttemptAt: number;
   state: DeliveryState;
@@ -165,6 +168,7 @@ export class CallbackDispatcher {
       url: order.callbackUrl ?? merchant.webhookUrl,
       body: canonicalJson(body),
       attempts: 0,
+      tries: 0,
       nextAttemptAt: this.#clock.now(),
       state: 'waiting',
     };
@@ -322,6 +326,7 @@ export class CallbackDispatcher {
 
   async #attempt(delivery: Delivery): Promise<void> {
     delivery.state = 'sending';
+    delivery.tries += 1;
     delivery.firstAttemptAt ??= this.#clock.now();
     const merchant = this.#merchant(delivery.merchantId);
     const stop = (state: DeliveryState, error: string, fault?: DeliveryFaultKind) => {
@@ -339,6 +344,8 @@ export class CallbackDispatcher {
     delete delivery.released;
     if (fault?.kind === 'omit') return stop('omitted', 'not sent: omitted on purpose (delivery fault omit); the sandbox counts it delivered', 'omit');
     if (fault?.kind === 'outOfOrder') {
+      // Held back, not tried: its first try is still to come.
+      delivery.tries -= 1;
       delivery.state = 'held';
       delivery.nextAttemptAt = this.#clock.now() + OUT_OF_ORDER_MAX_HOLD_MINUTES * MINUTE;
       this.#changed(delivery);
@@ -354,7 +361,7 @@ export class CallbackDispatcher {
     if (record.acknowledged) {
       delivery.state = 'acknowledged';
     } else {
-      const delay = RETRY_DELAYS_MS[Math.min(delivery.attempts - 1, RETRY_DELAYS_MS.length - 1)] as number;
+      const delay = RETRY_DELAYS_MS[Math.min(delivery.tries - 1, RETRY_DELAYS_MS.length - 1)] as number;
       const next = this.#clock.now() + delay;
       if (next - (delivery.firstAttemptAt ?? next) > RETRY_WINDOW_MS) delivery.state = 'abandoned';
       else {
