@@ -122,7 +122,7 @@ export class CallbackDispatcher {
   #attempts: DeliveryAttempt[] = [];
   #replays: PlannedReplay[] = [];
   readonly #sending = new Set<Promise<unknown>>();
-  readonly #listeners: ((view: DeliveryView) => void)[] = [];
+  readonly #listeners: ((notifyId: string) => void)[] = [];
   readonly #clock: SandboxClock;
   readonly #merchant: (merchantId: string) => ResolvedMerchant | undefined;
   readonly #faults: DeliveryFaultQueue | undefined;
@@ -139,8 +139,8 @@ export class CallbackDispatcher {
     this.#allowRemote = options.allowRemoteCallbacks ?? false;
   }
 
-  /** Called whenever a delivery changes: queued, attempted, answered, held, settled. */
-  onChange(listener: (view: DeliveryView) => void): void {
+  /** Called with a delivery's notifyId whenever it changes: queued, attempted, answered, held, settled. */
+  onChange(listener: (notifyId: string) => void): void {
     this.#listeners.push(listener);
   }
 
@@ -290,9 +290,7 @@ export class CallbackDispatcher {
   }
 
   #changed(delivery: Delivery): void {
-    if (this.#listeners.length === 0) return;
-    const view = this.#view(delivery);
-    for (const listener of this.#listeners) listener(view);
+    for (const listener of this.#listeners) listener(delivery.notifyId);
   }
 
   #release(delivery: Delivery): void {

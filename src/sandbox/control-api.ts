@@ -243,7 +243,7 @@ const ROUTES: Route[] = [
         return badRequest([{ field: 'minutes', rule: 'range', message: 'minutes would move the sandbox clock past the end of the year 9999' }]);
       }
       state.clock.advance(checked.value.minutes * MINUTE);
-      state.events.publish('clock', clockView(state.clock));
+      state.events.publish('clock', () => clockView(state.clock));
       state.tick();
       return ok(clockView(state.clock));
     },
@@ -399,7 +399,7 @@ const ROUTES: Route[] = [
       state.deliveryFaults.clear();
       state.expectations.clear();
       state.clock.reset();
-      state.events.publish('reset', snapshot(state));
+      state.events.publish('reset', () => snapshot(state));
       return ok({ reset: true });
     },
   },

@@ -33,13 +33,20 @@ export type EventListener = (event: SandboxEvent) => void;
 
 export class EventHub {
   readonly #listeners = new Set<EventListener>();
+  readonly #watchers = new Set<() => void>();
   #id = 0;
 
   constructor(private readonly now: () => number) {}
 
-  publish(type: SandboxEventType, data: unknown): void {
+  /**
+   * Publishes an event. Its data is made only when someone listens (a stream, a test): a sandbox nobody watches
+   * does not build views of every order it changes.
+   */
+  publish(type: SandboxEventType, data: () => unknown): void {
     this.#id += 1;
-    const event: SandboxEvent = { id: this.#id, type, at: this.now(), data };
+    for (const watcher of this.#watchers) watcher();
+    if (this.#listeners.size === 0) return;
+    const event: SandboxEvent = { id: this.#id, type, at: this.now(), data: data() };
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
@@ -52,6 +59,12 @@ export class EventHub {
   subscribe(listener: EventListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Called on every change, without its data (the data file's writer). */
+  watch(watcher: () => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
   }
 
   get subscribers(): number {

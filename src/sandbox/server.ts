@@ -191,18 +191,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (order.plan) expectations.done(order.plan.expectationId, `order ${order.orderNo} ended ${order.status}`);
     queueMicrotask(() => dispatcher.deliverDue());
   });
-  book.onUpdate((order) => events.publish('order', orderView(order)));
+  book.onUpdate((order) => events.publish('order', () => orderView(order)));
   book.onRefund((refund) => {
     if (refund.expectationId && (refund.orderStatus === 'SUCCESS' || refund.orderStatus === 'FAIL')) {
       expectations.done(refund.expectationId, `refund ${refund.reference} ended ${refund.orderStatus}`);
     }
-    events.publish('refund', refundView(refund));
+    events.publish('refund', () => refundView(refund));
   });
-  outbox.onSent((message) => events.publish('message', message));
-  dispatcher.onChange((delivery) => events.publish('delivery', delivery));
-  faults.onChange(() => events.publish('faults', faults.list()));
-  deliveryFaults.onChange(() => events.publish('deliveryFaults', deliveryFaults.list()));
-  expectations.onChange(() => events.publish('expectations', expectations.list()));
+  outbox.onSent((message) => events.publish('message', () => message));
+  dispatcher.onChange((notifyId) => events.publish('delivery', () => dispatcher.delivery(notifyId)));
+  faults.onChange(() => events.publish('faults', () => faults.list()));
+  deliveryFaults.onChange(() => events.publish('deliveryFaults', () => deliveryFaults.list()));
+  expectations.onChange(() => events.publish('expectations', () => expectations.list()));
 
   function saveState(): SavedState {
     return {
@@ -229,7 +229,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     : undefined;
   if (writer) {
     await writer.start();
-    events.subscribe(() => writer.changed());
+    events.watch(() => writer.changed());
   }
 
   async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Buffer): Promise<Envelope> {
