@@ -260,7 +260,7 @@ export class SandboxControl {
     const signals = [options.signal, this.#signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const response = await this.#fetch(`${this.baseUrl}${SANDBOX_PATHS.events}${query}`, {
       headers: { Accept: 'text/event-stream' },
-      ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
+      ...(signals.length > 0 ? { signal: signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals) } : {}),
     });
     if (response.status !== 200 || !response.body) throw new SandboxControlError(response.status, await response.text(), 'GET events');
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

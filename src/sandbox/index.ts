@@ -25,7 +25,21 @@ export type { FaultKind } from './faults.js';
 export * as testValues from './scenarios.js';
 export { startDevStack } from './dev-stack.js';
 export { SandboxControl, SandboxControlError } from './control-client.js';
-export type { SandboxControlOptions, SandboxOrderView, SandboxDelivery, SandboxMessage, SandboxClockView, ControlAnswer } from './control-client.js';
+export type {
+  SandboxControlOptions,
+  SandboxOrderView,
+  SandboxRefundView,
+  SandboxDelivery,
+  SandboxDeliveryView,
+  SandboxDeliveryFault,
+  SandboxDeliveryFaultInput,
+  SandboxExpectation,
+  SandboxExpectationInput,
+  SandboxMessage,
+  SandboxClockView,
+  SandboxSnapshot,
+  ControlAnswer,
+} from './control-client.js';
 export { SANDBOX_PATHS } from './paths.js';
 export type { SandboxOperation } from './paths.js';
 export type { DevStack, DevStackOptions, Middleware } from './dev-stack.js';

@@ -2,6 +2,8 @@
  * The sandbox's test values: which input leads to which outcome. Deterministic, and listed in README.md
  * ("Sandbox test values"). The real service's published test data is honoured: bank code 033 with account
  * 2215381176 succeeds and 2215381190 fails, OTP 11315632, date of birth 05-01-1990, POS terminal N78101818218.
+ * These are the defaults (`DEFAULT_SCENARIOS`); a scenarios file changes them per sandbox (scenario-file.ts),
+ * and an expectation overrides them for one order (expectations.ts).
  */
 import { codesOf, isErrorCode, type ErrorCode, type ErrorFamily, type NextActionType } from '../core/index.js';
 
