@@ -187,11 +187,14 @@ export class ExpectationBook {
   }
 }
 
-/** The bank account behaviour an expectation's `nextAction` gives an order: asked for that step, never failing at create. */
-export function withNextAction(scenario: BankAccountScenario, expectation: Expectation | undefined): BankAccountScenario {
-  if (!expectation?.nextAction) return scenario;
+/**
+ * The bank account behaviour an expectation gives an order: asked for its `nextAction`, and never failing at
+ * create when it names a step or an outcome (the expectation decides how the order ends).
+ */
+export function withExpectation(scenario: BankAccountScenario, expectation: Expectation | undefined): BankAccountScenario {
+  if (!expectation?.nextAction && !expectation?.outcome) return scenario;
   const { failsAtCreate: _failsAtCreate, ...rest } = scenario;
-  return { ...rest, nextAction: expectation.nextAction };
+  return { ...rest, ...(expectation.nextAction ? { nextAction: expectation.nextAction } : {}) };
 }
 
 /** The plan an expectation gives an order; `from` is when its `afterMinutes` start (create, or now). */

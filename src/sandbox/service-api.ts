@@ -39,7 +39,7 @@ import {
 import { SANDBOX_PATHS } from './paths.js';
 import { MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
-import { describePlan, failureOf, planOf, withNextAction, type Expectation, type ExpectationBook } from './expectations.js';
+import { describePlan, failureOf, planOf, withExpectation, type Expectation, type ExpectationBook } from './expectations.js';
 import type { Outbox } from './notifications.js';
 import type { Order, OrderBook, Refund } from './orders.js';
 import {
@@ -156,7 +156,7 @@ function createBankAccountPayment(context: ServiceContext, request: BankAccountC
   }
   const fields = base(context, request);
   const expectation = takeExpectation(context, fields);
-  const scenario = withNextAction(magic, expectation);
+  const scenario = withExpectation(magic, expectation);
   const order = context.book.add(
     {
       ...fields,

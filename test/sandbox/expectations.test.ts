@@ -108,6 +108,16 @@ describe('expectations told before the create', () => {
     expect(await wired.sandboxControl.order(redirected.orderNo)).toMatchObject({ status: 'FAIL', failureCode: 'ISSUER_UNAVAILABLE' });
   });
 
+  it('wins over an account that fails at create, when it names how the order ends', async () => {
+    const reference = unique('blocked');
+    const expectation = await wired.sandboxControl.expect({ reference, outcome: 'SUCCESS', afterMinutes: 3 });
+    const order = await create(bankAccountRequest({ reference, bankAccountNumber: '2215381207' }));
+    expect(order).toMatchObject({ status: 'PENDING', nextAction: { actionType: 'INPUT_OTP' } });
+    await wired.sandboxControl.advanceClock(3);
+    expect((await wired.sandboxControl.order(order.orderNo)).status).toBe('SUCCESS');
+    expect((await wired.sandboxControl.expectations()).find((item) => item.id === expectation.id)?.state).toBe('done');
+  });
+
   it('ignores a next action for an order that is not a bank account payment, and says so', async () => {
     const reference = unique('pos-pin');
     await wired.sandboxControl.expect({ reference, nextAction: 'INPUT_PIN' });
