@@ -5,7 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../core/index.js';
-import { parseMerchantsFile, SandboxConfigError } from './config.js';
+import { SandboxConfigError } from './config.js';
+import { DataFileError } from './persistence.js';
+import { parseSandboxFile } from './scenario-file.js';
 import { createSandbox, type SandboxOptions } from './server.js';
 
 const USAGE = `Usage: svc-sandbox [options]
@@ -16,8 +18,14 @@ const USAGE = `Usage: svc-sandbox [options]
   --private-key <key>    the merchant's private key: signs requests and callbacks
   --public-key <key>     the merchant's public key: accepted on status queries
   --webhook-url <url>    where callbacks go when an order has no callbackUrl
-  --config <file.json>   several merchants: {"merchants": [{merchantId, privateKey, publicKey?, webhookUrl?,
-                         methods?: ["Pos","BankAccount","ReferenceCode"], available?: true, name?}]}
+  --scenarios <file.json>
+                         merchants, test values and VAT rates as data: {"merchants": [{merchantId, privateKey,
+                         publicKey?, webhookUrl?, methods?, available?, name?}], "otp", "pin", "dateOfBirth",
+                         "bankCode", "bankAccounts": {...}, "vatRates": {...}, "refundAmounts": {...}}
+                         (README, "Scenarios as data"); each key changes the defaults
+  --config <file.json>   the same format (once merchants only)
+  --data <file.json>     keep orders, callbacks, faults, expectations and the clock in this file across
+                         restarts (written atomically after every change; read at start)
   --public-url <url>     the address browsers reach the sandbox at (for the 3-D Secure page)
   --allow-remote-callbacks
                          send callbacks to hosts other than this machine (off: loopback only)
@@ -38,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
         'public-key': { type: 'string' },
         'webhook-url': { type: 'string' },
         config: { type: 'string' },
+        scenarios: { type: 'string' },
+        data: { type: 'string' },
         'public-url': { type: 'string' },
         'allow-remote-callbacks': { type: 'boolean' },
         quiet: { type: 'boolean' },
@@ -70,17 +80,33 @@ export async function main(argv: string[]): Promise<number> {
     ...(values['allow-remote-callbacks'] ? { allowRemoteCallbacks: true } : {}),
     ...(values['quiet'] ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
   };
+  if (text('config') && text('scenarios')) {
+    process.stderr.write('svc-sandbox: give --scenarios or --config, not both: they read the same format\n');
+    return 2;
+  }
   let sandbox;
   try {
-    const file = text('config');
-    if (file) options.merchants = parseMerchantsFile(await readFile(file, 'utf8'), file);
+    const file = text('scenarios') ?? text('config');
+    if (file) {
+      let content: string;
+      try {
+        content = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new SandboxConfigError(`${file} cannot be read: ${(error as Error).message}`);
+      }
+      // Checked here, so that a problem names the file's line; the sandbox takes the document as it is.
+      options.scenarios = parseSandboxFile(content, file).document;
+    }
+    if (text('data')) options.dataFile = text('data');
     sandbox = await createSandbox(options);
   } catch (error) {
-    const message = error instanceof SandboxConfigError ? error.message : (error as Error).message;
-    process.stderr.write(`svc-sandbox: ${message}\n`);
+    const known = error instanceof SandboxConfigError || error instanceof DataFileError;
+    process.stderr.write(`svc-sandbox: ${known ? error.message : (error as Error).message}\n`);
     return 2;
   }
   process.stdout.write(`svc-sandbox listening on ${sandbox.url}\n`);
+  process.stdout.write(`  dashboard ${sandbox.url}/\n`);
+  if (text('data')) process.stdout.write(`  state kept in ${text('data')}\n`);
   for (const merchant of sandbox.merchants) {
     const state = merchant.available ? merchant.methods.join(', ') : 'unavailable';
     process.stdout.write(`  merchant ${merchant.merchantId}: ${state}${merchant.webhookUrl ? `, webhook ${merchant.webhookUrl}` : ''}\n`);

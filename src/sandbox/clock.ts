@@ -22,6 +22,12 @@ export class SandboxClock {
   reset(): void {
     this.#offsetMs = 0;
   }
+
+  /** Takes up an offset saved earlier (the data file): sandbox time goes on from where it was ahead of real time. */
+  restore(offsetMs: number): void {
+    if (!Number.isFinite(offsetMs) || offsetMs < 0 || Date.now() + offsetMs > LATEST_TIME) throw new RangeError('the saved clock offset is out of range');
+    this.#offsetMs = offsetMs;
+  }
 }
 
 export const MINUTE = 60_000;

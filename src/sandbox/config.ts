@@ -35,36 +35,40 @@ export type ResolvedMerchant = Required<Omit<SandboxMerchant, 'webhookUrl' | 'pu
 
 export class SandboxConfigError extends Error {
   override readonly name = 'SandboxConfigError';
+  constructor(
+    message: string,
+    /** Where in a file the problem is, as keys and indexes (scenario-file.ts turns it into a line). */
+    readonly path: readonly (string | number)[] = [],
+  ) {
+    super(message);
+  }
 }
 
+export const MERCHANT_KEYS = ['merchantId', 'privateKey', 'publicKey', 'webhookUrl', 'methods', 'available', 'name'] as const;
+
 /** Checks one merchant entry; every problem names the entry and the field. */
-export function resolveMerchant(input: unknown, where: string): ResolvedMerchant {
+export function resolveMerchant(input: unknown, where: string, path: readonly (string | number)[] = []): ResolvedMerchant {
+  const problem = (field: string, message: string) => new SandboxConfigError(`${where}.${field} ${message}`, [...path, field]);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new SandboxConfigError(`${where} must be an object`);
+    throw new SandboxConfigError(`${where} must be an object`, path);
   }
   const entry = input as Record<string, unknown>;
   const merchantId = entry['merchantId'];
-  if (typeof merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(merchantId)) {
-    throw new SandboxConfigError(`${where}.merchantId must be a string of digits`);
-  }
+  if (typeof merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(merchantId)) throw problem('merchantId', 'must be a string of digits');
   const privateKey = entry['privateKey'];
-  if (typeof privateKey !== 'string' || privateKey.length === 0) throw new SandboxConfigError(`${where}.privateKey is required`);
+  if (typeof privateKey !== 'string' || privateKey.length === 0) throw problem('privateKey', 'is required');
   const publicKey = entry['publicKey'];
-  if (publicKey !== undefined && (typeof publicKey !== 'string' || publicKey.length === 0)) {
-    throw new SandboxConfigError(`${where}.publicKey must be a non-empty string`);
-  }
+  if (publicKey !== undefined && (typeof publicKey !== 'string' || publicKey.length === 0)) throw problem('publicKey', 'must be a non-empty string');
   const webhookUrl = entry['webhookUrl'];
   if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !isHttpUrl(webhookUrl))) {
-    throw new SandboxConfigError(`${where}.webhookUrl must be an absolute http(s) URL`);
+    throw problem('webhookUrl', 'must be an absolute http(s) URL');
   }
   const methods = entry['methods'] ?? PAY_METHODS;
-  if (!Array.isArray(methods) || !methods.every(isPayMethod)) {
-    throw new SandboxConfigError(`${where}.methods must list some of ${PAY_METHODS.join(', ')}`);
-  }
+  if (!Array.isArray(methods) || !methods.every(isPayMethod)) throw problem('methods', `must list some of ${PAY_METHODS.join(', ')}`);
   const available = entry['available'] ?? true;
-  if (typeof available !== 'boolean') throw new SandboxConfigError(`${where}.available must be true or false`);
+  if (typeof available !== 'boolean') throw problem('available', 'must be true or false');
   const name = entry['name'] ?? DEFAULT_MERCHANT.name;
-  if (typeof name !== 'string') throw new SandboxConfigError(`${where}.name must be a string`);
+  if (typeof name !== 'string') throw problem('name', 'must be a string');
   return {
     merchantId,
     privateKey,
@@ -74,23 +78,4 @@ export function resolveMerchant(input: unknown, where: string): ResolvedMerchant
     ...(publicKey !== undefined ? { publicKey } : {}),
     ...(webhookUrl !== undefined ? { webhookUrl } : {}),
   };
-}
-
-/** Reads `{ "merchants": [...] }` (or a bare array) from the text of a config file. */
-export function parseMerchantsFile(text: string, file: string): ResolvedMerchant[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new SandboxConfigError(`${file} is not JSON: ${(error as Error).message}`);
-  }
-  const list = Array.isArray(parsed) ? parsed : (parsed as { merchants?: unknown } | null)?.merchants;
-  if (!Array.isArray(list) || list.length === 0) throw new SandboxConfigError(`${file} must hold a non-empty "merchants" array`);
-  const merchants = list.map((entry, index) => resolveMerchant(entry, `${file}: merchants[${index}]`));
-  const ids = new Set<string>();
-  for (const merchant of merchants) {
-    if (ids.has(merchant.merchantId)) throw new SandboxConfigError(`${file}: merchantId ${merchant.merchantId} appears twice`);
-    ids.add(merchant.merchantId);
-  }
-  return merchants;
 }

@@ -1,7 +1,8 @@
 /**
- * The control API under /sandbox/v1/: what the payer, the bank and time would do, on demand, for tests, the
- * demo and merchants. Answers are plain JSON with HTTP statuses (this API is the sandbox's own, not the
- * service's): 400 names the fields, 404 and 409 say what is missing or already settled.
+ * The control API under /sandbox/v1/: what the payer, the bank, the network and time would do, on demand, for
+ * tests, the demo, the dashboard and merchants. Answers are plain JSON with HTTP statuses (this API is the
+ * sandbox's own, not the service's): 400 names the fields, 404 and 409 say what is missing or already
+ * settled. The event stream (/sandbox/v1/events) is served by server.ts from the same state.
  */
 import {
   integer,
@@ -19,19 +20,26 @@ import { SANDBOX_PATHS } from './paths.js';
 import type { CallbackDispatcher } from './callbacks.js';
 import { LATEST_TIME, MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
+import { checkDeliveryFault, DELIVERY_FAULTS, TAMPER_FIELDS, type DeliveryFaultQueue } from './delivery-faults.js';
+import { SANDBOX_EVENT_TYPES, type EventHub } from './events.js';
+import { applyToOrder, applyToRefund, checkExpectation, EXPECTATION_TARGETS, type ExpectationBook } from './expectations.js';
 import { FAULT_KINDS, type FaultKind, type FaultQueue } from './faults.js';
 import type { Outbox } from './notifications.js';
-import type { Order, OrderBook } from './orders.js';
-import { FAILURES } from './scenarios.js';
+import type { Order, OrderBook, Refund } from './orders.js';
+import { FAILURES, type Scenarios } from './scenarios.js';
 
 export interface SandboxState {
   book: OrderBook;
   dispatcher: CallbackDispatcher;
   outbox: Outbox;
   faults: FaultQueue;
+  deliveryFaults: DeliveryFaultQueue;
+  expectations: ExpectationBook;
   clock: SandboxClock;
   merchants: ReadonlyMap<string, ResolvedMerchant>;
-  /** Applies everything due on the sandbox clock: expiries, refunds, callbacks. */
+  scenarios: Scenarios;
+  events: EventHub;
+  /** Applies everything due on the sandbox clock: expiries, expectations, refunds, callbacks. */
   tick(): void;
 }
 
@@ -39,6 +47,8 @@ export interface ControlAnswer {
   status: number;
   body: unknown;
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What the control API shows of an order. Account numbers are never kept, only their last four digits. */
 export function orderView(order: Order) {
@@ -51,9 +61,10 @@ export function orderView(order: Order) {
     amount: order.amount,
     vat: order.vat,
     country: order.country,
-    createdAt: new Date(order.createdAt).toISOString(),
-    expiresAt: new Date(order.expiresAt).toISOString(),
-    updatedAt: new Date(order.updatedAt).toISOString(),
+    productName: order.productName,
+    createdAt: iso(order.createdAt),
+    expiresAt: iso(order.expiresAt),
+    updatedAt: iso(order.updatedAt),
     nextAction: order.nextAction ?? null,
     referenceCode: order.referenceCode ?? null,
     sn: order.sn ?? null,
@@ -61,8 +72,76 @@ export function orderView(order: Order) {
     callbackUrl: order.callbackUrl ?? null,
     failureCode: order.failureCode ?? null,
     failureReason: order.failureReason ?? null,
+    codeAttempts: order.codeAttempts,
+    refundedTotal: order.refundedTotal,
+    /** How an expectation says it will end. */
+    plan: order.plan ? { ...order.plan, at: order.plan.at === undefined ? null : iso(order.plan.at) } : null,
+    /** What happened to it, oldest first. */
+    life: order.life.map((entry) => ({ ...entry, at: iso(entry.at) })),
   };
 }
+
+export function refundView(refund: Refund) {
+  return {
+    reference: refund.reference,
+    originalReference: refund.originalReference,
+    orderNo: refund.orderNo,
+    originalOrderNo: refund.originalOrderNo,
+    merchantId: refund.merchantId,
+    country: refund.country,
+    amount: refund.amount,
+    refundWay: refund.refundWay,
+    orderStatus: refund.orderStatus,
+    errorCode: refund.errorCode ?? null,
+    errorMsg: refund.errorMsg ?? null,
+    createdAt: iso(refund.createdAt),
+    pendingAt: iso(refund.pendingAt),
+    settlesAt: iso(refund.settlesAt),
+    outcome: refund.outcome,
+    expectationId: refund.expectationId ?? null,
+    life: refund.life.map((entry) => ({ ...entry, at: iso(entry.at) })),
+  };
+}
+
+export function clockView(clock: SandboxClock) {
+  return { now: iso(clock.now()), nowMs: clock.now(), offsetMs: clock.offsetMs };
+}
+
+/** The words the dashboard and clients build their controls from: every table decided in one place. */
+export function vocabulary() {
+  return {
+    faultKinds: FAULT_KINDS,
+    deliveryFaults: DELIVERY_FAULTS,
+    tamperFields: Object.keys(TAMPER_FIELDS),
+    expectationTargets: EXPECTATION_TARGETS,
+    terminalStatuses: [...TERMINAL_PAYMENT_STATUSES],
+    eventTypes: SANDBOX_EVENT_TYPES,
+  };
+}
+
+/** Everything at once: GET /sandbox/v1/state, and the first event of every stream. */
+export function snapshot(state: SandboxState) {
+  return {
+    clock: clockView(state.clock),
+    merchants: [...state.merchants.values()].map((merchant) => ({
+      merchantId: merchant.merchantId,
+      name: merchant.name,
+      methods: merchant.methods,
+      available: merchant.available,
+      webhookUrl: merchant.webhookUrl ?? null,
+    })),
+    orders: state.book.list().map(orderView),
+    refunds: state.book.refunds().map(refundView),
+    messages: state.outbox.list(),
+    deliveries: state.dispatcher.deliveries(),
+    faults: state.faults.list(),
+    deliveryFaults: state.deliveryFaults.list(),
+    expectations: state.expectations.list(),
+    vocabulary: vocabulary(),
+  };
+}
+
+export type SandboxSnapshot = ReturnType<typeof snapshot>;
 
 const positiveMinutes: Format = (value, field) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 5_256_000) {
@@ -94,25 +173,22 @@ const badRequest = (violations: Violation[]): ControlAnswer => ({
 });
 const notFound = (message: string): ControlAnswer => ({ status: 404, body: { message } });
 const conflict = (message: string, order: Order): ControlAnswer => ({ status: 409, body: { message, order: orderView(order) } });
+const ok = (body: unknown): ControlAnswer => ({ status: 200, body });
 
 type Route = {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
-  run(state: SandboxState, params: Record<string, string>, body: unknown, query: URLSearchParams): ControlAnswer;
+  run(state: SandboxState, params: Record<string, string>, body: unknown, query: URLSearchParams): ControlAnswer | Promise<ControlAnswer>;
 };
 
 const ROUTES: Route[] = [
-  {
-    method: 'GET',
-    path: SANDBOX_PATHS.orders,
-    run: (state) => ({ status: 200, body: { orders: state.book.list().map(orderView) } }),
-  },
+  { method: 'GET', path: SANDBOX_PATHS.orders, run: (state) => ok({ orders: state.book.list().map(orderView) }) },
   {
     method: 'GET',
     path: SANDBOX_PATHS.order,
     run: (state, { orderNo }) => {
       const order = state.book.get(orderNo ?? '');
-      return order ? { status: 200, body: orderView(order) } : notFound(`no order ${orderNo}`);
+      return order ? ok(orderView(order)) : notFound(`no order ${orderNo}`);
     },
   },
   {
@@ -125,10 +201,10 @@ const ROUTES: Route[] = [
       if (!order) return notFound(`no order ${orderNo}`);
       const { status, failureCode, failureReason } = checked.value;
       const given = { ...(failureCode ? { failureCode } : {}), ...(failureReason ? { failureReason } : {}) };
-      if (!state.book.complete(order, status, status === 'SUCCESS' ? undefined : given)) {
+      if (!state.book.complete(order, status, status === 'SUCCESS' ? undefined : given, 'settled through the control API')) {
         return conflict(`order ${order.orderNo} is already ${order.status}`, order);
       }
-      return { status: 200, body: orderView(order) };
+      return ok(orderView(order));
     },
   },
   {
@@ -139,8 +215,8 @@ const ROUTES: Route[] = [
       if (!checked.ok) return badRequest(checked.violations);
       const order = state.book.byReferenceCode(code ?? '');
       if (!order) return notFound(`no order has reference code ${code}`);
-      if (!state.book.complete(order, 'SUCCESS')) return conflict(`reference code ${code} is ${order.status}, it cannot be paid`, order);
-      return { status: 200, body: orderView(order) };
+      if (!state.book.completeStep(order, 'success', 'reference code paid')) return conflict(`reference code ${code} is ${order.status}, it cannot be paid`, order);
+      return ok(orderView(order));
     },
   },
   {
@@ -149,12 +225,12 @@ const ROUTES: Route[] = [
     run: (state, { sn }, body) => {
       const checked = validate<{ outcome: 'success' | 'fail' }>(SWIPE_BODY, body ?? {});
       if (!checked.ok) return badRequest(checked.violations);
-      state.book.expireDue();
+      state.book.settleDue();
       const order = state.book.pendingAtTerminal(sn ?? '');
       if (!order) return notFound(`no pending order waits at terminal ${sn}`);
-      if (checked.value.outcome === 'success') state.book.complete(order, 'SUCCESS');
-      else state.book.complete(order, 'FAIL', FAILURES.cardDeclined);
-      return { status: 200, body: orderView(order) };
+      if (checked.value.outcome === 'success') state.book.completeStep(order, 'success', 'card swiped');
+      else state.book.complete(order, 'FAIL', FAILURES.cardDeclined, 'card declined at the terminal');
+      return ok(orderView(order));
     },
   },
   {
@@ -167,20 +243,44 @@ const ROUTES: Route[] = [
         return badRequest([{ field: 'minutes', rule: 'range', message: 'minutes would move the sandbox clock past the end of the year 9999' }]);
       }
       state.clock.advance(checked.value.minutes * MINUTE);
+      state.events.publish('clock', () => clockView(state.clock));
       state.tick();
-      return { status: 200, body: clockView(state.clock) };
+      return ok(clockView(state.clock));
     },
   },
-  { method: 'GET', path: SANDBOX_PATHS.clock, run: (state) => ({ status: 200, body: clockView(state.clock) }) },
+  { method: 'GET', path: SANDBOX_PATHS.clock, run: (state) => ok(clockView(state.clock)) },
   {
     method: 'GET',
     path: SANDBOX_PATHS.callbacks,
-    run: (state, _, __, query) => ({ status: 200, body: { callbacks: state.dispatcher.attempts(filterOf(query)) } }),
+    run: (state, _, __, query) => ok({ callbacks: state.dispatcher.attempts(filterOf(query)) }),
+  },
+  {
+    method: 'GET',
+    path: SANDBOX_PATHS.deliveries,
+    run: (state, _, __, query) => ok({ deliveries: state.dispatcher.deliveries(filterOf(query)) }),
+  },
+  {
+    method: 'POST',
+    path: SANDBOX_PATHS.resendCallback,
+    run: async (state, { notifyId }) => {
+      const attempt = await state.dispatcher.resend(notifyId ?? '');
+      return attempt ? ok({ attempt }) : notFound(`no callback has notifyId ${notifyId}`);
+    },
+  },
+  {
+    method: 'POST',
+    path: SANDBOX_PATHS.replayCallback,
+    run: async (state, { notifyId }) => {
+      const attempt = await state.dispatcher.replay(notifyId ?? '');
+      if (attempt === undefined) return notFound(`no callback has notifyId ${notifyId}`);
+      if (attempt === null) return { status: 409, body: { message: `callback ${notifyId} was never sent: there is nothing to replay (resend it instead)` } };
+      return ok({ attempt });
+    },
   },
   {
     method: 'GET',
     path: SANDBOX_PATHS.notifications,
-    run: (state, _, __, query) => ({ status: 200, body: { notifications: state.outbox.list(filterOf(query)) } }),
+    run: (state, _, __, query) => ok({ notifications: state.outbox.list(filterOf(query)) }),
   },
   {
     method: 'POST',
@@ -189,18 +289,105 @@ const ROUTES: Route[] = [
       const checked = validate<{ kind: FaultKind; count: number; delayMs?: number }>(FAULT_BODY, body ?? {});
       if (!checked.ok) return badRequest(checked.violations);
       state.faults.add(checked.value.kind, checked.value.count, checked.value.delayMs);
-      return { status: 200, body: { faults: state.faults.list() } };
+      return ok({ faults: state.faults.list() });
     },
   },
-  { method: 'GET', path: SANDBOX_PATHS.faults, run: (state) => ({ status: 200, body: { faults: state.faults.list() } }) },
+  { method: 'GET', path: SANDBOX_PATHS.faults, run: (state) => ok({ faults: state.faults.list() }) },
   {
     method: 'DELETE',
     path: SANDBOX_PATHS.faults,
     run: (state) => {
       state.faults.clear();
-      return { status: 200, body: { faults: [] } };
+      return ok({ faults: [] });
     },
   },
+  {
+    method: 'DELETE',
+    path: SANDBOX_PATHS.fault,
+    run: (state, { id }) => (state.faults.remove(id ?? '') ? ok({ faults: state.faults.list() }) : notFound(`no queued fault ${id}`)),
+  },
+  {
+    method: 'POST',
+    path: SANDBOX_PATHS.deliveryFaults,
+    run: (state, _, body) => {
+      const checked = checkDeliveryFault(body ?? {});
+      if (!checked.ok) return badRequest(checked.violations);
+      const unknown = unknownMerchant(state, checked.value.merchantId);
+      if (unknown) return badRequest([unknown]);
+      const fault = state.deliveryFaults.add(checked.value);
+      return ok({ fault, deliveryFaults: state.deliveryFaults.list() });
+    },
+  },
+  { method: 'GET', path: SANDBOX_PATHS.deliveryFaults, run: (state) => ok({ deliveryFaults: state.deliveryFaults.list() }) },
+  {
+    method: 'DELETE',
+    path: SANDBOX_PATHS.deliveryFaults,
+    run: (state) => {
+      state.deliveryFaults.clear();
+      return ok({ deliveryFaults: [] });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: SANDBOX_PATHS.deliveryFault,
+    run: (state, { id }) =>
+      state.deliveryFaults.remove(id ?? '') ? ok({ deliveryFaults: state.deliveryFaults.list() }) : notFound(`no queued delivery fault ${id}`),
+  },
+  {
+    method: 'POST',
+    path: SANDBOX_PATHS.expectations,
+    run: (state, _, body) => {
+      const checked = checkExpectation(body ?? {});
+      if (!checked.ok) return badRequest(checked.violations);
+      const input = checked.value;
+      const unknown = unknownMerchant(state, input.merchantId);
+      if (unknown) return badRequest([unknown]);
+      const expectation = state.expectations.add(input);
+      // Told after the create: it applies to that order or refund at once.
+      const now = state.clock.now();
+      let refusal: string | undefined;
+      let order: Order | undefined;
+      if (input.target === 'payment') {
+        order = ownersOf(state, input.merchantId)
+          .map((merchantId) => state.book.find(merchantId, { reference: input.reference }))
+          .find((found) => found !== undefined);
+        if (order) refusal = applyToOrder(expectation, order, state.book, state.expectations, now);
+      } else {
+        const refund = state.book.refundsWithReference(input.reference).find((found) => input.merchantId === undefined || found.merchantId === input.merchantId);
+        if (refund) refusal = applyToRefund(expectation, refund, state.book, state.expectations, now);
+      }
+      if (refusal) {
+        state.expectations.remove(expectation.id);
+        return { status: 409, body: { message: refusal, ...(order ? { order: orderView(order) } : {}) } };
+      }
+      return ok({ expectation: state.expectations.list().find((item) => item.id === expectation.id), expectations: state.expectations.list() });
+    },
+  },
+  { method: 'GET', path: SANDBOX_PATHS.expectations, run: (state) => ok({ expectations: state.expectations.list() }) },
+  {
+    method: 'DELETE',
+    path: SANDBOX_PATHS.expectations,
+    run: (state) => {
+      for (const order of state.book.list()) if (order.plan && order.status === 'PENDING') state.book.plan(order, undefined, `expectation ${order.plan.expectationId} removed`);
+      state.expectations.clear();
+      return ok({ expectations: [] });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: SANDBOX_PATHS.expectation,
+    run: (state, { id }) => {
+      if (!state.expectations.remove(id ?? '')) return notFound(`no expectation ${id}`);
+      // An order it was applied to goes back to what its test values say.
+      for (const order of state.book.list()) {
+        if (order.plan?.expectationId === id && order.status === 'PENDING') state.book.plan(order, undefined, `expectation ${id} removed`);
+      }
+      return ok({ expectations: state.expectations.list() });
+    },
+  },
+  { method: 'GET', path: SANDBOX_PATHS.refunds, run: (state) => ok({ refunds: state.book.refunds().map(refundView) }) },
+  { method: 'GET', path: SANDBOX_PATHS.state, run: (state) => ok(snapshot(state)) },
+  { method: 'GET', path: SANDBOX_PATHS.scenarios, run: (state) => ok({ scenarios: state.scenarios, vocabulary: vocabulary() }) },
   {
     method: 'POST',
     path: SANDBOX_PATHS.reset,
@@ -209,14 +396,22 @@ const ROUTES: Route[] = [
       state.dispatcher.clear();
       state.outbox.clear();
       state.faults.clear();
+      state.deliveryFaults.clear();
+      state.expectations.clear();
       state.clock.reset();
-      return { status: 200, body: { reset: true } };
+      state.events.publish('reset', () => snapshot(state));
+      return ok({ reset: true });
     },
   },
 ];
 
-function clockView(clock: SandboxClock) {
-  return { now: new Date(clock.now()).toISOString(), nowMs: clock.now(), offsetMs: clock.offsetMs };
+function unknownMerchant(state: SandboxState, merchantId: string | undefined): Violation | undefined {
+  if (merchantId === undefined || state.merchants.has(merchantId)) return undefined;
+  return { field: 'merchantId', rule: 'unknown', message: `merchantId ${merchantId} is not a merchant of this sandbox` };
+}
+
+function ownersOf(state: SandboxState, merchantId: string | undefined): string[] {
+  return merchantId === undefined ? [...state.merchants.keys()] : [merchantId];
 }
 
 function filterOf(query: URLSearchParams): { orderNo?: string } {
@@ -224,8 +419,13 @@ function filterOf(query: URLSearchParams): { orderNo?: string } {
   return orderNo ? { orderNo } : {};
 }
 
+/** The control routes that take this path, for 405's Allow (the event stream is server.ts's). */
+export function controlMethods(pathname: string): string[] {
+  return ROUTES.filter((route) => matchPath(route.path, pathname) !== undefined).map((route) => route.method);
+}
+
 /** Answers a control call, or returns undefined when the path is not the control API's. */
-export function handleControl(state: SandboxState, method: string, url: URL, body: unknown): ControlAnswer | undefined {
+export async function handleControl(state: SandboxState, method: string, url: URL, body: unknown): Promise<ControlAnswer | undefined> {
   const matches = ROUTES.map((route) => ({ route, params: matchPath(route.path, url.pathname) })).filter(
     (candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== undefined,
   );
@@ -235,7 +435,7 @@ export function handleControl(state: SandboxState, method: string, url: URL, bod
     return { status: 405, body: { message: `use ${matches.map((candidate) => candidate.route.method).join(' or ')}` } };
   }
   state.tick();
-  const answer = match.route.run(state, match.params, body, url.searchParams);
+  const answer = await match.route.run(state, match.params, body, url.searchParams);
   state.tick();
   return answer;
 }

@@ -94,7 +94,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   };
 }
 
-/** Passes one request to the sandbox and its answer back, redirects included (the 3-D Secure page's 303). */
+/**
+ * Passes one request to the sandbox and its answer back as it comes, redirects included (the 3-D Secure page's
+ * 303), and the event stream too: it is never over until one side hangs up.
+ */
 async function proxy(target: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -103,17 +106,35 @@ async function proxy(target: string, request: IncomingMessage, response: ServerR
     if (typeof value === 'string' && !HOP_BY_HOP.has(name)) headers[name] = value;
   }
   const method = request.method ?? 'GET';
-  const answer = await fetch(`${target}${request.url ?? '/'}`, {
-    method,
-    headers,
-    body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks),
-    redirect: 'manual',
-  });
+  const hangUp = new AbortController();
+  response.once('close', () => hangUp.abort());
+  let answer: Response;
+  try {
+    answer = await fetch(`${target}${request.url ?? '/'}`, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks),
+      redirect: 'manual',
+      signal: hangUp.signal,
+    });
+  } catch (error) {
+    if (hangUp.signal.aborted) return;
+    throw error;
+  }
   const outgoing: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
     if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') outgoing[name] = value;
   });
-  const body = Buffer.from(await answer.arrayBuffer());
   response.writeHead(answer.status, outgoing);
-  response.end(body);
+  if (answer.headers.get('content-type')?.startsWith('text/event-stream')) response.flushHeaders();
+  try {
+    for await (const chunk of answer.body ?? []) {
+      if (response.destroyed) break;
+      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+    }
+    response.end();
+  } catch {
+    // The browser went away (the stream is aborted) or the sandbox did: nothing more to pass on.
+    response.destroy();
+  }
 }

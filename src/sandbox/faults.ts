@@ -9,6 +9,7 @@ export const FAULT_KINDS = ['timeout', '50003', 'drop', 'slow', 'lost'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
+  id: string;
   kind: FaultKind;
   /** Calls still to be affected. */
   remaining: number;
@@ -18,13 +19,26 @@ export interface Fault {
 
 export const DEFAULT_TIMEOUT_FAULT_MS = 20_000;
 
+export interface FaultData {
+  faults: Fault[];
+  counter: number;
+}
+
 export class FaultQueue {
-  readonly #faults: Fault[] = [];
+  #faults: Fault[] = [];
+  #counter = 0;
+  readonly #listeners: (() => void)[] = [];
+
+  onChange(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
 
   add(kind: FaultKind, count: number, delayMs = DEFAULT_TIMEOUT_FAULT_MS): Fault {
-    const fault = { kind, remaining: count, delayMs };
+    this.#counter += 1;
+    const fault = { id: `f${this.#counter}`, kind, remaining: count, delayMs };
     this.#faults.push(fault);
-    return fault;
+    this.#changed();
+    return { ...fault };
   }
 
   /** The fault the next call meets, if any; counts it. */
@@ -33,7 +47,29 @@ export class FaultQueue {
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.#faults.shift();
+    this.#changed();
     return { ...fault };
+  }
+
+  remove(id: string): boolean {
+    const before = this.#faults.length;
+    this.#faults = this.#faults.filter((fault) => fault.id !== id);
+    if (before === this.#faults.length) return false;
+    this.#changed();
+    return true;
+  }
+
+  toData(): FaultData {
+    return { faults: this.list(), counter: this.#counter };
+  }
+
+  restore(data: FaultData): void {
+    this.#faults = data.faults.map((fault) => ({ ...fault }));
+    this.#counter = data.counter;
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   list(): Fault[] {
@@ -41,6 +77,7 @@ export class FaultQueue {
   }
 
   clear(): void {
-    this.#faults.length = 0;
+    this.#faults = [];
+    this.#changed();
   }
 }

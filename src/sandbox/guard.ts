@@ -88,8 +88,11 @@ function safeUrl(text: string | undefined): URL | undefined {
   }
 }
 
-/** Who may frame the 3-D Secure page: this machine's pages (the tests and the demo do), and nobody else. */
+/**
+ * Who may frame the 3-D Secure page and the dashboard: this machine's pages (the tests and the demo do), and
+ * nobody else. Browsers take no IPv6 address in a source expression, so `[::1]` pages cannot be named here.
+ */
 export function framingSources(publicUrl: string): string {
   const own = safeUrl(publicUrl)?.origin;
-  return ["'self'", 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*', ...(own ? [own] : [])].join(' ');
+  return ["'self'", 'http://localhost:*', 'http://127.0.0.1:*', ...(own && !own.includes('[') ? [own] : [])].join(' ');
 }

@@ -54,9 +54,19 @@ const WORDING: Record<NotifyLanguage, Wording> = {
   },
 };
 
+export interface OutboxData {
+  messages: SentMessage[];
+  counter: number;
+}
+
 export class Outbox {
-  readonly #messages: SentMessage[] = [];
+  #messages: SentMessage[] = [];
   #counter = 0;
+  readonly #listeners: ((message: SentMessage) => void)[] = [];
+
+  onSent(listener: (message: SentMessage) => void): void {
+    this.#listeners.push(listener);
+  }
 
   /** The reference code, through the channels `notifyMethod` names, in `notifyLanguage`. */
   sendReferenceCode(order: Order, notify: Notify, merchantName: string, at: number): SentMessage[] {
@@ -104,7 +114,16 @@ export class Outbox {
   }
 
   clear(): void {
-    this.#messages.length = 0;
+    this.#messages = [];
+  }
+
+  toData(): OutboxData {
+    return { messages: this.#messages, counter: this.#counter };
+  }
+
+  restore(data: OutboxData): void {
+    this.#messages = [...data.messages];
+    this.#counter = data.counter;
   }
 
   #record(entry: Omit<SentMessage, 'id' | 'orderNo' | 'reference'> & { order: Order }): SentMessage {
@@ -112,6 +131,7 @@ export class Outbox {
     this.#counter += 1;
     const message: SentMessage = { id: this.#counter, orderNo: order.orderNo, reference: order.reference, ...rest };
     this.#messages.push(message);
+    for (const listener of this.#listeners) listener(message);
     return message;
   }
 }

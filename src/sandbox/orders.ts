@@ -1,11 +1,40 @@
 /**
  * The sandbox's state: orders, refunds and reference codes, and the one place where an order's status
  * changes (DESIGN.md §5). `PENDING -> SUCCESS | FAIL | CLOSE`; a terminal order never changes again; every
- * change is reported to the listener, which sends the callback.
+ * status change is reported to the change listeners, which send the callback. Each order and refund keeps its
+ * life: what happened to it, when, on the sandbox clock.
  */
 import { isTerminalStatus, type Amount, type NextActionType, type PayMethod, type PaymentStatus, type RefundStatusData, type RefundWay } from '../core/index.js';
-import { MINUTE, type SandboxClock } from './clock.js';
-import { FAILURES, REFUND_SETTLE_MINUTES, vatOf, type BankAccountScenario, type Failure } from './scenarios.js';
+import type { SandboxClock } from './clock.js';
+import {
+  DEFAULT_SCENARIOS,
+  FAILURES,
+  vatOf,
+  type BankAccountScenario,
+  type Failure,
+  type RefundScenario,
+  type Scenarios,
+} from './scenarios.js';
+
+export type TerminalStatus = Exclude<PaymentStatus, 'INITIAL' | 'PENDING'>;
+
+/** One step of an order's or a refund's life. */
+export interface LifeEntry {
+  /** Sandbox time, milliseconds. */
+  at: number;
+  /** The status after this step, when it changed. */
+  status?: string;
+  what: string;
+}
+
+/** How an order will end, as an expectation said (expectations.ts). */
+export interface OrderPlan {
+  status: TerminalStatus;
+  failure?: Failure;
+  /** When the order settles on its own (sandbox time); without it, the outcome of the payer's step. */
+  at?: number;
+  expectationId: string;
+}
 
 export interface Order {
   merchantId: string;
@@ -33,6 +62,8 @@ export interface Order {
   referenceCode?: string;
   productName: string;
   refundedTotal: number;
+  plan?: OrderPlan;
+  life: LifeEntry[];
 }
 
 /** A refund as the sandbox keeps it: the service's refund status, and what the sandbox needs besides. */
@@ -40,25 +71,55 @@ export interface Refund extends RefundStatusData {
   merchantId: string;
   refundWay: RefundWay;
   createdAt: number;
-  /** Set at create for the failing test amount; applied when the refund settles. */
-  failsWith?: { errorCode: string; errorMsg: string };
+  /** When it becomes PENDING, and when it ends (sandbox time). */
+  pendingAt: number;
+  settlesAt: number;
+  /** How it ends: from its amount (scenarios.ts), or an expectation. */
+  outcome: Pick<RefundScenario, 'outcome' | 'errorCode' | 'errorMsg'>;
+  expectationId?: string;
+  updatedAt: number;
+  life: LifeEntry[];
 }
 
 export type OrderListener = (order: Order) => void;
+export type RefundListener = (refund: Refund) => void;
+
+/** What the book keeps, as plain data (persistence.ts writes it to the data file). */
+export interface BookData {
+  orders: Order[];
+  refunds: Refund[];
+  sequence: number;
+  codeState: number;
+}
 
 export class OrderBook {
   readonly #orders = new Map<string, Order>();
   readonly #byReference = new Map<string, string>();
   readonly #byReferenceCode = new Map<string, string>();
   readonly #refunds = new Map<string, Refund>();
-  readonly #listeners: OrderListener[] = [];
+  readonly #changeListeners: OrderListener[] = [];
+  readonly #updateListeners: OrderListener[] = [];
+  readonly #refundListeners: RefundListener[] = [];
   #sequence = 0;
   #codeState = 0;
 
-  constructor(private readonly clock: SandboxClock) {}
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly scenarios: Scenarios = DEFAULT_SCENARIOS,
+  ) {}
 
+  /** Called once per status change: the callback's cue. */
   onChange(listener: OrderListener): void {
-    this.#listeners.push(listener);
+    this.#changeListeners.push(listener);
+  }
+
+  /** Called for every visible change of an order, its creation included. */
+  onUpdate(listener: OrderListener): void {
+    this.#updateListeners.push(listener);
+  }
+
+  onRefund(listener: RefundListener): void {
+    this.#refundListeners.push(listener);
   }
 
   /** A new order number: the sandbox date (YYMMDD) and a sequence, 14 digits. */
@@ -85,8 +146,8 @@ export class OrderBook {
   }
 
   /** Adds an order; the caller has checked that its reference is new (nothing awaits in between). */
-  add(order: Omit<Order, 'updatedAt' | 'codeAttempts' | 'otpResends' | 'refundedTotal' | 'vat'>): Order {
-    const vat = vatOf(order.amount.total, order.country);
+  add(order: Omit<Order, 'updatedAt' | 'codeAttempts' | 'otpResends' | 'refundedTotal' | 'vat' | 'life'>, what = 'created'): Order {
+    const vat = vatOf(order.amount.total, order.country, this.scenarios.vatRates);
     const stored: Order = {
       ...order,
       vat: { total: vat.total, currency: order.amount.currency, rate: vat.rate },
@@ -94,11 +155,30 @@ export class OrderBook {
       codeAttempts: 0,
       otpResends: 0,
       refundedTotal: 0,
+      life: [{ at: order.createdAt, status: order.status, what }],
     };
-    this.#orders.set(stored.orderNo, stored);
-    this.#byReference.set(`${stored.merchantId}:${stored.reference}`, stored.orderNo);
-    if (stored.referenceCode) this.#byReferenceCode.set(stored.referenceCode, stored.orderNo);
+    this.#index(stored);
+    this.#updated(stored);
     return stored;
+  }
+
+  #index(order: Order): void {
+    this.#orders.set(order.orderNo, order);
+    this.#byReference.set(`${order.merchantId}:${order.reference}`, order.orderNo);
+    if (order.referenceCode) this.#byReferenceCode.set(order.referenceCode, order.orderNo);
+  }
+
+  /** Adds a step to an order's life that does not change its status (a message sent, a wrong code). */
+  note(order: Order, what: string): void {
+    order.life.push({ at: this.clock.now(), what });
+    this.#updated(order);
+  }
+
+  /** Changes an order's plan (or removes it) and says so in its life. */
+  plan(order: Order, plan: OrderPlan | undefined, what: string): void {
+    if (plan) order.plan = plan;
+    else delete order.plan;
+    this.note(order, what);
   }
 
   get(orderNo: string): Order | undefined {
@@ -133,43 +213,71 @@ export class OrderBook {
    * Moves a pending order to a terminal status; `FAIL` and `CLOSE` take the failure given, each part of it
    * defaulting to the generic one. Returns false (and changes nothing) if the order was not pending.
    */
-  complete(order: Order, status: Exclude<PaymentStatus, 'INITIAL' | 'PENDING'>, failure?: Partial<Failure>): boolean {
-    this.expireDue();
+  complete(order: Order, status: TerminalStatus, failure?: Partial<Failure>, why = 'settled'): boolean {
+    this.settleDue();
     if (isTerminalStatus(order.status)) return false;
+    this.#settle(order, status, failure, why, this.clock.now());
+    return true;
+  }
+
+  /**
+   * Settles an order whose payer completed the step: as its plan says when an expectation gave it one,
+   * otherwise with `outcome` (the test values' answer).
+   */
+  completeStep(order: Order, outcome: 'success' | Failure, why: string): boolean {
+    const plan = order.plan;
+    if (plan) return this.complete(order, plan.status, plan.failure, `${why}; outcome from expectation ${plan.expectationId}`);
+    return outcome === 'success' ? this.complete(order, 'SUCCESS', undefined, why) : this.complete(order, 'FAIL', outcome, why);
+  }
+
+  #settle(order: Order, status: TerminalStatus, failure: Partial<Failure> | undefined, why: string, at: number): void {
     order.status = status;
-    order.updatedAt = this.clock.now();
+    order.updatedAt = at;
     delete order.nextAction;
     if (status !== 'SUCCESS') {
       const fallback = status === 'CLOSE' ? FAILURES.closedByTest : FAILURES.failedByTest;
       order.failureCode = failure?.failureCode ?? fallback.failureCode;
       order.failureReason = failure?.failureReason ?? fallback.failureReason;
     }
-    for (const listener of this.#listeners) listener(order);
-    return true;
+    order.life.push({ at, status, what: why });
+    for (const listener of this.#changeListeners) listener(order);
+    this.#updated(order);
   }
 
-  /** Closes every pending order whose expiry has passed on the sandbox clock. */
-  expireDue(): void {
+  /**
+   * Applies everything due on the sandbox clock, in the order it fell due: an order settles on its plan's
+   * time or closes at its expiry, whichever came first; refunds move on.
+   */
+  settleDue(): void {
     const now = this.clock.now();
     for (const order of this.#orders.values()) {
-      if (order.status === 'PENDING' && order.expiresAt <= now) {
-        order.status = 'CLOSE';
-        order.updatedAt = now;
-        delete order.nextAction;
-        order.failureCode = FAILURES.expired.failureCode;
-        order.failureReason = FAILURES.expired.failureReason;
-        for (const listener of this.#listeners) listener(order);
+      if (order.status !== 'PENDING') continue;
+      const planned = order.plan?.at;
+      if (planned !== undefined && planned <= now && planned < order.expiresAt) {
+        const plan = order.plan as OrderPlan;
+        this.#settle(order, plan.status, plan.failure, `settled by expectation ${plan.expectationId}`, planned);
+      } else if (order.expiresAt <= now) {
+        this.#settle(order, 'CLOSE', FAILURES.expired, `expired (expireAt)`, order.expiresAt);
       }
     }
+    this.settleRefunds();
+  }
+
+  /** Kept for the callers that only mean expiry; it applies everything due. */
+  expireDue(): void {
+    this.settleDue();
   }
 
   hasRefund(merchantId: string, reference: string): boolean {
     return this.#refunds.has(`${merchantId}:${reference}`);
   }
 
-  addRefund(refund: Refund): Refund {
-    this.#refunds.set(`${refund.merchantId}:${refund.reference}`, refund);
-    return refund;
+  addRefund(refund: Omit<Refund, 'life' | 'updatedAt'>, what = 'created'): Refund {
+    const stored: Refund = { ...refund, updatedAt: refund.createdAt, life: [{ at: refund.createdAt, status: refund.orderStatus, what }] };
+    this.#refunds.set(`${stored.merchantId}:${stored.reference}`, stored);
+    this.#refundUpdated(stored);
+    this.settleRefunds();
+    return stored;
   }
 
   findRefund(merchantId: string, reference: string): Refund | undefined {
@@ -177,21 +285,54 @@ export class OrderBook {
     return this.#refunds.get(`${merchantId}:${reference}`);
   }
 
-  /** Refunds settle one sandbox minute after they were created. */
+  /** Refunds of any merchant with this reference, the newest first. */
+  refundsWithReference(reference: string): Refund[] {
+    return [...this.#refunds.values()].filter((refund) => refund.reference === reference).reverse();
+  }
+
+  refunds(): Refund[] {
+    return [...this.#refunds.values()].reverse();
+  }
+
+  /** Changes how and when a refund that has not ended will end. */
+  replanRefund(refund: Refund, outcome: Refund['outcome'], settlesAt: number, expectationId: string): void {
+    refund.outcome = outcome;
+    refund.settlesAt = settlesAt;
+    refund.expectationId = expectationId;
+    refund.life.push({ at: this.clock.now(), what: `expectation ${expectationId}: ${outcome.outcome} at ${new Date(settlesAt).toISOString()}` });
+    this.#refundUpdated(refund);
+    this.settleRefunds();
+  }
+
+  /** `INITIAL -> PENDING -> SUCCESS | FAIL`, each step stamped with the time it fell due. */
   settleRefunds(): void {
     const now = this.clock.now();
     for (const refund of this.#refunds.values()) {
-      if (refund.orderStatus !== 'PENDING' || refund.createdAt + REFUND_SETTLE_MINUTES * MINUTE > now) continue;
-      if (refund.failsWith) {
-        refund.orderStatus = 'FAIL';
-        refund.errorCode = refund.failsWith.errorCode;
-        refund.errorMsg = refund.failsWith.errorMsg;
-        // A failed refund gives back what it had reserved of the original order.
-        const original = this.#orders.get(refund.originalOrderNo);
-        if (original) original.refundedTotal -= refund.amount.total;
-      } else {
-        refund.orderStatus = 'SUCCESS';
+      if (refund.orderStatus === 'SUCCESS' || refund.orderStatus === 'FAIL') continue;
+      let changed = false;
+      if (refund.orderStatus === 'INITIAL' && Math.min(refund.pendingAt, refund.settlesAt) <= now) {
+        refund.orderStatus = 'PENDING';
+        refund.updatedAt = Math.min(refund.pendingAt, refund.settlesAt);
+        refund.life.push({ at: refund.updatedAt, status: 'PENDING', what: 'taken by the bank' });
+        changed = true;
       }
+      if (refund.settlesAt <= now) {
+        refund.updatedAt = refund.settlesAt;
+        const why = refund.expectationId ? `settled by expectation ${refund.expectationId}` : 'settled';
+        if (refund.outcome.outcome === 'FAIL') {
+          refund.orderStatus = 'FAIL';
+          refund.errorCode = refund.outcome.errorCode ?? 'REFUND_REJECTED';
+          refund.errorMsg = refund.outcome.errorMsg ?? 'The refund was rejected by the bank.';
+          // A failed refund gives back what it had reserved of the original order.
+          const original = this.#orders.get(refund.originalOrderNo);
+          if (original) original.refundedTotal -= refund.amount.total;
+        } else {
+          refund.orderStatus = 'SUCCESS';
+        }
+        refund.life.push({ at: refund.updatedAt, status: refund.orderStatus, what: why });
+        changed = true;
+      }
+      if (changed) this.#refundUpdated(refund);
     }
   }
 
@@ -201,4 +342,25 @@ export class OrderBook {
     this.#byReferenceCode.clear();
     this.#refunds.clear();
   }
+
+  toData(): BookData {
+    return { orders: [...this.#orders.values()], refunds: [...this.#refunds.values()], sequence: this.#sequence, codeState: this.#codeState };
+  }
+
+  restore(data: BookData): void {
+    this.clear();
+    for (const order of data.orders) this.#index(order);
+    for (const refund of data.refunds) this.#refunds.set(`${refund.merchantId}:${refund.reference}`, refund);
+    this.#sequence = data.sequence;
+    this.#codeState = data.codeState;
+  }
+
+  #updated(order: Order): void {
+    for (const listener of this.#updateListeners) listener(order);
+  }
+
+  #refundUpdated(refund: Refund): void {
+    for (const listener of this.#refundListeners) listener(refund);
+  }
 }
+

@@ -14,8 +14,24 @@ export const SANDBOX_PATHS = {
   notifications: '/sandbox/v1/notifications',
   faults: '/sandbox/v1/faults',
   reset: '/sandbox/v1/reset',
+  state: '/sandbox/v1/state',
+  events: '/sandbox/v1/events',
+  scenarios: '/sandbox/v1/scenarios',
+  refunds: '/sandbox/v1/refunds',
+  deliveries: '/sandbox/v1/deliveries',
+  resendCallback: '/sandbox/v1/callbacks/{notifyId}/resend',
+  replayCallback: '/sandbox/v1/callbacks/{notifyId}/replay',
+  fault: '/sandbox/v1/faults/{id}',
+  deliveryFaults: '/sandbox/v1/delivery-faults',
+  deliveryFault: '/sandbox/v1/delivery-faults/{id}',
+  expectations: '/sandbox/v1/expectations',
+  expectation: '/sandbox/v1/expectations/{id}',
   threeDsPage: '/sandbox/3ds/{orderNo}',
   threeDsDecision: '/sandbox/3ds/{orderNo}/{decision}',
+  /** The dashboard; `GET /` serves it too, to browsers. Its script and styles are files of their own (a strict CSP). */
+  dashboard: '/sandbox/dashboard',
+  dashboardScript: '/sandbox/dashboard.js',
+  dashboardStyles: '/sandbox/dashboard.css',
 } as const;
 
 export type SandboxOperation = keyof typeof SANDBOX_PATHS;

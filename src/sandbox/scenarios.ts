@@ -2,6 +2,8 @@
  * The sandbox's test values: which input leads to which outcome. Deterministic, and listed in README.md
  * ("Sandbox test values"). The real service's published test data is honoured: bank code 033 with account
  * 2215381176 succeeds and 2215381190 fails, OTP 11315632, date of birth 05-01-1990, POS terminal N78101818218.
+ * These are the defaults (`DEFAULT_SCENARIOS`); a scenarios file changes them per sandbox (scenario-file.ts),
+ * and an expectation overrides them for one order (expectations.ts).
  */
 import { codesOf, isErrorCode, type ErrorCode, type ErrorFamily, type NextActionType } from '../core/index.js';
 
@@ -59,10 +61,12 @@ export const BANK_ACCOUNTS: Readonly<Record<string, BankAccountScenario>> = {
   },
 };
 
-const DEFAULT_BANK_ACCOUNT: BankAccountScenario = { nextAction: 'INPUT_OTP', outcome: 'success', checksDateOfBirth: false };
+export const DEFAULT_BANK_ACCOUNT: BankAccountScenario = { nextAction: 'INPUT_OTP', outcome: 'success', checksDateOfBirth: false };
 
-export function bankAccountScenario(bankCode: string, accountNumber: string): BankAccountScenario {
-  if (bankCode === TEST_BANK_CODE && Object.hasOwn(BANK_ACCOUNTS, accountNumber)) return BANK_ACCOUNTS[accountNumber] as BankAccountScenario;
+export function bankAccountScenario(bankCode: string, accountNumber: string, scenarios: Scenarios = DEFAULT_SCENARIOS): BankAccountScenario {
+  if (bankCode === scenarios.bankCode && Object.hasOwn(scenarios.bankAccounts, accountNumber)) {
+    return scenarios.bankAccounts[accountNumber] as BankAccountScenario;
+  }
   return DEFAULT_BANK_ACCOUNT;
 }
 
@@ -77,15 +81,65 @@ export function errorForAmount(total: unknown, family: ErrorFamily): ErrorCode |
   return code !== undefined && isErrorCode(code) ? code : undefined;
 }
 
-/** A refund of this amount fails; every other refund succeeds one sandbox minute after it was created. */
-export const FAILING_REFUND_AMOUNT = 4040;
-export const REFUND_SETTLE_MINUTES = 1;
+/** How a refund with a given amount ends, and when (sandbox minutes after it was created). */
+export interface RefundScenario {
+  outcome: 'SUCCESS' | 'FAIL';
+  errorCode?: string;
+  errorMsg?: string;
+  afterMinutes?: number;
+}
+
+/**
+ * A refund's life (the specification lists its statuses, not its transitions): `INITIAL` when created,
+ * `PENDING` a sandbox minute later (the bank has it), `SUCCESS` or `FAIL` two sandbox minutes after create,
+ * unless its amount or an expectation says otherwise.
+ */
+export const REFUND_PENDING_MINUTES = 1;
+export const REFUND_SETTLE_MINUTES = 2;
 export const REFUND_FAILURE = { errorCode: 'REFUND_REJECTED', errorMsg: 'The refund was rejected by the bank.' } as const;
+/** A refund of this amount fails; see REFUND_AMOUNTS for the others. */
+export const FAILING_REFUND_AMOUNT = 4040;
+
+/** Refund amounts (minor units) with an outcome of their own; every other refund succeeds. */
+export const REFUND_AMOUNTS: Readonly<Record<string, RefundScenario>> = {
+  [String(FAILING_REFUND_AMOUNT)]: { outcome: 'FAIL', ...REFUND_FAILURE },
+  '4041': { outcome: 'FAIL', errorCode: 'ACCOUNT_CLOSED', errorMsg: "The payer's account is closed." },
+  '4042': { outcome: 'SUCCESS', afterMinutes: 3 * 24 * 60 },
+};
 
 /** VAT is included in the amount, at the rate of the order's country (percent); other countries 0. */
 export const VAT_RATES: Readonly<Record<string, number>> = { EG: 14, SA: 15, AE: 5, NG: 7.5 };
 
-export function vatOf(total: number, country: string): { total: number; rate: number } {
-  const rate = Object.hasOwn(VAT_RATES, country) ? (VAT_RATES[country] as number) : 0;
+/**
+ * Every test value a sandbox uses, as one object: the defaults below, or the defaults changed by a scenarios
+ * file (`--scenarios`, scenario-file.ts). Each sandbox keeps its own.
+ */
+export interface Scenarios {
+  otp: string;
+  pin: string;
+  dateOfBirth: { dobDay: string; dobMonth: string; dobYear: string };
+  bankCode: string;
+  bankAccounts: Readonly<Record<string, BankAccountScenario>>;
+  vatRates: Readonly<Record<string, number>>;
+  refundAmounts: Readonly<Record<string, RefundScenario>>;
+}
+
+export const DEFAULT_SCENARIOS: Scenarios = {
+  otp: TEST_OTP,
+  pin: TEST_PIN,
+  dateOfBirth: TEST_DATE_OF_BIRTH,
+  bankCode: TEST_BANK_CODE,
+  bankAccounts: BANK_ACCOUNTS,
+  vatRates: VAT_RATES,
+  refundAmounts: REFUND_AMOUNTS,
+};
+
+export function vatOf(total: number, country: string, rates: Readonly<Record<string, number>> = VAT_RATES): { total: number; rate: number } {
+  const rate = Object.hasOwn(rates, country) ? (rates[country] as number) : 0;
   return { total: Math.round((total * rate) / (100 + rate)), rate };
+}
+
+export function refundScenario(total: number, scenarios: Scenarios = DEFAULT_SCENARIOS): RefundScenario {
+  const key = String(total);
+  return Object.hasOwn(scenarios.refundAmounts, key) ? (scenarios.refundAmounts[key] as RefundScenario) : { outcome: 'SUCCESS' };
 }

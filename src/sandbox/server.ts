@@ -19,10 +19,16 @@ import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { SandboxClock } from './clock.js';
 import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from './config.js';
-import { handleControl, type SandboxState } from './control-api.js';
+import { handleControl, orderView, refundView, snapshot, type SandboxState } from './control-api.js';
+import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from './dashboard/page.js';
+import { DeliveryFaultQueue } from './delivery-faults.js';
+import { EventHub, formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from './events.js';
+import { ExpectationBook } from './expectations.js';
 import { FaultQueue } from './faults.js';
 import { Outbox } from './notifications.js';
 import { OrderBook } from './orders.js';
+import { DataFileWriter, readDataFile, type SavedState } from './persistence.js';
+import { readSandboxFile, type ScenariosInput } from './scenario-file.js';
 import { FAILURES } from './scenarios.js';
 import * as service from './service-api.js';
 import { DevelopmentGuard } from './guard.js';
@@ -52,6 +58,18 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Send callbacks to hosts other than this machine. Default false (see README, "A safe development tool"). */
   allowRemoteCallbacks?: boolean;
+  /**
+   * Test values, VAT rates and merchants, in the format of a scenarios file (README, "Scenarios as data"):
+   * each key changes the defaults. Its `merchants` serve when `merchants` is not given.
+   */
+  scenarios?: ScenariosInput;
+  /**
+   * A file that keeps the sandbox's state across restarts: read at start (a damaged file is an error), written
+   * shortly after every change and at close, atomically.
+   */
+  dataFile?: string;
+  /** Milliseconds between comments on an idle event stream, so that proxies keep it open. Default 15 000. */
+  heartbeatMs?: number;
 }
 
 export interface Sandbox {
@@ -61,6 +79,8 @@ export interface Sandbox {
   clock: SandboxClock;
   /** Resolves when no callback is being sent. */
   idle(): Promise<void>;
+  /** Writes the data file now, when there is one. */
+  save(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,8 +96,18 @@ const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, bod
 };
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+/** Bytes an event stream may fall behind by before its reader is let go. */
+const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
-function merchantsOf(options: SandboxOptions): ResolvedMerchant[] {
+/** The dashboard's files by path: content type and text. `GET /` serves the page to browsers too. */
+const DASHBOARD_FILES: Record<string, () => readonly [string, string]> = {
+  [SANDBOX_PATHS.dashboard]: () => ['text/html; charset=utf-8', dashboardHtml('../')],
+  [SANDBOX_PATHS.dashboardScript]: () => ['text/javascript; charset=utf-8', dashboardScript()],
+  [SANDBOX_PATHS.dashboardStyles]: () => ['text/css; charset=utf-8', DASHBOARD_CSS],
+};
+
+function merchantsOf(options: SandboxOptions, fromScenarios: ResolvedMerchant[] | undefined): ResolvedMerchant[] {
+  if ((!options.merchants || options.merchants.length === 0) && fromScenarios) return fromScenarios;
   if (options.merchants && options.merchants.length > 0) {
     const merchants = options.merchants.map((merchant, index) => resolveMerchant(merchant, `merchants[${index}]`));
     if (new Set(merchants.map((merchant) => merchant.merchantId)).size !== merchants.length) {
@@ -96,17 +126,31 @@ function merchantsOf(options: SandboxOptions): ResolvedMerchant[] {
 }
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const merchants = merchantsOf(options);
+  let file;
+  try {
+    file = readSandboxFile(options.scenarios ?? {});
+  } catch (error) {
+    if (error instanceof SandboxConfigError) throw new SandboxConfigError(`scenarios: ${error.message}`, error.path);
+    throw error;
+  }
+  const scenarios = file.scenarios;
+  const merchants = merchantsOf(options, file.merchants);
   const merchantsById = new Map(merchants.map((merchant) => [merchant.merchantId, merchant]));
+  const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
   const clock = new SandboxClock();
-  const book = new OrderBook(clock);
+  const events = new EventHub(() => clock.now());
+  const book = new OrderBook(clock, scenarios);
+  const deliveryFaults = new DeliveryFaultQueue();
   const dispatcher = new CallbackDispatcher({
     clock,
+    merchant: (merchantId) => merchantsById.get(merchantId),
+    faults: deliveryFaults,
     ...(options.callbackTimeoutMs ? { timeoutMs: options.callbackTimeoutMs } : {}),
     allowRemoteCallbacks: options.allowRemoteCallbacks ?? false,
   });
   const outbox = new Outbox();
   const faults = new FaultQueue();
+  const expectations = new ExpectationBook(clock);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const log = options.log ?? (() => undefined);
   const held = new Set<NodeJS.Timeout>();
@@ -126,19 +170,65 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     dispatcher,
     outbox,
     faults,
+    deliveryFaults,
+    expectations,
     clock,
     merchants: merchantsById,
+    scenarios,
+    events,
     tick() {
-      book.expireDue();
-      book.settleRefunds();
+      book.settleDue();
       dispatcher.deliverDue();
     },
   };
+  if (saved) restore(saved);
+
   book.onChange((order) => {
     const merchant = merchantsById.get(order.merchantId);
     if (merchant) dispatcher.enqueue(order, merchant);
+    if (order.plan) expectations.done(order.plan.expectationId, `order ${order.orderNo} ended ${order.status}`);
     queueMicrotask(() => dispatcher.deliverDue());
   });
+  book.onUpdate((order) => events.publish('order', () => orderView(order)));
+  book.onRefund((refund) => {
+    if (refund.expectationId && (refund.orderStatus === 'SUCCESS' || refund.orderStatus === 'FAIL')) {
+      expectations.done(refund.expectationId, `refund ${refund.reference} ended ${refund.orderStatus}`);
+    }
+    events.publish('refund', () => refundView(refund));
+  });
+  outbox.onSent((message) => events.publish('message', () => message));
+  dispatcher.onChange((notifyId) => events.publish('delivery', () => dispatcher.delivery(notifyId)));
+  faults.onChange(() => events.publish('faults', () => faults.list()));
+  deliveryFaults.onChange(() => events.publish('deliveryFaults', () => deliveryFaults.list()));
+  expectations.onChange(() => events.publish('expectations', () => expectations.list()));
+
+  function saveState(): SavedState {
+    return {
+      clockOffsetMs: clock.offsetMs,
+      book: book.toData(),
+      outbox: outbox.toData(),
+      dispatcher: dispatcher.toData(),
+      faults: faults.toData(),
+      deliveryFaults: deliveryFaults.toData(),
+      expectations: expectations.toData(),
+    };
+  }
+  function restore(data: SavedState): void {
+    clock.restore(data.clockOffsetMs);
+    book.restore(data.book);
+    outbox.restore(data.outbox);
+    dispatcher.restore(data.dispatcher);
+    faults.restore(data.faults);
+    deliveryFaults.restore(data.deliveryFaults);
+    expectations.restore(data.expectations);
+  }
+  const writer = options.dataFile
+    ? new DataFileWriter(options.dataFile, saveState, (error) => log(`data file ${options.dataFile} not written: ${error.message}`))
+    : undefined;
+  if (writer) {
+    await writer.start();
+    events.watch(() => writer.changed());
+  }
 
   async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Buffer): Promise<Envelope> {
     const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';
@@ -160,7 +250,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return errorEnvelope('02001', { data: { errors: [{ field: 'body', rule: 'json', message: 'the request body is not JSON' }] } });
     }
     state.tick();
-    return OPERATIONS[operation]({ merchant, book, outbox, clock, publicUrl }, parsed.value);
+    return OPERATIONS[operation]({ merchant, book, outbox, clock, scenarios, expectations, publicUrl }, parsed.value);
   }
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -233,12 +323,31 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', new URLSearchParams(decodeUtf8(raw) ?? ''), response, finish);
     }
 
+    if (url.pathname === SANDBOX_PATHS.events) {
+      if (method !== 'GET') return finish(405, { message: 'use GET' }, { ...cors, Allow: 'GET' });
+      return streamEvents(url, response, cors, finish);
+    }
     if (url.pathname.startsWith('/sandbox/v1/')) {
       const text = decodeUtf8(raw);
       const parsed = text === undefined ? undefined : text.trim() === '' ? { ok: true as const, value: undefined } : parseJson(text);
       if (!parsed?.ok) return finish(400, { message: 'the body is not JSON' }, cors);
-      const answer = handleControl(state, method, url, parsed.value);
+      const answer = await handleControl(state, method, url, parsed.value);
       if (answer) return finish(answer.status, answer.body, cors);
+    }
+    const page = DASHBOARD_FILES[url.pathname];
+    const wantsPage = url.pathname === '/' && /\btext\/html\b/.test(String(request.headers.accept ?? ''));
+    if ((page || wantsPage) && (method === 'GET' || method === 'HEAD')) {
+      const [type, body] = page ? page() : (['text/html; charset=utf-8', dashboardHtml('')] as const);
+      log(`${method} ${path} 200 ${Date.now() - started}ms`);
+      response.writeHead(200, {
+        'Content-Type': type,
+        'Content-Security-Policy': dashboardPolicy(publicUrl),
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      });
+      response.end(method === 'HEAD' ? undefined : body);
+      return;
     }
     if (url.pathname === '/' && method === 'GET') {
       return finish(200, {
@@ -249,6 +358,42 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       });
     }
     finish(404, { message: `no such path: ${url.pathname}` });
+  }
+
+  /** The event stream: a snapshot, then every event as it is published, and a comment now and then to keep it open. */
+  function streamEvents(url: URL, response: ServerResponse, cors: Record<string, string>, finish: (status: number, body: unknown, headers?: Record<string, string>) => void): void {
+    const asked = url.searchParams.get('types');
+    const types = asked ? asked.split(',').map((type) => type.trim()) : undefined;
+    const unknown = types?.filter((type) => !Object.hasOwn(SANDBOX_EVENT_TYPES, type));
+    if (unknown && unknown.length > 0) {
+      return finish(400, { message: `types: ${unknown.join(', ')} is not an event type; they are ${Object.keys(SANDBOX_EVENT_TYPES).join(', ')}`, errors: [{ field: 'types', rule: 'enum', message: 'unknown event type' }] }, cors);
+    }
+    state.tick();
+    log(`GET ${printable(url.pathname)} 200 stream`);
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+      'X-Content-Type-Options': 'nosniff',
+      ...cors,
+    });
+    response.write('retry: 2000\n\n');
+    response.write(formatServerSentEvent({ id: 0, type: 'snapshot', at: clock.now(), data: snapshot(state) }));
+    const wanted = (type: SandboxEventType) => !types || type === 'reset' || types.includes(type);
+    const unsubscribe = events.subscribe((event) => {
+      if (!wanted(event.type)) return;
+      // A reader that stopped reading is let go: it reconnects and gets a new snapshot.
+      if (response.writableLength > MAX_STREAM_BACKLOG) response.destroy();
+      else response.write(formatServerSentEvent(event));
+    });
+    const heartbeat = setInterval(() => response.write(': still here\n\n'), options.heartbeatMs ?? 15_000);
+    heartbeat.unref();
+    streams.add(response);
+    response.on('close', () => {
+      unsubscribe();
+      clearInterval(heartbeat);
+      streams.delete(response);
+    });
   }
 
   function serveThreeDsPage(orderNo: string, response: ServerResponse, finish: (status: number, body: unknown) => void): void {
@@ -286,19 +431,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // Only the form of the page the sandbox served for this order decides it: never another site's post.
     if (!guard.checkFormToken(orderNo, form.get(FORM_TOKEN_FIELD))) return finish(403, { message: 'the form token is missing or wrong' });
     if (order.status === 'PENDING' && order.nextAction === 'REDIRECT_3DS') {
-      if (choice === 'approve') {
-        const outcome = order.bank.scenario.outcome;
-        if (outcome === 'success') book.complete(order, 'SUCCESS');
-        else book.complete(order, 'FAIL', outcome);
-      } else {
-        book.complete(order, 'FAIL', FAILURES.threeDsDeclined);
-      }
+      if (choice === 'approve') book.completeStep(order, order.bank.scenario.outcome, '3-D Secure approved');
+      else book.complete(order, 'FAIL', FAILURES.threeDsDeclined, '3-D Secure declined');
     }
     response.writeHead(303, { Location: order.bank.returnUrl, 'Cache-Control': 'no-store' });
     response.end();
   }
 
   const sockets = new Set<Socket>();
+  const streams = new Set<ServerResponse>();
   const server = createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
       log(`${request.method} ${printable(request.url ?? '')} failed: ${error instanceof Error ? error.message : 'error'}`);
@@ -336,14 +477,20 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     merchants,
     clock,
     idle: () => dispatcher.idle(),
+    save: async () => {
+      writer?.changed();
+      await writer?.flush();
+    },
     async close() {
       clearInterval(ticker);
       for (const timer of held) clearTimeout(timer);
       held.clear();
+      for (const stream of streams) stream.end();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
       await Promise.race([dispatcher.idle(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+      await writer?.flush();
     },
   };
 }

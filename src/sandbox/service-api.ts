@@ -39,19 +39,19 @@ import {
 import { SANDBOX_PATHS } from './paths.js';
 import { MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
+import { describePlan, failureOf, planOf, withExpectation, type Expectation, type ExpectationBook } from './expectations.js';
 import type { Outbox } from './notifications.js';
 import type { Order, OrderBook, Refund } from './orders.js';
 import {
   bankAccountScenario,
   errorForAmount,
-  FAILING_REFUND_AMOUNT,
   FAILURES,
   MAX_CODE_ATTEMPTS,
   MAX_OTP_RESENDS,
-  REFUND_FAILURE,
-  TEST_DATE_OF_BIRTH,
-  TEST_OTP,
-  TEST_PIN,
+  REFUND_PENDING_MINUTES,
+  REFUND_SETTLE_MINUTES,
+  refundScenario,
+  type Scenarios,
 } from './scenarios.js';
 
 /** Orders that name no country are taken to be Egyptian (the VAT rule and callbacks need one). */
@@ -62,6 +62,8 @@ export interface ServiceContext {
   book: OrderBook;
   outbox: Outbox;
   clock: SandboxClock;
+  scenarios: Scenarios;
+  expectations: ExpectationBook;
   /** The address payers' browsers reach the sandbox at, for the 3-D Secure page. */
   publicUrl: string;
 }
@@ -86,13 +88,24 @@ export function createPayment(context: ServiceContext, body: unknown): Envelope 
     return errorEnvelope(DUPLICATE_REFERENCE_CODES[request.payMethod]);
   }
   switch (request.payMethod) {
-    case 'Pos':
-      return successEnvelope(createData(context.book.add({ ...base(context, request), sn: request.sn, nextAction: 'SWIPE_CARD' }), context));
+    case 'Pos': {
+      const fields = base(context, request);
+      const expectation = takeExpectation(context, fields);
+      const order = context.book.add({ ...fields, sn: request.sn, nextAction: 'SWIPE_CARD' }, 'created: PENDING, waits for a card at the terminal');
+      applyPlan(context, order, expectation);
+      return successEnvelope(createData(order, context));
+    }
     case 'BankAccount':
       return createBankAccountPayment(context, request);
     case 'ReferenceCode': {
-      const order = context.book.add({ ...base(context, request), referenceCode: context.book.nextReferenceCode() });
-      context.outbox.sendReferenceCode(order, request.notify, request.merchantName ?? context.merchant.name, context.clock.now());
+      const fields = base(context, request);
+      const expectation = takeExpectation(context, fields);
+      const order = context.book.add({ ...fields, referenceCode: context.book.nextReferenceCode() }, 'created: PENDING, waits for the reference code to be paid');
+      applyPlan(context, order, expectation);
+      if (order.status === 'PENDING') {
+        const sent = context.outbox.sendReferenceCode(order, request.notify, request.merchantName ?? context.merchant.name, context.clock.now());
+        for (const message of sent) context.book.note(order, `reference code sent by ${message.channel} to ${message.to}`);
+      }
       return successEnvelope(createData(order, context));
     }
   }
@@ -115,27 +128,57 @@ function base(context: ServiceContext, request: CreatePaymentRequest) {
   };
 }
 
+function takeExpectation(context: ServiceContext, fields: { merchantId: string; reference: string; orderNo: string }): Expectation | undefined {
+  return context.expectations.take('payment', fields.merchantId, fields.reference, fields.orderNo);
+}
+
+/** Gives a new order the plan its expectation names, and settles it at once when that is due now. */
+function applyPlan(context: ServiceContext, order: Order, expectation: Expectation | undefined): void {
+  if (!expectation) return;
+  if (expectation.nextAction && order.payMethod !== 'BankAccount') {
+    context.expectations.applied(expectation, order.orderNo, `nextAction ignored: it is for bank account orders, and this is ${order.payMethod}`);
+  }
+  const plan = planOf(expectation, order.createdAt);
+  if (plan) context.book.plan(order, plan, describePlan(plan));
+  else context.book.note(order, `expectation ${expectation.id}: asks for ${expectation.nextAction}`);
+  context.book.settleDue();
+}
+
 function createBankAccountPayment(context: ServiceContext, request: BankAccountCreateRequest): Envelope {
-  const scenario = bankAccountScenario(request.bankCode, request.bankAccountNumber);
-  if (scenario.checksDateOfBirth) {
+  const { scenarios } = context;
+  const magic = bankAccountScenario(request.bankCode, request.bankAccountNumber, scenarios);
+  if (magic.checksDateOfBirth) {
     const given = { dobDay: request.dobDay, dobMonth: request.dobMonth, dobYear: request.dobYear };
-    if (JSON.stringify(given) !== JSON.stringify(TEST_DATE_OF_BIRTH)) {
+    const expected = { dobDay: scenarios.dateOfBirth.dobDay, dobMonth: scenarios.dateOfBirth.dobMonth, dobYear: scenarios.dateOfBirth.dobYear };
+    if (JSON.stringify(given) !== JSON.stringify(expected)) {
       return invalid({ field: 'dobDay', rule: 'mismatch', message: 'dobDay, dobMonth and dobYear do not match the account holder' });
     }
   }
-  const order = context.book.add({
-    ...base(context, request),
-    nextAction: scenario.nextAction,
-    bank: {
-      scenario,
-      bankCode: request.bankCode,
-      accountLast4: request.bankAccountNumber.slice(-4),
-      returnUrl: request.returnUrl,
+  const fields = base(context, request);
+  const expectation = takeExpectation(context, fields);
+  const scenario = withExpectation(magic, expectation);
+  const order = context.book.add(
+    {
+      ...fields,
+      nextAction: scenario.nextAction,
+      bank: {
+        scenario,
+        bankCode: request.bankCode,
+        accountLast4: request.bankAccountNumber.slice(-4),
+        returnUrl: request.returnUrl,
+      },
     },
-  });
-  if (scenario.failsAtCreate) context.book.complete(order, 'FAIL', scenario.failsAtCreate);
-  else if (scenario.nextAction === 'INPUT_OTP') context.outbox.sendOtp(order, TEST_OTP, context.clock.now());
+    `created: PENDING, asks for ${scenario.nextAction}`,
+  );
+  if (scenario.failsAtCreate) context.book.complete(order, 'FAIL', scenario.failsAtCreate, 'failed at create (test account)');
+  else applyPlan(context, order, expectation);
+  if (order.status === 'PENDING' && order.nextAction === 'INPUT_OTP') sendOtp(context, order);
   return successEnvelope(createData(order, context));
+}
+
+function sendOtp(context: ServiceContext, order: Order): void {
+  const message = context.outbox.sendOtp(order, context.scenarios.otp, context.clock.now());
+  context.book.note(order, `OTP sent by ${message.channel} to ${message.to}`);
 }
 
 /** `data` of create and of the OTP, PIN and resend actions. */
@@ -184,18 +227,18 @@ function isEnvelope(value: Order | Envelope): value is Envelope {
 }
 
 function submitCode(context: ServiceContext, order: Order, given: string, expected: string, field: 'otp' | 'pin'): Envelope {
-  const scenario = order.bank?.scenario;
+  const name = field === 'otp' ? 'OTP' : 'PIN';
   if (given === expected) {
-    if (!scenario || scenario.outcome === 'success') context.book.complete(order, 'SUCCESS');
-    else context.book.complete(order, 'FAIL', scenario.outcome);
+    context.book.completeStep(order, order.bank?.scenario.outcome ?? 'success', `${name} entered`);
     return successEnvelope(createData(order, context));
   }
   order.codeAttempts += 1;
   const left = MAX_CODE_ATTEMPTS - order.codeAttempts;
   if (left <= 0) {
-    context.book.complete(order, 'FAIL', FAILURES.codeAttempts);
+    context.book.complete(order, 'FAIL', FAILURES.codeAttempts, `wrong ${name} ${MAX_CODE_ATTEMPTS} times`);
     return successEnvelope(createData(order, context));
   }
+  context.book.note(order, `wrong ${name}; ${left} ${left === 1 ? 'attempt' : 'attempts'} left`);
   return invalid({
     field,
     rule: 'mismatch',
@@ -208,7 +251,7 @@ export function submitOtp(context: ServiceContext, body: unknown): Envelope {
   if (!checked.ok) return envelopeForViolations(checked.violations);
   const order = orderForAction(context, checked.value, 'INPUT_OTP', 'an OTP');
   if (isEnvelope(order)) return order;
-  return submitCode(context, order, checked.value.otp, TEST_OTP, 'otp');
+  return submitCode(context, order, checked.value.otp, context.scenarios.otp, 'otp');
 }
 
 export function submitPin(context: ServiceContext, body: unknown): Envelope {
@@ -216,7 +259,7 @@ export function submitPin(context: ServiceContext, body: unknown): Envelope {
   if (!checked.ok) return envelopeForViolations(checked.violations);
   const order = orderForAction(context, checked.value, 'INPUT_PIN', 'a PIN');
   if (isEnvelope(order)) return order;
-  return submitCode(context, order, checked.value.pin, TEST_PIN, 'pin');
+  return submitCode(context, order, checked.value.pin, context.scenarios.pin, 'pin');
 }
 
 export function resendOtp(context: ServiceContext, body: unknown): Envelope {
@@ -229,7 +272,7 @@ export function resendOtp(context: ServiceContext, body: unknown): Envelope {
     return invalid({ field, rule: 'limit', message: `the OTP of order ${order.orderNo} was already sent again ${MAX_OTP_RESENDS} times` });
   }
   order.otpResends += 1;
-  context.outbox.sendOtp(order, TEST_OTP, context.clock.now());
+  sendOtp(context, order);
   return successEnvelope(createData(order, context));
 }
 
@@ -290,19 +333,37 @@ export function createRefund(context: ServiceContext, body: unknown): Envelope {
     return invalid({ field: 'amount.total', rule: 'max', message: `amount.total must be at most ${refundable}, what is left to refund` });
   }
   original.refundedTotal += request.amount.total;
-  const refund = context.book.addRefund({
-    merchantId,
-    reference: request.reference,
-    originalReference: original.reference,
-    orderNo: context.book.nextOrderNo(),
-    originalOrderNo: original.orderNo,
-    country: request.country,
-    amount: { ...request.amount },
-    refundWay: request.refundWay,
-    orderStatus: 'PENDING',
-    createdAt: context.clock.now(),
-    ...(request.amount.total === FAILING_REFUND_AMOUNT ? { failsWith: REFUND_FAILURE } : {}),
-  });
+  const createdAt = context.clock.now();
+  const orderNo = context.book.nextOrderNo();
+  const expectation = context.expectations.take('refund', merchantId, request.reference, orderNo);
+  const magic = refundScenario(request.amount.total, context.scenarios);
+  const failure = expectation && failureOf(expectation);
+  const outcome: Refund['outcome'] = expectation?.outcome
+    ? failure
+      ? { outcome: 'FAIL', errorCode: failure.failureCode, errorMsg: failure.failureReason }
+      : { outcome: 'SUCCESS' }
+    : { outcome: magic.outcome, ...(magic.errorCode ? { errorCode: magic.errorCode } : {}), ...(magic.errorMsg ? { errorMsg: magic.errorMsg } : {}) };
+  const settleMinutes = expectation?.afterMinutes ?? magic.afterMinutes ?? REFUND_SETTLE_MINUTES;
+  const refund = context.book.addRefund(
+    {
+      merchantId,
+      reference: request.reference,
+      originalReference: original.reference,
+      orderNo,
+      originalOrderNo: original.orderNo,
+      country: request.country,
+      amount: { ...request.amount },
+      refundWay: request.refundWay,
+      orderStatus: 'INITIAL',
+      createdAt,
+      pendingAt: createdAt + REFUND_PENDING_MINUTES * MINUTE,
+      settlesAt: createdAt + settleMinutes * MINUTE,
+      outcome,
+      ...(expectation ? { expectationId: expectation.id } : {}),
+    },
+    expectation ? `created: INITIAL; expectation ${expectation.id}: ${outcome.outcome} after ${settleMinutes} min` : `created: INITIAL; ${outcome.outcome} after ${settleMinutes} min`,
+  );
+  context.book.note(original, `refund ${refund.reference} of ${refund.amount.total} created`);
   return successEnvelope(refundData(refund));
 }
 

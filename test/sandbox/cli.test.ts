@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/server/index.js';
 import { posRequest, referenceCodeRequest } from '../core/fixtures.js';
+import { eventually } from '../support/sandbox-fixture.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
@@ -85,6 +86,54 @@ describe('svc-sandbox', () => {
     const started = run(['--config', file]);
     expect(await started.exit).toBe(2);
     expect(started.output()).toContain('merchants[0].methods');
+  });
+
+  it('runs on a --scenarios file, and names the line and key of a mistake in one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-sandbox-'));
+    const file = join(dir, 'scenarios.json');
+    await writeFile(file, JSON.stringify({ merchants: [{ merchantId: '300', privateKey: 'k-300' }], vatRates: { EG: 10 } }, null, 2));
+    const started = run(['--port', '0', '--scenarios', file, '--quiet']);
+    const url = await started.url;
+    await eventually('the dashboard line', () => started.output().includes(`dashboard ${url}/`));
+    const client = new ServiceClient({ merchantId: '300', privateKey: 'k-300', environment: { baseUrl: url } });
+    expect((await client.createPayment(posRequest({ amount: { total: 11_000, currency: 'EGP' } }) as never)).data).toMatchObject({ vat: { total: 1000 } });
+    child!.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
+
+    await writeFile(file, '{\n  "vatRates": {\n    "EG": "14%"\n  }\n}\n');
+    const refused = run(['--scenarios', file]);
+    expect(await refused.exit).toBe(2);
+    expect(refused.output()).toContain(`svc-sandbox: ${file}:3:5: vatRates.EG must be a percentage from 0 to under 100`);
+  });
+
+  it('keeps its state in a --data file across a restart, and refuses a damaged one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-sandbox-'));
+    const data = join(dir, 'state.json');
+    const first = run(['--port', '0', '--data', data, '--quiet']);
+    let url = await first.url;
+    await eventually('the data file line', () => first.output().includes(`state kept in ${data}`));
+    let client = new ServiceClient({ merchantId: '256612345678901', privateKey: 'sandbox-private-key-256612345678901', environment: { baseUrl: url } });
+    const created = await client.createPayment(posRequest({ reference: 'cli-kept' }) as never);
+    child!.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    const second = run(['--port', '0', '--data', data, '--quiet']);
+    url = await second.url;
+    client = new ServiceClient({ merchantId: '256612345678901', privateKey: 'sandbox-private-key-256612345678901', environment: { baseUrl: url } });
+    expect((await client.queryStatus({ country: 'EG', reference: 'cli-kept' })).data).toMatchObject({ orderNo: (created.data as { orderNo: string }).orderNo, status: 'PENDING' });
+    child!.kill('SIGINT');
+    expect(await second.exit).toBe(0);
+
+    await writeFile(data, '{"format": "svc-sandbox-data", "version": 1, "book": ');
+    const damaged = run(['--data', data]);
+    expect(await damaged.exit).toBe(2);
+    expect(damaged.output()).toMatch(/svc-sandbox: the data file .*state\.json is damaged: it is not JSON \(line 1, column 54/);
+  });
+
+  it('takes --scenarios or --config, not both', async () => {
+    const started = run(['--scenarios', 'a.json', '--config', 'b.json']);
+    expect(await started.exit).toBe(2);
+    expect(started.output()).toContain('not both');
   });
 
   it('refuses an unknown option with the usage text', async () => {

@@ -78,6 +78,76 @@ describe('the control API', () => {
   });
 });
 
+describe('the newer control routes, behind the same guards', () => {
+  const changes: [string, string][] = [
+    ['POST', SANDBOX_PATHS.expectations],
+    ['DELETE', SANDBOX_PATHS.expectations],
+    ['DELETE', '/sandbox/v1/expectations/e1'],
+    ['POST', SANDBOX_PATHS.deliveryFaults],
+    ['DELETE', SANDBOX_PATHS.deliveryFaults],
+    ['DELETE', '/sandbox/v1/delivery-faults/d1'],
+    ['DELETE', '/sandbox/v1/faults/f1'],
+    ['POST', '/sandbox/v1/callbacks/n1/resend'],
+    ['POST', '/sandbox/v1/callbacks/n1/replay'],
+  ];
+  const reads = [
+    SANDBOX_PATHS.state,
+    SANDBOX_PATHS.scenarios,
+    SANDBOX_PATHS.refunds,
+    SANDBOX_PATHS.deliveries,
+    SANDBOX_PATHS.expectations,
+    SANDBOX_PATHS.deliveryFaults,
+  ];
+  const expectation = JSON.stringify({ reference: 'guarded', outcome: 'FAIL' });
+  const deliveryFault = JSON.stringify({ kind: 'omit' });
+  const bodyFor = (path: string) => (path === SANDBOX_PATHS.expectations ? expectation : path === SANDBOX_PATHS.deliveryFaults ? deliveryFault : '{}');
+
+  it('refuse a change sent as text/plain (415), from another site (403) or to a rebound host (403), and change nothing', async () => {
+    await control.expect({ reference: 'kept', outcome: 'SUCCESS' });
+    await control.addDeliveryFault({ kind: 'duplicate' });
+    await control.addFault({ kind: 'slow' });
+    const port = new URL(sandbox.url).port;
+    for (const [method, path] of changes) {
+      const body = bodyFor(path);
+      const plain = await raw(method, path, { Host: host(), 'Content-Type': 'text/plain' }, body);
+      expect(plain.status, `${method} ${path} text/plain`).toBe(415);
+      const foreign = await raw(method, path, { Host: host(), Origin: 'https://evil.example', 'Content-Type': 'application/json' }, body);
+      expect(foreign.status, `${method} ${path} from another site`).toBe(403);
+      const rebound = await raw(method, path, { Host: `rebind.evil.example:${port}`, 'Content-Type': 'application/json' }, body);
+      expect(rebound.status, `${method} ${path} rebound`).toBe(403);
+    }
+    expect(await control.expectations()).toMatchObject([{ reference: 'kept' }]);
+    expect(await control.deliveryFaults()).toMatchObject([{ kind: 'duplicate' }]);
+    expect(await control.faults()).toMatchObject([{ kind: 'slow' }]);
+  });
+
+  it('answer reads to this machine only, with CORS for its pages alone', async () => {
+    const port = new URL(sandbox.url).port;
+    for (const path of reads) {
+      expect((await raw('GET', path, { Host: `rebind.evil.example:${port}` })).status, path).toBe(403);
+      const foreign = await raw('GET', path, { Host: host(), Origin: 'https://evil.example' });
+      expect(foreign.headers['access-control-allow-origin'], path).toBeUndefined();
+      const own = await raw('GET', path, { Host: host(), Origin: 'http://127.0.0.1:8000' });
+      expect(own.status, path).toBe(200);
+      expect(own.headers['access-control-allow-origin'], path).toBe('http://127.0.0.1:8000');
+    }
+  });
+
+  it('take a change from this machine’s pages, preflight included', async () => {
+    const preflight = await raw('OPTIONS', SANDBOX_PATHS.deliveryFaults, {
+      Host: host(),
+      Origin: 'http://localhost:5173',
+      'Access-Control-Request-Method': 'DELETE',
+      'Access-Control-Request-Headers': 'content-type',
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toContain('DELETE');
+    const added = await raw('POST', SANDBOX_PATHS.expectations, { Host: host(), Origin: 'http://localhost:5173', 'Content-Type': 'application/json' }, expectation);
+    expect(added.status).toBe(200);
+    expect(added.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+  });
+});
+
 describe('the 3-D Secure page', () => {
   async function redirectOrder(): Promise<string> {
     const answer = await client.createPayment(bankAccountRequest({ bankAccountNumber: '2215381200', reference: `tds-${Date.now()}` }) as never);
