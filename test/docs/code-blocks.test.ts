@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md'];
+const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/frameworks.md'];
 
 interface Block {
   language: string;
