@@ -50,7 +50,7 @@ function fencedBlocks(markdown: string): Block[] {
 
 const LOADERS: Record<string, Loader> = { js: 'js', mjs: 'js', javascript: 'js', jsx: 'jsx', ts: 'ts', typescript: 'ts', tsx: 'tsx' };
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
-const TEXT_MODES: Record<string, TokenizerMode> = {
+const TEXT_MODES: Record<string, (typeof TokenizerMode)[keyof typeof TokenizerMode]> = {
   script: TokenizerMode.SCRIPT_DATA,
   style: TokenizerMode.RAWTEXT,
   textarea: TokenizerMode.RCDATA,
