@@ -137,9 +137,20 @@ function reactApp() {
   };
 }
 
+/** Put first in an app's page: keeps what the app's frameworks warn about or throw, for the test to read. */
+const APP_CONSOLE_RECORDER = `<script>
+  window.appConsole = [];
+  for (const level of ['warn', 'error']) {
+    const original = console[level].bind(console);
+    console[level] = (...args) => (appConsole.push(level + ': ' + args.map(String).join(' ')), original(...args));
+  }
+  addEventListener('error', (event) => appConsole.push('uncaught: ' + event.message));
+  addEventListener('unhandledrejection', (event) => appConsole.push('unhandled rejection: ' + event.reason));
+</script>`;
+
 /**
  * The framework apps of test/apps (Vue, Svelte, React), each built with Vite and its own vite.config.ts on its
- * first request, kept in memory and served under /__apps/<name>/.
+ * first request, kept in memory and served under /__apps/<name>/ (the page with a console recorder first).
  */
 function frameworkApps() {
   const builds = new Map();
@@ -151,6 +162,7 @@ function frameworkApps() {
       const [, name, path] = match;
       if (!builds.has(name)) builds.set(name, buildApp(name));
       const file = (await builds.get(name)).get(path || 'index.html');
+      if (file?.type === 'html') return { body: file.body.replace('<head>', `<head>${APP_CONSOLE_RECORDER}`), type: 'html' };
       return file && { body: file.body, type: file.type };
     },
   };

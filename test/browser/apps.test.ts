@@ -79,6 +79,8 @@ for (const framework of ['react', 'vue', 'svelte']) {
 
         const thanks = await until('the app’s thanks', () => app().querySelector('.thanks'), 10_000);
         expect(thanks.textContent).to.equal(`Thanks! Order ${order.orderNo} is paid.`);
+        // Nothing warned or failed in the app's window: no framework, no element, no request.
+        expect((frame.contentWindow as Window & { appConsole: string[] }).appConsole).to.deep.equal([]);
       } finally {
         frame.remove();
       }
