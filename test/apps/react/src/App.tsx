@@ -61,11 +61,12 @@ export function App() {
       </label>
       {lastStatus && <p className="last-status">Payment status: {lastStatus}</p>}
       {checkout && (
-        // React 19 sets a name the element has as a property (checkoutToken, userInfo), any other as an attribute
-        // (poll-interval); onsvc-pay-result listens to svc-pay-result.
+        // React 19 sets a name the element has as a property (userInfo, locale), any other as an attribute
+        // (checkout-token, poll-interval); onsvc-pay-result listens to svc-pay-result. The element is defined
+        // before the first render (main.tsx): otherwise userInfo would become the attribute "[object Object]".
         <svc-checkout
           endpoint={checkout.endpoint}
-          checkoutToken={checkout.checkoutToken}
+          checkout-token={checkout.checkoutToken}
           locale={locale}
           methods={terminalOnly ? 'Pos' : 'Pos BankAccount ReferenceCode'}
           userInfo={payer}
