@@ -11,21 +11,25 @@ const PAYER = { userName: 'Mona Hassan', userEmail: 'mona@example.com', userMobi
 
 /** Opens a built app in a frame of this page (its own window: its own copy of the element and of its framework). */
 async function openApp(stack: Stack, framework: string) {
+  // The build runs on the first request of an app (a second or so); a failed build is an HTTP 500 here, and its
+  // error is in the test runner's output.
+  const src = `/__apps/${framework}/index.html?${new URLSearchParams({ shop: stack.info.prefix })}`;
+  const page = await fetch(src);
+  if (!page.ok) throw new Error(`the ${framework} app was not built: HTTP ${page.status}`);
   const frame = document.createElement('iframe');
   frame.title = `${framework} shop`;
   frame.style.inlineSize = '40rem';
   frame.style.blockSize = '60rem';
-  frame.src = `/__apps/${framework}/index.html?${new URLSearchParams({ shop: stack.info.prefix })}`;
+  frame.src = src;
   document.body.append(frame);
   const app = () => frame.contentDocument as Document;
-  // The build runs on the first request of an app (a second or so).
   const element = await until(
     `the ${framework} app's <svc-checkout>`,
     () => {
       const found = frame.contentDocument?.querySelector<SvcCheckout>('svc-checkout');
       return found?.shadowRoot?.querySelector('svc-method-picker') ? found : undefined;
     },
-    15_000,
+    10_000,
   );
   const press = async (selector: string) => {
     const control = await until(`the app's ${selector}`, () => app().querySelector<HTMLElement>(selector));
