@@ -9,6 +9,7 @@ import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
 import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
+import { buildApp } from './test/apps/build.mjs';
 
 await assertDistFresh();
 
@@ -87,6 +88,31 @@ async function routeToStack(context, next) {
   return undefined;
 }
 
+/**
+ * The shop's own server in front of a test's stack, for the framework apps (test/apps): `POST
+ * /stacks/<id>/shop/checkout?quantity=N` decides the order of a cart of N bags (a new reference, the amount) and
+ * answers the element's endpoint and the order's checkout token, as a shop's API would.
+ */
+async function shopServer(context, next) {
+  const match = /^\/stacks\/(\w+)\/shop\/checkout$/.exec(context.path);
+  if (!match || context.method !== 'POST') return next();
+  const stack = stacks.get(match[1]);
+  if (!stack) {
+    context.status = 404;
+    return undefined;
+  }
+  const quantity = Math.min(Math.max(Math.trunc(Number(context.query.quantity)) || 1, 1), 10);
+  const checkoutToken = await stack.checkoutToken({
+    reference: `shop-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    amount: { total: 12_500 * quantity, currency: 'EGP' },
+    country: 'EG',
+    product: { name: 'Espresso beans, 1 kg', description: `${quantity} × single-origin Ethiopian beans` },
+    merchantName: 'Nile Coffee Roasters',
+  });
+  context.body = { endpoint: `/stacks/${match[1]}${stack.basePath}`, checkoutToken };
+  return undefined;
+}
+
 /** Pages asked for with ?csp=strict are served under a strict Content-Security-Policy: no inline script or style. */
 async function strictCsp(context, next) {
   await next();
@@ -113,11 +139,42 @@ function reactApp() {
   };
 }
 
+/** Put first in an app's page: keeps what the app's frameworks warn about or throw, for the test to read. */
+const APP_CONSOLE_RECORDER = `<script>
+  window.appConsole = [];
+  for (const level of ['warn', 'error']) {
+    const original = console[level].bind(console);
+    console[level] = (...args) => (appConsole.push(level + ': ' + args.map(String).join(' ')), original(...args));
+  }
+  addEventListener('error', (event) => appConsole.push('uncaught: ' + event.message));
+  addEventListener('unhandledrejection', (event) => appConsole.push('unhandled rejection: ' + event.reason));
+</script>`;
+
+/**
+ * The framework apps of test/apps (Vue, Svelte, React), each built with Vite and its own vite.config.ts on its
+ * first request, kept in memory and served under /__apps/<name>/ (the page with a console recorder first).
+ */
+function frameworkApps() {
+  const builds = new Map();
+  return {
+    name: 'svc-framework-apps',
+    async serve(context) {
+      const match = /^\/__apps\/(vue|svelte|react)\/(.*)$/.exec(context.path);
+      if (!match) return undefined;
+      const [, name, path] = match;
+      if (!builds.has(name)) builds.set(name, buildApp(name));
+      const file = (await builds.get(name)).get(path || 'index.html');
+      if (file?.type === 'html') return { body: file.body.replace('<head>', `<head>${APP_CONSOLE_RECORDER}`), type: 'html' };
+      return file && { body: file.body, type: file.type };
+    },
+  };
+}
+
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [routeToStack, strictCsp],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp()],
+  middleware: [shopServer, routeToStack, strictCsp],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath } }),

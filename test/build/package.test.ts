@@ -51,7 +51,7 @@ describe('the built package', () => {
     expect(pkg.bin['svc-sandbox']).toBe('bin/svc-sandbox.js');
   });
 
-  it('packs the built files and the command, not the sources or tests', async () => {
+  it('packs the built files, the command and the documents for people and assistants, not the sources or tests', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
     const files: string[] = JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path);
     for (const expected of [
@@ -72,6 +72,8 @@ describe('the built package', () => {
       'dist/jsx/svelte.d.ts',
       'bin/svc-sandbox.js',
       'README.md',
+      'llms.txt',
+      'docs/integration-guide.md',
     ]) {
       expect(files).toContain(expected);
     }

@@ -45,8 +45,39 @@ describe('importing the package in Node, with no DOM', () => {
     });
   });
 
-  it('loads svc-checkout/react, svc-checkout/sandbox and every svc-checkout/jsx entry too', async () => {
-    const entries = ['svc-checkout/react', 'svc-checkout/sandbox', ...['react', 'preact', 'solid', 'vue', 'svelte'].map((name) => `svc-checkout/jsx/${name}`)];
+  it('loads svc-checkout/checkout, and a session runs its first state on the server from a real checkout token', async () => {
+    const output = await node(`
+      const checkout = await import('svc-checkout/checkout');
+      const { issueCheckoutToken } = await import('svc-checkout/server');
+      const checkoutToken = await issueCheckoutToken(
+        { merchantId: '256612345678901', privateKey: 'ssr-test-key' },
+        { reference: 'NCR-SSR-1', amount: { total: 12500, currency: 'EGP' }, country: 'EG', product: { name: 'Beans', description: '1 kg' } },
+      );
+      const session = new checkout.CheckoutSession({ endpoint: '/checkout', checkoutToken });
+      const { phase, methods, amount } = session.state;
+      session.dispose();
+      console.log(JSON.stringify({
+        window: typeof window,
+        document: typeof document,
+        session: typeof checkout.CheckoutSession,
+        phase: phase.kind,
+        methods,
+        amount,
+      }));
+    `);
+    // The process ends on its own: a session left on the server holds no timer or listener.
+    expect(JSON.parse(output)).toEqual({
+      window: 'undefined',
+      document: 'undefined',
+      session: 'function',
+      phase: 'form',
+      methods: ['Pos', 'BankAccount', 'ReferenceCode'],
+      amount: { total: 12500, currency: 'EGP' },
+    });
+  });
+
+  it('loads svc-checkout/react, svc-checkout/sandbox, svc-checkout/sandbox/control and every svc-checkout/jsx entry too', async () => {
+    const entries = ['svc-checkout/react', 'svc-checkout/sandbox', 'svc-checkout/sandbox/control', ...['react', 'preact', 'solid', 'vue', 'svelte'].map((name) => `svc-checkout/jsx/${name}`)];
     const output = await node(`
       const loaded = [];
       for (const entry of ${JSON.stringify(entries)}) {

@@ -1,0 +1,235 @@
+// The documents written for people and coding assistants to copy from (llms.txt, the integration guide, the
+// frameworks section): every fenced code block parses in its language, and every local link points at a file
+// that exists or that the package builds. A block that does not parse is a block an assistant copies broken.
+//
+//   js, mjs, jsx, ts, tsx   esbuild's parser (an ES module: top-level await allowed)
+//   json                    JSON.parse
+//   html                    parse5's tokenizer reports no error, every element is closed in order, and each
+//                           inline <script> parses as JavaScript
+//   vue                     Vue's template compiler (a single-file component when it has <template>/<script>)
+//   svelte                  Svelte's parser
+//   sh, bash                bash -n
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { transform, type Loader } from 'esbuild';
+import { Tokenizer, TokenizerMode, type Token, type TokenHandler } from 'parse5';
+import { parse as parseSvelte } from 'svelte/compiler';
+import { compileTemplate, parse as parseSfc } from 'vue/compiler-sfc';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+
+const root = new URL('../../', import.meta.url).pathname;
+const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/frameworks.md'];
+
+interface Block {
+  language: string;
+  code: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+}
+
+/** Fenced blocks (```lang … ```), in order. */
+function fencedBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = markdown.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[index] as string);
+    if (!open) continue;
+    const [, indent, fence, language] = open as unknown as [string, string, string, string];
+    const body: string[] = [];
+    let end = index + 1;
+    for (; end < lines.length && !(lines[end] as string).trimStart().startsWith(fence); end++) body.push((lines[end] as string).slice(indent.length));
+    if (end >= lines.length) throw new Error(`line ${index + 1}: a code block is never closed`);
+    blocks.push({ language: language.toLowerCase(), code: body.join('\n'), line: index + 1 });
+    index = end;
+  }
+  return blocks;
+}
+
+const LOADERS: Record<string, Loader> = { js: 'js', mjs: 'js', javascript: 'js', jsx: 'jsx', ts: 'ts', typescript: 'ts', tsx: 'tsx' };
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const TEXT_MODES: Record<string, (typeof TokenizerMode)[keyof typeof TokenizerMode]> = {
+  script: TokenizerMode.SCRIPT_DATA,
+  style: TokenizerMode.RAWTEXT,
+  textarea: TokenizerMode.RCDATA,
+  title: TokenizerMode.RCDATA,
+};
+
+async function parseScript(code: string, loader: Loader): Promise<string[]> {
+  try {
+    await transform(code, { loader, format: 'esm', target: 'esnext', logLevel: 'silent' });
+    return [];
+  } catch (error) {
+    const { errors } = error as { errors?: { text: string; location?: { line: number; column: number } }[] };
+    return errors?.map((item) => `${item.location ? `${item.location.line}:${item.location.column} ` : ''}${item.text}`) ?? [String(error)];
+  }
+}
+
+/** Problems of an HTML fragment: tokenizer errors, elements not closed (or closed out of order), bad scripts. */
+async function htmlProblems(code: string): Promise<string[]> {
+  const problems: string[] = [];
+  const open: string[] = [];
+  const scripts: { type: string; text: string }[] = [];
+  let script: { type: string; text: string } | undefined;
+  const tokenizer: Tokenizer = new Tokenizer({ sourceCodeLocationInfo: true }, {
+    onParseError: (error) => problems.push(`${error.startLine}:${error.startCol} ${error.code}`),
+    onStartTag(token: Token.TagToken) {
+      if (VOID_ELEMENTS.has(token.tagName)) return;
+      if (token.selfClosing) return; // a non-void `<x />` is reported by the tokenizer
+      open.push(token.tagName);
+      const mode = TEXT_MODES[token.tagName];
+      if (mode !== undefined) tokenizer.state = mode;
+      if (token.tagName === 'script' && !token.attrs.some((attribute) => attribute.name === 'src')) {
+        script = { type: token.attrs.find((attribute) => attribute.name === 'type')?.value ?? '', text: '' };
+      }
+    },
+    onEndTag(token: Token.TagToken) {
+      const expected = open.pop();
+      if (expected !== token.tagName) problems.push(`${token.location?.startLine}:${token.location?.startCol} </${token.tagName}> closes <${expected ?? 'nothing'}>`);
+      if (token.tagName === 'script' && script) scripts.push(script), (script = undefined);
+    },
+    onCharacter(token: Token.CharacterToken) {
+      if (script) script.text += token.chars;
+    },
+    onWhitespaceCharacter(token: Token.CharacterToken) {
+      if (script) script.text += token.chars;
+    },
+    onNullCharacter: () => problems.push('a NUL character'),
+    onComment() {},
+    onDoctype() {},
+    onEof() {},
+  } satisfies TokenHandler);
+  tokenizer.write(code, true);
+  if (open.length > 0) problems.push(`never closed: ${open.map((name) => `<${name}>`).join(', ')}`);
+  for (const { type, text } of scripts) {
+    if (type === '' || type === 'module' || type === 'text/javascript') problems.push(...(await parseScript(text, 'js')).map((problem) => `<script>: ${problem}`));
+  }
+  return problems;
+}
+
+function vueProblems(code: string): string[] {
+  if (/^\s*<(template|script|style)[\s>]/m.test(code)) {
+    return parseSfc(code, { filename: 'snippet.vue' }).errors.map((error) => error.message);
+  }
+  const result = compileTemplate({
+    source: code,
+    filename: 'snippet.vue',
+    id: 'snippet',
+    compilerOptions: { isCustomElement: (tag) => tag.includes('-') },
+  });
+  return result.errors.map((error) => (typeof error === 'string' ? error : error.message));
+}
+
+function svelteProblems(code: string): string[] {
+  try {
+    parseSvelte(code, { modern: true });
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
+
+async function shellProblems(code: string): Promise<string[]> {
+  try {
+    await promisify(execFile)('bash', ['-n', '-c', code], { timeout: 10_000 });
+    return [];
+  } catch (error) {
+    return [((error as { stderr?: string }).stderr ?? String(error)).trim()];
+  }
+}
+
+async function problemsOf(block: Block): Promise<string[]> {
+  const loader = LOADERS[block.language];
+  if (loader) return parseScript(block.code, loader);
+  switch (block.language) {
+    case 'json':
+      try {
+        JSON.parse(block.code);
+        return [];
+      } catch (error) {
+        return [(error as Error).message];
+      }
+    case 'html':
+      return htmlProblems(block.code);
+    case 'vue':
+      return vueProblems(block.code);
+    case 'svelte':
+      return svelteProblems(block.code);
+    case 'sh':
+    case 'bash':
+    case 'shell':
+      return shellProblems(block.code);
+    default:
+      return [`no checker for the language "${block.language}": name one of the checked languages`];
+  }
+}
+
+/** Local links of a document: [text](path), not URLs or anchors. */
+function localLinks(markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => (match[1] as string).split('#')[0] as string)
+    .filter((target) => target !== '' && !/^[a-z][a-z\d+.-]*:/i.test(target));
+}
+
+describe('the checker itself', () => {
+  it('finds errors in broken blocks of each language', async () => {
+    const broken: Block[] = [
+      { language: 'js', code: "import { x } from 'y';\nconst = 1;", line: 1 },
+      { language: 'ts', code: 'const a: = 1;', line: 1 },
+      { language: 'html', code: '<svc-checkout endpoint="/checkout">', line: 1 },
+      { language: 'html', code: '<div><span></div></span>', line: 1 },
+      { language: 'html', code: '<svc-checkout endpoint="/checkout></svc-checkout>', line: 1 },
+      { language: 'html', code: '<script type="module">import { } from;</script>', line: 1 },
+      { language: 'vue', code: '<svc-checkout :userInfo.prop="payer"', line: 1 },
+      { language: 'svelte', code: '<svc-checkout userInfo={payer></svc-checkout>', line: 1 },
+      { language: 'sh', code: 'if true; then echo', line: 1 },
+      { language: 'json', code: '{ "a": 1, }', line: 1 },
+      { language: 'python', code: 'print(1)', line: 1 },
+    ];
+    for (const block of broken) expect(await problemsOf(block), `${block.language}: ${block.code}`).not.toEqual([]);
+  });
+
+  it('accepts sound blocks, comments and inline scripts included', async () => {
+    const sound: Block[] = [
+      { language: 'html', code: '<!-- a comment -->\n<svc-checkout endpoint="/checkout" checkout-token="ct1.eyJ…"></svc-checkout>\n<br>\n<script type="module">\n  if (1 < 2) document.title = "</b>";\n</script>', line: 1 },
+      { language: 'js', code: "const token = await fetch('/t');", line: 1 },
+    ];
+    for (const block of sound) expect(await problemsOf(block), block.code).toEqual([]);
+  });
+});
+
+describe('the integration guide’s test of an integration', () => {
+  it('runs as written against the built package: a POS order is created, swiped in the sandbox and paid', async () => {
+    await assertDistFresh();
+    const guide = fencedBlocks(readFileSync(`${root}docs/integration-guide.md`, 'utf8'));
+    const recipe = guide.find((block) => block.code.includes('await createSandbox(credentials)'));
+    expect(recipe, 'the block of "Test your integration without a browser"').toBeDefined();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
+    expect(stdout.trim().split('\n')).toEqual(['SWIPE_CARD', 'SUCCESS']);
+  });
+});
+
+describe.each(DOCUMENTS)('%s', (document) => {
+  const markdown = readFileSync(`${root}${document}`, 'utf8');
+  const blocks = fencedBlocks(markdown);
+
+  it('has code blocks, each in a checked language', () => {
+    expect(blocks.length).toBeGreaterThan(0);
+  });
+
+  it.each(blocks.map((block) => [`${block.language} block at line ${block.line}`, block] as const))('%s parses', async (_name, block) => {
+    expect(await problemsOf(block)).toEqual([]);
+  });
+
+  it('links only to files that exist or that the package builds', () => {
+    const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, string | { default: string }> };
+    const built = new Set(Object.values(pkg.exports).map((target) => (typeof target === 'string' ? target : target.default).replace(/^\.\//, '')));
+    const base = document.includes('/') ? document.slice(0, document.lastIndexOf('/') + 1) : '';
+    for (const link of localLinks(markdown)) {
+      const path = new URL(link, `file:///${base}`).pathname.slice(1);
+      expect(existsSync(`${root}${path}`) || built.has(path), `${document} links to ${link}`).toBe(true);
+    }
+  });
+});
