@@ -1,5 +1,5 @@
 // The documents written for people and coding assistants to copy from (llms.txt, the integration guide, the
-// frameworks section): every fenced code block parses in its language, and every local link points at a file
+// README): every fenced code block parses in its language, and every local link points at a file
 // that exists or that the package builds. A block that does not parse is a block an assistant copies broken.
 //
 //   js, mjs, jsx, ts, tsx   esbuild's parser (an ES module: top-level await allowed)
@@ -9,6 +9,7 @@
 //   vue                     Vue's template compiler (a single-file component when it has <template>/<script>)
 //   svelte                  Svelte's parser
 //   sh, bash                bash -n
+//   text                    nothing: output and logs, said so by the fence
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -21,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/frameworks.md'];
+const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'README.md'];
 
 interface Block {
   language: string;
@@ -161,6 +162,8 @@ async function problemsOf(block: Block): Promise<string[]> {
     case 'bash':
     case 'shell':
       return shellProblems(block.code);
+    case 'text':
+      return []; // output, logs and trees, declared as such: nothing to copy and run
     default:
       return [`no checker for the language "${block.language}": name one of the checked languages`];
   }
