@@ -79,6 +79,7 @@ document.querySelector('#elsewhere')!.addEventListener('click', async () => {
   }).then((response) => response.json());
   status.textContent =
     answer.code === '00000' ? `Another tab started order ${answer.data.orderNo}; press Pay here.` : `${answer.code}: ${answer.message}`;
+  void refreshFaults();
 });
 
 /** A token whose amount was changed in the page: it still reads, but the kit finds the forgery. */

@@ -46,6 +46,10 @@ async function jsonBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
+function isJson(request: IncomingMessage): boolean {
+  return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
   response.end(JSON.stringify(body));
@@ -139,6 +143,11 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
             response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Set-Cookie': cookie(order) });
             response.end(html);
           })().catch(next);
+          return;
+        }
+        // Changes come as JSON only, so that no other site's form can post them (as the sandbox guards itself).
+        if ((path === DEMO_ORDERS_PATH || path === DEMO_FAULTS_PATH) && request.method === 'POST' && !isJson(request)) {
+          sendJson(response, 415, { error: 'send Content-Type: application/json' });
           return;
         }
         if (path === DEMO_ORDERS_PATH && request.method === 'POST') {
