@@ -174,6 +174,10 @@ describe('the demo page as a QA tool', () => {
       const widths = await page.evaluate(() => ({ page: document.scrollingElement!.scrollWidth, element: document.querySelector('svc-checkout')!.getBoundingClientRect().right }));
       expect(widths.page).toBeLessThanOrEqual(320);
       expect(widths.element).toBeLessThanOrEqual(320);
+      // A log entry opened on its detail (JSON) wraps too.
+      await until('a log entry', async () => (await page.$$('#events li details')).length > 0);
+      await page.$eval('#events li details', (details) => ((details as HTMLDetailsElement).open = true));
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(320);
     } finally {
       await page.setViewport({ width: 1024, height: 768 });
     }
