@@ -1,13 +1,25 @@
 /**
- * The demo's backend inside Vite's dev server: a sandbox and the merchant kit (the dev stack), plus a live
- * feed of the callbacks the kit verified (and of those it rejected), for the demo page's log.
+ * The demo's backend inside Vite's dev server: a sandbox and the merchant kit (the dev stack), the shop's
+ * orders (`POST /demo/orders`), faults held for the next create (`/demo/faults`), and a live feed of the
+ * callbacks the kit verified (and of those it rejected), for the demo page's log.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plugin, ViteDevServer } from 'vite';
-import { startDevStack, type DevStack } from '../src/sandbox/index.js';
-import { DEMO_CART, DEMO_ORDER_COOKIE, DEMO_ORDERS_PATH, newDemoReference, type DemoOrder } from './orders.js';
+import { DEFAULT_MERCHANT, startDevStack, type DevStack } from '../src/sandbox/index.js';
+import { NextCreateFaults } from './next-create-faults.js';
+import {
+  DEMO_CART,
+  DEMO_FAULTS_PATH,
+  DEMO_DEFAULT_EXPIRE_AT,
+  DEMO_MERCHANT_NAME,
+  DEMO_ORDER_COOKIE,
+  DEMO_ORDERS_PATH,
+  newDemoReference,
+  readOrderRequest,
+  type DemoOrder,
+} from './orders.js';
 
 export interface DemoBackendOptions {
   /** Where the merchant kit is mounted; the demo's element points its `endpoint` here. */
@@ -22,6 +34,25 @@ interface FeedEntry {
   reason?: string;
   notifyId?: string;
   body?: unknown;
+}
+
+async function jsonBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+  } catch {
+    return undefined;
+  }
+}
+
+function isJson(request: IncomingMessage): boolean {
+  return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
+  response.end(JSON.stringify(body));
 }
 
 function cookieOf(request: IncomingMessage, name: string): string | undefined {
@@ -43,6 +74,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
         for (const response of listeners) response.write(`data: ${JSON.stringify(entry)}\n\n`);
       };
 
+      const nextCreateFaults = new NextCreateFaults();
       const stack = new Promise<DevStack>((resolve, reject) => {
         server.httpServer?.once('listening', () => {
           const address = server.httpServer?.address() as AddressInfo;
@@ -50,8 +82,13 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
           startDevStack({
             publicUrl,
             ...(options.basePath ? { basePath: options.basePath } : {}),
-            sandbox: { log: (line) => server.config.logger.info(`[sandbox] ${line}`, { timestamp: true }) },
+            sandbox: {
+              // The shop's own name on the sandbox's pages (3-D Secure), with the sandbox's test credentials.
+              merchants: [{ ...DEFAULT_MERCHANT, name: DEMO_MERCHANT_NAME }],
+              log: (line) => server.config.logger.info(`[sandbox] ${line}`, { timestamp: true }),
+            },
             handler: {
+              fetch: nextCreateFaults.fetch,
               // The kit logs rejected callbacks here; the demo shows them next to the verified ones.
               logger: {
                 warn: (line: string) => {
@@ -63,6 +100,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
               },
             },
           }).then((started) => {
+            nextCreateFaults.attach(started.sandbox.url);
             started.onCallback((event) =>
               publish({ at: new Date().toISOString(), verified: true, notifyId: event.notifyId, body: event.body }),
             );
@@ -77,13 +115,16 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
         void stack.then((started) => started.close());
       });
 
-      // The shop's own orders: references it made, each with the token it renders into its page.
-      const orders = new Set<string>();
-      const orderFor = async (wanted: string | undefined): Promise<DemoOrder> => {
-        const reference = wanted && orders.has(wanted) ? wanted : newDemoReference();
-        orders.add(reference);
-        const checkoutToken = await (await stack).checkoutToken({ ...DEMO_CART, reference });
-        return { reference, checkoutToken };
+      // The shop's own orders: references it made, each with its expiry and the token it renders into its page.
+      // Asked for another expiry, the shop starts a new order: an order the service already has keeps its own.
+      const orders = new Map<string, number>();
+      const orderFor = async (wanted: { reference?: string; expireAt?: number }): Promise<DemoOrder> => {
+        const known = wanted.reference !== undefined && wanted.expireAt === undefined && orders.has(wanted.reference);
+        const reference = known ? wanted.reference! : newDemoReference();
+        const expireAt = (known ? orders.get(reference) : wanted.expireAt) ?? DEMO_DEFAULT_EXPIRE_AT;
+        orders.set(reference, expireAt);
+        const checkoutToken = await (await stack).checkoutToken({ ...DEMO_CART, reference, expireAt });
+        return { reference, checkoutToken, expireAt };
       };
       const cookie = (order: DemoOrder) => `${DEMO_ORDER_COOKIE}=${order.reference}; Path=/; SameSite=Lax; HttpOnly`;
 
@@ -92,7 +133,8 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
         if ((path === '/' || path === '/index.html') && request.method === 'GET') {
           // The page as a shop's server renders it: with the checkout token of this visitor's order.
           void (async () => {
-            const order = await orderFor(cookieOf(request, DEMO_ORDER_COOKIE));
+            const reference = cookieOf(request, DEMO_ORDER_COOKIE);
+            const order = await orderFor(reference ? { reference } : {});
             const source = await readFile(new URL('../index.html', import.meta.url), 'utf8');
             const rendered = source
               .replace('checkout-token=""', `checkout-token="${order.checkoutToken}"`)
@@ -103,19 +145,31 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
           })().catch(next);
           return;
         }
+        // Changes come as JSON only, so that no other site's form can post them (as the sandbox guards itself).
+        if ((path === DEMO_ORDERS_PATH || path === DEMO_FAULTS_PATH) && request.method === 'POST' && !isJson(request)) {
+          sendJson(response, 415, { error: 'send Content-Type: application/json' });
+          return;
+        }
         if (path === DEMO_ORDERS_PATH && request.method === 'POST') {
           void (async () => {
-            const chunks: Buffer[] = [];
-            for await (const chunk of request) chunks.push(chunk as Buffer);
-            let wanted: unknown;
-            try {
-              wanted = (JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { reference?: unknown }).reference;
-            } catch {
-              wanted = undefined;
+            const wanted = readOrderRequest(await jsonBody(request));
+            if ('error' in wanted) return sendJson(response, 400, wanted);
+            const order = await orderFor(wanted);
+            sendJson(response, 200, order, { 'Set-Cookie': cookie(order) });
+          })().catch(next);
+          return;
+        }
+        if (path === DEMO_FAULTS_PATH) {
+          void (async () => {
+            if (request.method === 'POST') {
+              const held = nextCreateFaults.hold(await jsonBody(request));
+              if ('error' in held) return sendJson(response, 400, held);
+            } else if (request.method === 'DELETE') {
+              nextCreateFaults.clear();
+            } else if (request.method !== 'GET') {
+              return sendJson(response, 405, { error: 'GET, POST or DELETE' }, { Allow: 'GET, POST, DELETE' });
             }
-            const order = await orderFor(typeof wanted === 'string' ? wanted : undefined);
-            response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Set-Cookie': cookie(order) });
-            response.end(JSON.stringify(order));
+            sendJson(response, 200, { nextCreate: nextCreateFaults.list() });
           })().catch(next);
           return;
         }

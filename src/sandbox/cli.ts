@@ -9,6 +9,7 @@ import { SandboxConfigError } from './config.js';
 import { DataFileError } from './persistence.js';
 import { parseSandboxFile } from './scenario-file.js';
 import { createSandbox, type SandboxOptions } from './server.js';
+import { DEFAULT_MERCHANT } from './config.js';
 
 const USAGE = `Usage: svc-sandbox [options]
 
@@ -109,7 +110,9 @@ export async function main(argv: string[]): Promise<number> {
   if (text('data')) process.stdout.write(`  state kept in ${text('data')}\n`);
   for (const merchant of sandbox.merchants) {
     const state = merchant.available ? merchant.methods.join(', ') : 'unavailable';
-    process.stdout.write(`  merchant ${merchant.merchantId}: ${state}${merchant.webhookUrl ? `, webhook ${merchant.webhookUrl}` : ''}\n`);
+    // The built-in test key is printed so that a newcomer can copy it into their shop; a key of their own never is.
+    const key = merchant.privateKey === DEFAULT_MERCHANT.privateKey ? `private key ${merchant.privateKey} (test values)` : 'private key as given (not shown)';
+    process.stdout.write(`  merchant ${merchant.merchantId}, ${key}: ${state}${merchant.webhookUrl ? `, webhook ${merchant.webhookUrl}` : ''}\n`);
   }
   const running = sandbox;
   await new Promise<void>((resolve) => {

@@ -1,8 +1,8 @@
 // The demo page as a newcomer gets it from `npm start`: Vite with the demo plugin, driven in headless
 // Chromium — pay by reference code with the sandbox panel and see the verified callback arrive.
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -75,7 +75,7 @@ describe('the demo page', () => {
     await page.click('[data-action="pay-code"] button');
     await until('the payment', async () => (await elementText()).includes('Payment received'));
     await until('the verified callback', async () =>
-      (await page.$eval('#callbacks', (list) => list.textContent ?? '')).includes('✓ signature verified · SUCCESS'),
+      (await page.$$eval('#callbacks li[data-tone=good]', (items) => items.map((item) => item.textContent ?? '').join())).includes('✓ signature verified SUCCESS'),
     );
     const events = await page.$eval('#events', (list) => list.textContent ?? '');
     for (const name of ['svc-ready', 'svc-http-response', 'svc-action', 'svc-pay-result']) expect(events).toContain(name);
@@ -125,4 +125,179 @@ describe('a checkout of our own on the headless session', () => {
     await sandbox.payReferenceCode(code);
     await paid();
   }, 60_000);
+});
+
+describe('the demo page as a QA tool', () => {
+  // Each test a new visitor: no cookie of an order paid before, no session storage.
+  let visitor: BrowserContext;
+  beforeEach(async () => {
+    visitor = await browser.createBrowserContext();
+    page = await visitor.newPage();
+  });
+  afterEach(() => visitor.close());
+
+  /** Fills a field of one of the element's form parts and keeps the element informed, as typing would. */
+  const fillPart = (part: string, fields: Record<string, string>) =>
+    page.evaluate(
+      (part, fields) => {
+        const form = document.querySelector('svc-checkout')!.shadowRoot!.querySelector(part)!.shadowRoot!;
+        for (const [name, value] of Object.entries(fields)) {
+          const input = form.querySelector(`[name=${name}]`) as HTMLInputElement;
+          input.value = value;
+          input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        }
+        (form.querySelector('button[type=submit]') as HTMLButtonElement).click();
+      },
+      part,
+      fields,
+    );
+  const open = async () => {
+    await page.goto(`${origin}/`, { waitUntil: 'load' });
+    await until('the element', async () => (await elementText()).includes('Payment method'));
+  };
+  /** A new order from the shop's server, as the settings panel asks for one. */
+  const newOrder = async (expireAt: number) => {
+    const before = await page.$eval('#reference', (code) => code.textContent);
+    await page.$eval('[name=expire-at]', (input, value) => ((input as HTMLInputElement).value = value), String(expireAt));
+    await page.click('#new-order');
+    await until('the new order', async () => (await page.$eval('#reference', (code) => code.textContent)) !== before);
+    return page.$eval('#reference', (code) => code.textContent ?? '');
+  };
+  const faultItems = () => page.$$eval('#faults li', (items) => items.map((item) => `${(item as HTMLElement).dataset['scope'] ?? 'none'}: ${item.textContent}`));
+  const eventItems = () =>
+    page.$$eval('#events li', (items) => items.map((item) => ({ tone: (item as HTMLElement).dataset['tone'], hidden: (item as HTMLElement).hidden, text: item.querySelector('summary')?.textContent ?? '' })));
+
+  it('has no sideways scroll on a 320 px wide screen', async () => {
+    await page.setViewport({ width: 320, height: 640 });
+    try {
+      await open();
+      const widths = await page.evaluate(() => ({ page: document.scrollingElement!.scrollWidth, element: document.querySelector('svc-checkout')!.getBoundingClientRect().right }));
+      expect(widths.page).toBeLessThanOrEqual(320);
+      expect(widths.element).toBeLessThanOrEqual(320);
+      // A log entry opened on its detail (JSON) wraps too.
+      await until('a log entry', async () => (await page.$$('#events li details')).length > 0);
+      await page.$eval('#events li details', (details) => ((details as HTMLDetailsElement).open = true));
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(320);
+    } finally {
+      await page.setViewport({ width: 1024, height: 768 });
+    }
+  }, 30_000);
+
+  it('lists the faults waiting, the next-create-only ones too, clears them, and spends a next-create fault on the create', async () => {
+    const { SandboxControl } = await import('../../src/sandbox/control-client.js');
+    const sandbox = new SandboxControl(origin);
+    await open();
+    await until('the empty list', async () => (await faultItems()).join() === 'none: None: every call goes through.');
+
+    await page.select('[data-action=fault] [name=kind]', '50003');
+    await page.$eval('[data-action=fault] [name=count]', (input) => ((input as HTMLInputElement).value = '3'));
+    await page.click('[data-action=fault] button');
+    await until('the queued fault', async () => (await faultItems()).includes('calls: answer 50003 · the next 3 calls'));
+    await page.select('[data-action=fault] [name=kind]', 'timeout');
+    await page.click('[data-action=fault] [name=next-create]');
+    await page.$eval('[data-action=fault] [name=delay]', (input) => ((input as HTMLInputElement).value = '5'));
+    await page.click('[data-action=fault] button');
+    await until('the fault held for the next create', async () => (await faultItems()).includes('next-create: time out after 5 s · the next create only'));
+    expect(await faultItems()).toHaveLength(2);
+    expect(await sandbox.request('GET', '/sandbox/v1/faults')).toMatchObject({ body: { faults: [{ kind: '50003', remaining: 3 }] } });
+
+    await page.click('#clear-faults');
+    await until('the cleared list', async () => (await faultItems()).join() === 'none: None: every call goes through.');
+    expect(await sandbox.request('GET', '/sandbox/v1/faults')).toMatchObject({ body: { faults: [] } });
+    expect(await (await fetch(`${origin}/demo/faults`)).json()).toEqual({ nextCreate: [] });
+
+    // Held for the next create, a 50003 waits while other calls go through, and the create meets it.
+    await page.select('[data-action=fault] [name=kind]', '50003');
+    await page.click('[data-action=fault] button');
+    await until('the held fault', async () => (await faultItems()).includes('next-create: answer 50003 · the next create only'));
+    expect(await sandbox.request('GET', '/sandbox/v1/faults')).toMatchObject({ body: { faults: [] } });
+    await page.click('#elsewhere');
+    await until('the create answered 50003', async () => (await page.$eval('#control-status', (status) => status.textContent ?? '')).startsWith('50003'));
+    await until('the spent fault', async () => (await faultItems()).join() === 'none: None: every call goes through.');
+  }, 30_000);
+
+  it("sets an order's expiry through the shop's server: the new token carries it to the element, the kit and the service", async () => {
+    const { SandboxControl } = await import('../../src/sandbox/control-client.js');
+    const sandbox = new SandboxControl(origin);
+    await open();
+    const reference = await newOrder(7);
+    expect(await page.$eval('#order-expiry', (text) => text.textContent)).toBe('waits 7 min for payment');
+    const claims = await page.evaluate(() => {
+      const token = (document.querySelector('svc-checkout') as HTMLElement & { checkoutToken: string }).checkoutToken;
+      return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+    });
+    expect(claims).toMatchObject({ ref: reference, xa: 7 });
+
+    await fillPart('svc-pos-form', { sn: 'N78101818777' });
+    await until('the terminal step', async () => (await elementText()).includes('N78101818777'));
+    const order = (await sandbox.orders()).find((each) => each.reference === reference);
+    expect(order).toBeDefined();
+    expect(Date.parse(order!.expiresAt) - Date.parse(order!.createdAt)).toBe(7 * 60_000);
+
+    // A page that asks for an expiry the shop does not allow gets the reason, and keeps its order.
+    const refused = await page.evaluate(async () => {
+      const response = await fetch('/demo/orders', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"expireAt":0}' });
+      return { status: response.status, body: await response.json() };
+    });
+    expect(refused).toEqual({ status: 400, body: { error: 'expireAt must be a whole number of minutes from 1 to 43200' } });
+  }, 30_000);
+
+  it('logs one line per event, coloured by outcome (a FAIL is not green), with a filter and a Clear button', async () => {
+    await open();
+    await newOrder(30);
+    await fillPart('svc-pos-form', { sn: 'N78101818778' });
+    await until('the terminal step', async () => (await elementText()).includes('N78101818778'));
+    await page.click('[data-action=complete] button[value=FAIL]');
+    await until('the failed result', async () => (await eventItems()).some((item) => item.text.includes('svc-pay-result') && item.text.includes('FAIL')));
+
+    const items = await eventItems();
+    const failed = items.find((item) => item.text.includes('svc-pay-result') && item.text.includes('FAIL'))!;
+    expect(failed.tone).toBe('bad');
+    expect(items.find((item) => item.text.includes('svc-action'))?.tone).toBe('info');
+    const colours = await page.evaluate(() => {
+      const probe = (tone: string) => {
+        const span = document.body.appendChild(document.createElement('span'));
+        span.style.color = `var(--${tone})`;
+        const colour = getComputedStyle(span).color;
+        span.remove();
+        return colour;
+      };
+      const failedItem = [...document.querySelectorAll<HTMLElement>('#events li')].find((item) => item.textContent?.includes('FAIL'))!;
+      return { failed: getComputedStyle(failedItem).borderInlineStartColor, bad: probe('bad'), good: probe('good') };
+    });
+    expect(colours.failed).toBe(colours.bad);
+    expect(colours.failed).not.toBe(colours.good);
+    await until('the failed callback in red', async () =>
+      (await page.$$eval('#callbacks li[data-tone=bad]', (list) => list.map((item) => item.textContent).join())).includes('FAIL'),
+    );
+
+    await page.type('#events-filter', 'svc-pay-result');
+    const filtered = await eventItems();
+    expect(filtered.filter((item) => !item.hidden).length).toBeGreaterThan(0);
+    expect(filtered.filter((item) => !item.hidden).every((item) => item.text.includes('svc-pay-result'))).toBe(true);
+    expect(filtered.some((item) => item.hidden)).toBe(true);
+    expect(await page.$eval('#events-count', (count) => count.textContent)).toMatch(/^\d+ of \d+ shown$/);
+
+    await page.click('[data-clear=events]');
+    expect(await eventItems()).toEqual([]);
+  }, 30_000);
+
+  it("shows the shop's name on the sandbox's 3-D Secure page", async () => {
+    await open();
+    await newOrder(30);
+    const answer = await page.evaluate(async () => {
+      const token = (document.querySelector('svc-checkout') as HTMLElement & { checkoutToken: string }).checkoutToken;
+      const response = await fetch('/api/checkout/payments', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Svc-Checkout-Token': token },
+        body: JSON.stringify({ payMethod: 'BankAccount', bankCode: '033', bankAccountNumber: '2215381200', dobDay: '05', dobMonth: '01', dobYear: '1990', returnUrl: location.href }),
+      });
+      return response.json() as Promise<{ code: string; data?: { nextAction?: { redirectUrl?: string } } }>;
+    });
+    expect(answer, JSON.stringify(answer)).toMatchObject({ code: '00000' });
+    await page.goto(answer.data!.nextAction!.redirectUrl!, { waitUntil: 'load' });
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).toContain('3-D Secure check');
+    expect(text).toMatch(/Merchant\s+Nile Coffee Roasters/);
+  }, 30_000);
 });

@@ -53,6 +53,16 @@ describe('svc-sandbox', () => {
     expect(started.output()).toContain('SIGTERM, stopping');
     expect(started.output()).toMatch(/POST \/api\/v1\/international\/payment\/create 200 00000/);
     expect(started.output()).not.toContain('cli-key');
+    expect(started.output()).toContain('merchant 256612345678901, private key as given (not shown)');
+  });
+
+  it('prints the merchant id and the test key it uses, so that a shop can be pointed at it by copy and paste', async () => {
+    const started = run(['--port', '0', '--quiet']);
+    const url = await started.url;
+    const line = 'merchant 256612345678901, private key sandbox-private-key-256612345678901 (test values)';
+    await expect.poll(started.output).toContain(line);
+    const client = new ServiceClient({ merchantId: '256612345678901', privateKey: 'sandbox-private-key-256612345678901', environment: { baseUrl: url } });
+    expect((await client.createPayment(posRequest() as never)).code).toBe('00000');
   });
 
   it('serves several merchants from --config, each with its methods and availability, and stops on SIGINT', async () => {
