@@ -3,7 +3,7 @@
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
-//   bench/kit-overhead.mjs  status and create through the merchant kit against straight to the sandbox
+//   bench/kit-overhead.mjs  status and create through the merchant kit against a bare forwarder (bench/forwarder.mjs)
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
