@@ -1,0 +1,130 @@
+/**
+ * How the service client's bytes reach the service: one POST of a signed body, answered with a status and text.
+ * On Node, a keep-alive node:http(s) pool (no Web Request, Response, streams or signals per call); anywhere else,
+ * or when the merchant passes their own `fetch`, fetch. Both fail the same ways (`TransportFailure`), and both
+ * give up with the caller's own abort reason when the caller's signal aborts.
+ */
+import { nodeHttp, nodeHttps, type NodeIncoming } from './runtime.js';
+
+export interface Exchange {
+  (call: { path: string; headers: Record<string, string>; body: string; timeoutMs: number; signal?: AbortSignal | undefined }): Promise<{
+    status: number;
+    text: string;
+  }>;
+}
+
+/**
+ * A call that produced no answer (`timeout`, `network`), or an answer that was cut off (`status` set). The
+ * client turns it into a `ServiceError`; `cause` is the runtime's own error, for its code (ECONNREFUSED…).
+ */
+export class TransportFailure extends Error {
+  override readonly name = 'TransportFailure';
+  constructor(
+    readonly kind: 'timeout' | 'network',
+    cause: unknown,
+    readonly status?: number,
+  ) {
+    super(kind, { cause });
+  }
+}
+
+export function fetchExchange(baseUrl: string, fetchImpl: typeof fetch): Exchange {
+  return async ({ path, headers, body, timeoutMs, signal: callerSignal }) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await fetchImpl(`${baseUrl}${path}`, { method: 'POST', headers, body, signal, redirect: 'error' });
+    } catch (error) {
+      if (timeout.aborted) throw new TransportFailure('timeout', error);
+      if (callerSignal?.aborted) throw error;
+      throw new TransportFailure('network', error);
+    }
+    try {
+      return { status: response.status, text: await response.text() };
+    } catch (error) {
+      throw new TransportFailure(timeout.aborted ? 'timeout' : 'network', error, response.status);
+    }
+  };
+}
+
+/** Idle connections are closed after this long: before Node's own server closes them (5 s), as undici does. */
+const IDLE_MS = 4_000;
+
+const REDIRECT = /^3\d\d$/;
+
+/**
+ * The Node pool, or undefined where node:http(s) is missing. One keep-alive agent per client: the same few
+ * connections carry every call, most recently used first, so that spare ones close when the load falls.
+ */
+export function nodeExchange(baseUrl: string): Exchange | undefined {
+  const base = new URL(baseUrl);
+  const http = base.protocol === 'https:' ? nodeHttps : nodeHttp;
+  if (!http) return undefined;
+  const agent = new http.Agent({ keepAlive: true, timeout: IDLE_MS, scheduling: 'lifo' });
+  const hostname = base.hostname.replace(/^\[|\]$/g, '');
+  const port = base.port || undefined;
+  const prefix = base.pathname.replace(/\/+$/, '');
+
+  return ({ path, headers, body, timeoutMs, signal }) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      let settled = false;
+      let timedOut = false;
+      let status: number | undefined;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        outcome();
+      };
+      const fail = (error: unknown) =>
+        settle(() => {
+          if (signal?.aborted && !timedOut) reject(signal.reason);
+          else reject(new TransportFailure(timedOut ? 'timeout' : 'network', error, status));
+        });
+      const outgoing = http.request(
+        { protocol: base.protocol, hostname, port, path: `${prefix}${path}`, method: 'POST', agent, headers: { ...headers, 'Content-Length': byteLength(body) } },
+        (incoming: NodeIncoming) => {
+          status = incoming.statusCode ?? 0;
+          incoming.setEncoding('utf8');
+          let text = '';
+          incoming.on('data', (chunk) => {
+            text += chunk;
+          });
+          incoming.on('error', fail);
+          incoming.on('close', () => {
+            if (!incoming.complete) fail(new Error('the connection closed before the answer ended'));
+          });
+          incoming.on('end', () =>
+            settle(() => {
+              // fetch follows no redirect here (redirect: 'error'), and neither does this.
+              if (REDIRECT.test(String(status))) reject(new TransportFailure('network', new Error('the service answered with a redirect')));
+              else resolve({ status: status ?? 0, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
+            }),
+          );
+        },
+      );
+      outgoing.on('error', fail);
+      const timer = setTimeout(() => {
+        timedOut = true;
+        outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      // The caller (the payer's request) went away: stop waiting for the service.
+      const onAbort = () => outgoing.destroy(new Error('the caller went away'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      outgoing.end(body);
+    });
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 length of a string, without encoding it when it is ASCII (a canonical JSON body almost always is). */
+function byteLength(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length;
+}
