@@ -1,8 +1,14 @@
 /**
  * Runs a Web-standard handler under `node:http`, and as Express or Connect middleware. Mount it before any
  * body parser: the callback route needs the body exactly as the service signed it.
+ *
+ * A handler from `createMerchantHandler` also carries its element calls (`NODE_FAST_PATH`): those are served
+ * here straight from Node's request, with a light view of it in place of a Web Request and the answer written
+ * as it is, with no Web Response, stream or signal made unless something asks for one. They answer exactly as
+ * the Web path does (test/server/node-fast-path.test.ts); everything else takes the Web path.
  */
 import { rememberClientAddress } from './client-address.js';
+import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
 
 /**
  * The parts of Node's `IncomingMessage` and `ServerResponse` this adapter uses, written out so that the kit's
@@ -17,7 +23,7 @@ export interface NodeRequest {
   rawBody?: unknown;
   socket?: { remoteAddress?: string | undefined } | null | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   pause(): unknown;
   resume(): unknown;
@@ -45,8 +51,10 @@ export interface NodeListenerOptions {
  * not serve (404) is passed on to the next middleware instead of being answered.
  */
 export function toNodeListener(handler: (request: Request) => Promise<Response>, options: NodeListenerOptions = {}): NodeListener {
+  const fast = (handler as { [NODE_FAST_PATH]?: NodeFastPath })[NODE_FAST_PATH];
   return (request, response, next) => {
-    void serve(handler, request, response, next).catch((error: unknown) => {
+    const served = fast ? serveFast(fast, handler, request, response, next) : serve(handler, request, response, next);
+    void served.catch((error: unknown) => {
       (options.onError ?? logError)(error);
       if (!response.headersSent) {
         response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -70,8 +78,8 @@ async function serve(
   request: NodeRequest,
   response: NodeResponse,
   next?: (error?: unknown) => void,
+  url = urlOf(request),
 ): Promise<void> {
-  const url = urlOf(request);
   // No Web Request can describe a target that is not a URL, or a method fetch refuses. The handler serves
   // neither: they are answered here (404, 405) or, under Express, left to the next middleware.
   const forbiddenMethod = FETCH_FORBIDDEN_METHODS.has((request.method ?? 'GET').toUpperCase());
@@ -130,15 +138,154 @@ function urlOf(request: NodeRequest): URL | undefined {
   return undefined;
 }
 
-function toWebRequest(request: NodeRequest, url: URL, signal: AbortSignal): Request {
+function toWebRequest(request: NodeRequest, url: URL, signal: AbortSignal, withBody = true): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const method = request.method ?? 'GET';
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers, signal });
+  if (method === 'GET' || method === 'HEAD' || !withBody) return new Request(url, { method, headers, signal });
   return new Request(url, { method, headers, signal, body: bodyOf(request), duplex: 'half' } as RequestInit);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The fast path: the element's calls of a handler from createMerchantHandler
+
+/**
+ * An element call, served from Node's request as the Web path serves it: the same checks in the same order
+ * (415 before the body is read, 413 as soon as it proves too large), the same route, the same answer. Anything
+ * else — another path or method, a body a middleware already read — goes the Web way.
+ */
+async function serveFast(
+  fast: NodeFastPath,
+  handler: (request: Request) => Promise<Response>,
+  request: NodeRequest,
+  response: NodeResponse,
+  next?: (error?: unknown) => void,
+): Promise<void> {
+  const url = urlOf(request);
+  const call = url !== undefined && request.method === 'POST' && !bodyTaken(request) ? fast.route(url.pathname) : undefined;
+  if (!call) return serve(handler, request, response, next, url);
+  const view = new NodeRequestView(request, url!, response);
+  rememberClientAddress(view, request.socket?.remoteAddress);
+  if (!JSON_TYPE.test(view.headers.get('content-type') ?? '')) {
+    return write(response, problemAnswer(415, 'the body must be JSON (Content-Type: application/json)'));
+  }
+  let body: Uint8Array | 'too-large';
+  try {
+    body = await readNodeBody(request, fast.maxBodyBytes);
+  } catch (error) {
+    return write(response, fast.failed(error));
+  }
+  if (body === 'too-large') return write(response, problemAnswer(413, `the body is larger than ${fast.maxBodyBytes} bytes`));
+  write(response, await call(view, body));
+}
+
+/** A body parser (Express's `express.json()`) ran first: the Web path reports it, or takes the bytes it kept. */
+function bodyTaken(request: NodeRequest): boolean {
+  return request.readableEnded || request.body !== undefined || request.rawBody !== undefined;
+}
+
+function write(response: NodeResponse, answer: Answer): void {
+  const headers: Record<string, string> = { ...answer.headers, 'Content-Length': String(byteLength(answer.body)) };
+  // A body that was refused unread may still be arriving; close rather than read it to the end.
+  if (answer.status === 413) headers['Connection'] = 'close';
+  response.writeHead(answer.status, headers);
+  response.end(answer.body);
+}
+
+const encoder = new TextEncoder();
+
+function byteLength(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length;
+}
+
+/**
+ * Reads at most `limit` bytes, as readBody (http.ts) does from a Web Request: a declared length over the limit
+ * is refused unread, and reading stops as soon as the body proves larger.
+ */
+function readNodeBody(request: NodeRequest, limit: number): Promise<Uint8Array | 'too-large'> {
+  const declared = Number(headerOf(request, 'content-length') ?? Number.NaN);
+  if (declared > limit) return Promise.resolve('too-large');
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    request.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        request.pause();
+        request.removeAllListeners('data');
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : concat(chunks, size)));
+    request.on('error', reject);
+    // Without an end: the client went away mid-body (a no-op once settled).
+    request.on('close', () => reject(new Error('the request was closed before its body ended')));
+  });
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** A header as a Web `Headers` would give it: repeated values joined by ", ", or null. */
+function headerOf(request: NodeRequest, name: string): string | null {
+  const value = request.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+/**
+ * What the element's routes read of Node's request. The signal that aborts when the client goes away, and the
+ * Web Request a merchant's hook receives (without its body, which has been read, as on the Web path), are made
+ * only when asked for.
+ */
+class NodeRequestView implements KitRequest {
+  readonly #request: NodeRequest;
+  readonly #url: URL;
+  #abandoned: AbortController | undefined;
+  #gone = false;
+  #web: Request | undefined;
+  readonly headers: KitRequest['headers'];
+
+  constructor(request: NodeRequest, url: URL, response: NodeResponse) {
+    this.#request = request;
+    this.#url = url;
+    this.headers = { get: (name) => headerOf(request, name) };
+    response.once('close', () => {
+      if (response.writableFinished) return;
+      this.#gone = true;
+      this.#abandoned?.abort();
+    });
+  }
+
+  get url(): string {
+    return this.#url.href;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#abandoned) {
+      this.#abandoned = new AbortController();
+      if (this.#gone) this.#abandoned.abort();
+    }
+    return this.#abandoned.signal;
+  }
+
+  [AS_WEB_REQUEST](): Request {
+    this.#web ??= toWebRequest(this.#request, this.#url, this.signal, false);
+    return this.#web;
+  }
 }
 
 /** Only a plausible host name reaches `new URL`; anything else is served as localhost. */

@@ -32,7 +32,7 @@ import {
   type Violation,
 } from '../core/index.js';
 import { rememberedClientAddress } from './client-address.js';
-import { envelope, isAbort, logValue, type Logger } from './http.js';
+import { envelopeAnswer as envelope, isAbort, logValue, webRequestOf, type Answer, type KitRequest, type Logger } from './http.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
 import { issueOrderToken, verifyCheckoutToken, verifyOrderToken, type TokenCredentials } from './tokens.js';
@@ -84,19 +84,20 @@ export interface PaymentRoutesOptions {
   now: () => number;
 }
 
-type Route = (value: unknown, request: Request) => Promise<Response>;
+/** A route reads a Web Request or the Node adapter's view of one, and answers without building a Response. */
+export type Route = (value: unknown, request: KitRequest) => Promise<Answer>;
 
 /** A refused proof: `02000`, with what was wrong, before anything reaches the service. */
-function refused(reason: TokenRefusal | 'order-token'): Response {
+function refused(reason: TokenRefusal | 'order-token'): Answer {
   const message = reason === 'order-token' ? "this call needs the order's token (Svc-Order-Token)" : TOKEN_REFUSALS[reason];
   return envelope(errorEnvelope('02000', { message: `authentication failed: ${message}.`, data: { reason } }));
 }
 
-function invalid(...violations: Violation[]): Response {
+function invalid(...violations: Violation[]): Answer {
   return envelope(envelopeForViolations(violations));
 }
 
-function tooMany(throttled: Throttled): Response {
+function tooMany(throttled: Throttled): Answer {
   const answer = errorEnvelope('TOO_MANY_REQUESTS', {
     message: `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`,
     data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
@@ -121,7 +122,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   }
 
   /** Runs a merchant hook; an `OrderRejection` becomes the envelope the element shows at its field. */
-  async function hook<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+  async function hook<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Answer }> {
     try {
       return { ok: true, value: await run() };
     } catch (error) {
@@ -138,15 +139,16 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
       expiresAt: Math.floor(options.now() / 1000) + (expireAt ?? LIMITS.defaultExpireMinutes) * 60 + 86_400,
     });
 
-  const checkoutProof = (request: Request) => verifyCheckoutToken(request.headers.get(CHECKOUT_TOKEN_HEADER), credentials, options.now());
+  const checkoutProof = (request: KitRequest) => verifyCheckoutToken(request.headers.get(CHECKOUT_TOKEN_HEADER), credentials, options.now());
 
-  const clientAddressOf = (request: Request) => options.clientAddress?.(request) ?? rememberedClientAddress(request);
+  const clientAddressOf = (request: KitRequest) =>
+    (options.clientAddress ? options.clientAddress(webRequestOf(request)) : undefined) ?? rememberedClientAddress(request);
 
   // ---------------------------------------------------------------------------------------------------------
   // Create
 
   /** The order a checkout token decides, with the payer's fields of the body and nothing else of it. */
-  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; refusal?: Response } {
+  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; refusal?: Answer } {
     const method = body['payMethod'];
     if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
       return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
@@ -182,7 +184,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   }
 
   /** A 3-D Secure return address must be a page of the payer's own shop, not anywhere the browser names. */
-  function returnUrlViolation(order: CreatePaymentRequest, request: Request, fixedByToken: boolean): Violation | undefined {
+  function returnUrlViolation(order: CreatePaymentRequest, request: KitRequest, fixedByToken: boolean): Violation | undefined {
     if (order.payMethod !== 'BankAccount' || fixedByToken) return undefined;
     const allowed = new Set(options.returnUrlOrigins);
     allowed.add(new URL(request.url).origin);
@@ -192,7 +194,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
     return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
   }
 
-  async function create(value: unknown, request: Request): Promise<Response> {
+  async function create(value: unknown, request: KitRequest): Promise<Answer> {
     if (!isPlainObject(value)) return notAnObject();
     let claims: CheckoutTokenClaims | undefined;
     let proposed: unknown;
@@ -229,7 +231,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
     }
 
     if (options.authorize) {
-      const authorized = await hook(() => options.authorize!(order, request));
+      const authorized = await hook(() => options.authorize!(order, webRequestOf(request)));
       if (!authorized.ok) return authorized.response;
       if (authorized.value) order = authorized.value;
       else if (options.orderSource === 'authorize') {
@@ -251,7 +253,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
   // ---------------------------------------------------------------------------------------------------------
   // An order's own calls
 
-  async function orderProof(request: Request): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Response }> {
+  async function orderProof(request: KitRequest): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Answer }> {
     const token = request.headers.get(ORDER_TOKEN_HEADER);
     if (!token) return { ok: false, response: refused('order-token') };
     const proof = await verifyOrderToken(token, credentials, options.now());
@@ -275,7 +277,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
         if (throttled) return tooMany(throttled);
       }
       if (options.authorizeAction) {
-        const allowed = await hook(() => options.authorizeAction!(operation, body, request));
+        const allowed = await hook(() => options.authorizeAction!(operation, body, webRequestOf(request)));
         if (!allowed.ok) return allowed.response;
       }
       const call = {
@@ -292,7 +294,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
    * covers (a lost create's answer, a page that did not create the order). The answer to the latter carries the
    * order's token, so that the page can go on with it.
    */
-  async function status(value: unknown, request: Request): Promise<Response> {
+  async function status(value: unknown, request: KitRequest): Promise<Answer> {
     if (!isPlainObject(value)) return notAnObject();
     let query: StatusRequest;
     let vouchFor: { reference: string; country: string; expireAt: number | undefined } | undefined;
@@ -320,7 +322,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
       query = orderNo !== undefined ? { country, orderNo } : { country, reference: reference as string };
     }
     if (options.authorizeAction) {
-      const allowed = await hook(() => options.authorizeAction!('status', { ...query }, request));
+      const allowed = await hook(() => options.authorizeAction!('status', { ...query }, webRequestOf(request)));
       if (!allowed.ok) return allowed.response;
     }
     // Tried once: the element polls again anyway, and must hear within its own timeout.
