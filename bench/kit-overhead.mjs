@@ -93,10 +93,11 @@ async function expectSuccess(response) {
 
 export async function measureKitOverhead(row, note) {
   const sandbox = await start('the sandbox', ['bin/svc-sandbox.js', '--port', '0', '--quiet']);
-  // KIT_CPU_PROF=<directory> writes a V8 CPU profile of the kit's process there (node --cpu-prof), for DevTools.
-  const profile = process.env.KIT_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.KIT_CPU_PROF] : [];
-  const kit = await start('the kit', [...profile, 'bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
-  const floor = await start('the bare forwarder', ['bench/forwarder.mjs'], { SANDBOX_URL: sandbox.url });
+  // KIT_CPU_PROF=<directory> writes V8 CPU profiles (node --cpu-prof) of the kit's and the forwarder's processes to
+  // its kit/ and floor/ (read them with bench/cpu-profile.mjs, or in DevTools).
+  const profile = (what) => (process.env.KIT_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', `${process.env.KIT_CPU_PROF}/${what}`] : []);
+  const kit = await start('the kit', [...profile('kit'), 'bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
+  const floor = await start('the bare forwarder', [...profile('floor'), 'bench/forwarder.mjs'], { SANDBOX_URL: sandbox.url });
   try {
     const { merchantId, privateKey } = DEFAULT_MERCHANT;
     let serial = 0;

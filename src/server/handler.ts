@@ -175,10 +175,14 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const fastCalls = new Map(
     Object.entries(elementCalls).map(([operation, call]) => [operation, (request: KitRequest, body: Uint8Array) => call(request, body).catch(failed)]),
   );
+  // Each call's own path looked up at once; any other spelling operationFor accepts (trailing slashes) as well.
+  const fastPaths = new Map([...fastCalls].map(([operation, call]) => [`${basePath}${MERCHANT_PATHS[operation as ElementOperation]}`, call]));
   const fastPath: NodeFastPath = {
     maxBodyBytes,
     failed,
     route: (pathname) => {
+      const exact = fastPaths.get(pathname);
+      if (exact) return exact;
       const operation = operationFor(pathname, basePath);
       return operation === undefined ? undefined : fastCalls.get(operation);
     },

@@ -196,10 +196,11 @@ function write(response: NodeResponse, answer: Answer): void {
 }
 
 const encoder = new TextEncoder();
+/** Node's Buffer, for the UTF-8 length of an answer without encoding it (Node, Bun and Deno all have it). */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
 
 function byteLength(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length;
+  return nodeBuffer ? nodeBuffer.byteLength(text) : encoder.encode(text).length;
 }
 
 /**

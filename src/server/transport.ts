@@ -122,9 +122,9 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
 }
 
 const encoder = new TextEncoder();
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
 
-/** UTF-8 length of a string, without encoding it when it is ASCII (a canonical JSON body almost always is). */
+/** UTF-8 length of a string, without encoding it where Node's Buffer is there (it is, wherever node:http is). */
 function byteLength(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length;
+  return nodeBuffer ? nodeBuffer.byteLength(text) : encoder.encode(text).length;
 }
