@@ -175,14 +175,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const fastCalls = new Map(
     Object.entries(elementCalls).map(([operation, call]) => [operation, (request: KitRequest, body: Uint8Array) => call(request, body).catch(failed)]),
   );
-  // Each call's own path looked up at once; any other spelling operationFor accepts (trailing slashes) as well.
+  // A request target that is exactly a call's path needs no URL parsed; any other goes through operationFor.
   const fastPaths = new Map([...fastCalls].map(([operation, call]) => [`${basePath}${MERCHANT_PATHS[operation as ElementOperation]}`, call]));
   const fastPath: NodeFastPath = {
     maxBodyBytes,
     failed,
+    exact: (target) => fastPaths.get(target),
     route: (pathname) => {
-      const exact = fastPaths.get(pathname);
-      if (exact) return exact;
       const operation = operationFor(pathname, basePath);
       return operation === undefined ? undefined : fastCalls.get(operation);
     },

@@ -4,6 +4,7 @@
  */
 import { parseJson, type Envelope } from '../core/index.js';
 import { decodeUtf8 } from './signature.js';
+import type { AbortSignalLike } from './transport.js';
 
 export const JSON_TYPE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/json)\s*(?:;|$)/i;
 
@@ -49,13 +50,13 @@ export function problem(status: number, message: string, extra: Record<string, u
 
 /**
  * What the element's routes read of a request: its URL, its headers and the signal that aborts when the client
- * goes away. A Web `Request` is one. The Node adapter passes a view of Node's own request instead, which makes a
- * Web `Request` only when a merchant's hook asks for one (`webRequestOf`).
+ * goes away. A Web `Request` is one. The Node adapter passes a view of Node's own request instead, with a light
+ * signal, which makes a Web `Request` only when a merchant's hook asks for one (`webRequestOf`).
  */
 export interface KitRequest {
   readonly url: string;
   readonly headers: { get(name: string): string | null };
-  readonly signal: AbortSignal;
+  readonly signal: AbortSignalLike;
 }
 
 /** The method by which a request view makes the Web `Request` the merchant's hooks receive. */
@@ -76,6 +77,8 @@ export interface NodeFastPath {
   maxBodyBytes: number;
   /** The element's call at this path, or undefined. Never rejects: a failure is logged and answered 500. */
   route(pathname: string): ((request: KitRequest, body: Uint8Array) => Promise<Answer>) | undefined;
+  /** The same, for a request target that is exactly a call's path (no URL to parse); else undefined. */
+  exact(target: string): ((request: KitRequest, body: Uint8Array) => Promise<Answer>) | undefined;
   /** Logs what went wrong before a call could run (the body could not be read), as the Web handler does: 500. */
   failed(error: unknown): Answer;
 }

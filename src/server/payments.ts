@@ -23,6 +23,7 @@ import {
   validate,
   validateCreateRequest,
   type CheckoutTokenClaims,
+  type CreatePaymentData,
   type CreatePaymentRequest,
   type Envelope,
   type MerchantOperation,
@@ -239,7 +240,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
       }
     }
 
-    const answer = await callService('create', () => client.createPayment(order, { signal: request.signal }));
+    // Checked above; checked again by the client only when something changed it since (the address, the hook).
+    const validated = order === checked.value;
+    const answer = await callService('create', () =>
+      validated ? client.send<CreatePaymentData>('create', order, { signal: request.signal }) : client.createPayment(order, { signal: request.signal }),
+    );
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     const headers: Record<string, string> = {};
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);

@@ -22,8 +22,7 @@ export interface NodeCrypto {
 export interface NodeIncoming {
   statusCode?: number | undefined;
   complete: boolean;
-  setEncoding(encoding: 'utf8'): unknown;
-  on(event: 'data', listener: (chunk: string) => void): unknown;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
   on(event: 'error' | 'aborted', listener: (error?: Error) => void): unknown;
   on(event: 'close', listener: () => void): unknown;

@@ -28,7 +28,7 @@ import {
 } from '../core/index.js';
 import { isLiveAddressAllowed } from './addresses.js';
 import { signRequest } from './signature.js';
-import { fetchExchange, nodeExchange, TransportFailure, type Exchange } from './transport.js';
+import { fetchExchange, nodeExchange, TransportFailure, type AbortSignalLike, type Exchange } from './transport.js';
 
 export type Environment = 'sandbox' | 'production' | { baseUrl: string };
 
@@ -54,7 +54,8 @@ export interface ServiceClientOptions {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  /** Abandons the call when it aborts: an AbortSignal, or anything with its abort members. */
+  signal?: AbortSignalLike;
   /** This call's own number of retries, in place of the client's. */
   retries?: number;
 }
@@ -214,7 +215,7 @@ export class ServiceClient {
   }
 
   /** One try: an envelope, or a `ServiceError` that says what went wrong (or the caller's own abort). */
-  async #attempt<T>(operation: ServiceOperation, path: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<Envelope<T>> {
+  async #attempt<T>(operation: ServiceOperation, path: string, headers: Record<string, string>, body: string, signal?: AbortSignalLike): Promise<Envelope<T>> {
     let answer: { status: number; text: string };
     try {
       answer = await this.#exchange({ path, headers, body, timeoutMs: this.#timeoutMs, signal });
@@ -244,7 +245,7 @@ export class ServiceClient {
     };
   }
 
-  #pause(attempt: number, signal?: AbortSignal): Promise<void> {
+  #pause(attempt: number, signal?: AbortSignalLike): Promise<void> {
     const delay = this.#retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
     return new Promise((resolve, reject) => {
       const abort = () => {

@@ -6,8 +6,29 @@
  */
 import { nodeHttp, nodeHttps, type NodeIncoming } from './runtime.js';
 
+/**
+ * What the client reads of a caller's signal: an `AbortSignal` is one. The Node adapter passes a lighter one for
+ * the payer's request (node.ts): an AbortSignal costs more to make and to listen to than a status query's own
+ * work. Where a Web API needs a real one (fetch), `webSignal` makes it.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** A real AbortSignal that follows `signal`. */
+export function webSignal(signal: AbortSignalLike): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
+}
+
 export interface Exchange {
-  (call: { path: string; headers: Record<string, string>; body: string; timeoutMs: number; signal?: AbortSignal | undefined }): Promise<{
+  (call: { path: string; headers: Record<string, string>; body: string; timeoutMs: number; signal?: AbortSignalLike | undefined }): Promise<{
     status: number;
     text: string;
   }>;
@@ -29,7 +50,8 @@ export class TransportFailure extends Error {
 }
 
 export function fetchExchange(baseUrl: string, fetchImpl: typeof fetch): Exchange {
-  return async ({ path, headers, body, timeoutMs, signal: callerSignal }) => {
+  return async ({ path, headers, body, timeoutMs, signal: given }) => {
+    const callerSignal = given && webSignal(given);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     let response: Response;
@@ -91,11 +113,8 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
         { protocol: base.protocol, hostname, port, path: `${prefix}${path}`, method: 'POST', agent, headers: { ...headers, 'Content-Length': byteLength(body) } },
         (incoming: NodeIncoming) => {
           status = incoming.statusCode ?? 0;
-          incoming.setEncoding('utf8');
-          let text = '';
-          incoming.on('data', (chunk) => {
-            text += chunk;
-          });
+          const chunks: Uint8Array[] = [];
+          incoming.on('data', (chunk) => chunks.push(chunk));
           incoming.on('error', fail);
           incoming.on('close', () => {
             if (!incoming.complete) fail(new Error('the connection closed before the answer ended'));
@@ -104,7 +123,7 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
             settle(() => {
               // fetch follows no redirect here (redirect: 'error'), and neither does this.
               if (REDIRECT.test(String(status))) reject(new TransportFailure('network', new Error('the service answered with a redirect')));
-              else resolve({ status: status ?? 0, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
+              else resolve({ status: status ?? 0, text: textOf(chunks) });
             }),
           );
         },
@@ -122,7 +141,20 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
 }
 
 const encoder = new TextEncoder();
+/** As `Response.text()` reads a body: UTF-8, a leading BOM dropped, anything malformed replaced. */
+const decoder = new TextDecoder();
 const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+
+function textOf(chunks: Uint8Array[]): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const body = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(body);
+}
 
 /** UTF-8 length of a string, without encoding it where Node's Buffer is there (it is, wherever node:http is). */
 function byteLength(text: string): number {
