@@ -34,7 +34,7 @@ function webGlobals(): Record<string, unknown> {
     },
   });
   return {
-    crypto: { subtle, getRandomValues: (array: Uint8Array) => crypto.getRandomValues(array), randomUUID: () => crypto.randomUUID() },
+    crypto: { subtle, getRandomValues: <T extends ArrayBufferView<ArrayBuffer>>(array: T) => crypto.getRandomValues(array), randomUUID: () => crypto.randomUUID() },
     fetch: (input: RequestInfo | URL, init?: RequestInit) => {
       used.fetch++;
       return fetch(input, init);
@@ -160,7 +160,8 @@ describe('the kit without Node modules', () => {
         if (generated.contentType) headers['Content-Type'] = generated.contentType;
         const before = [service.node.requests.length, service.edge.requests.length] as const;
         const nodeAnswer = await send(nodeServer.url, { method: 'POST', path: generated.path, headers: { ...headers, Host: 'shop.example' }, body: generated.body });
-        const response = await edgeHandler(new Request(`http://shop.example${generated.path}`, { method: 'POST', headers, body: generated.body }));
+        const body = typeof generated.body === 'string' ? generated.body : new Uint8Array(generated.body);
+        const response = await edgeHandler(new Request(`http://shop.example${generated.path}`, { method: 'POST', headers, body }));
         const text = await response.text();
         const edgeAnswer = { status: response.status, headers: Object.fromEntries(response.headers), text, json: undefined };
         // Connection: close on a 413 is the Node adapter's own (it stops reading); elsewhere the platform decides.
