@@ -95,7 +95,7 @@ export async function measureKitOverhead(row, note) {
   const sandbox = await start('the sandbox', ['bin/svc-sandbox.js', '--port', '0', '--quiet']);
   // KIT_CPU_PROF=<directory> writes V8 CPU profiles (node --cpu-prof) of the kit's and the forwarder's processes to
   // its kit/ and floor/ (read them with bench/cpu-profile.mjs, or in DevTools).
-  const profile = (what) => (process.env.KIT_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', `${process.env.KIT_CPU_PROF}/${what}`] : []);
+  const profile = (what) => (process.env.KIT_CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', `${process.env.KIT_CPU_PROF}/${what}`] : []);
   const kit = await start('the kit', [...profile('kit'), 'bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
   const floor = await start('the bare forwarder', [...profile('floor'), 'bench/forwarder.mjs'], { SANDBOX_URL: sandbox.url });
   try {
@@ -210,7 +210,8 @@ export async function measureKitOverhead(row, note) {
       const { direct: d, floor: f, kit: k } = summary;
       const ratio = k.rate / f.rate;
       for (const [name, side] of [['direct', d], ['floor', f], ['kit', k]]) {
-        note(`  ${operation}, ${name}: ${Math.round(side.rate)} /s, p50 ${side.p50.toFixed(2)} ms, p95 ${side.p95.toFixed(2)} ms`);
+        const [sender, hop, service] = side.cpuMs.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
+        note(`  ${operation}, ${name}: ${Math.round(side.rate)} /s, p50 ${side.p50.toFixed(2)} ms, p95 ${side.p95.toFixed(2)} ms; CPU ms per request: sender ${sender}, hop ${hop}, sandbox ${service}`);
       }
       row({
         what: `${operation} through the kit, ${CONCURRENCY} at a time: throughput`,

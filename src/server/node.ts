@@ -220,7 +220,7 @@ async function serveFast(
     if (!call) return serve(handler, request, response, next, url);
   }
   const view = new NodeRequestView(request, url, response);
-  rememberClientAddress(view, request.socket?.remoteAddress);
+  rememberClientAddress(view, () => request.socket?.remoteAddress);
   if (!JSON_TYPE.test(view.headers.get('content-type') ?? '')) {
     return write(response, problemAnswer(415, 'the body must be JSON (Content-Type: application/json)'));
   }

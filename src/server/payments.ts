@@ -22,6 +22,7 @@ import {
   TOKEN_REFUSALS,
   validate,
   validateCreateRequest,
+  type CashierStatusData,
   type CheckoutTokenClaims,
   type CreatePaymentData,
   type CreatePaymentRequest,
@@ -330,8 +331,9 @@ export function paymentRoutes(options: PaymentRoutesOptions): Record<Exclude<Mer
       const allowed = await hook(() => options.authorizeAction!('status', { ...query }, webRequestOf(request)));
       if (!allowed.ok) return allowed.response;
     }
-    // Tried once: the element polls again anyway, and must hear within its own timeout.
-    const answer = await callService('status', () => client.queryStatus(query, { signal: request.signal, retries: 0 }));
+    // Tried once: the element polls again anyway, and must hear within its own timeout. The query was checked
+    // above (from a token's checked claims, or with the status rules), so it is sent as it is.
+    const answer = await callService('status', () => client.send<CashierStatusData>('status', query, { signal: request.signal, retries: 0 }));
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     const headers: Record<string, string> = {};
     if (vouchFor && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {

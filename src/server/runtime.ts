@@ -45,9 +45,18 @@ export interface NodeRequestOptions {
   agent: unknown;
 }
 
+export interface NodeSocket {
+  timeout?: number | undefined;
+  setTimeout(ms: number): unknown;
+}
+
+export interface NodeAgent {
+  keepSocketAlive(socket: NodeSocket): boolean;
+}
+
 export interface NodeHttp {
   request(options: NodeRequestOptions, onResponse: (response: NodeIncoming) => void): NodeOutgoing;
-  Agent: new (options: { keepAlive: boolean; timeout?: number; scheduling?: 'fifo' | 'lifo' }) => unknown;
+  Agent: new (options: { keepAlive: boolean; timeout?: number; scheduling?: 'fifo' | 'lifo' }) => NodeAgent;
 }
 
 type BuiltinLookup = (id: string) => unknown;

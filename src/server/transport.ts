@@ -83,7 +83,16 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
   const base = new URL(baseUrl);
   const http = base.protocol === 'https:' ? nodeHttps : nodeHttp;
   if (!http) return undefined;
-  const agent = new http.Agent({ keepAlive: true, timeout: IDLE_MS, scheduling: 'lifo' });
+  const agent = new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+  // Node closes an idle connection a second before the server's Keep-Alive hint says the server will; where the
+  // server gives none, after IDLE_MS. (The agent's own `timeout` option would also set and clear a timer on every
+  // call's socket.)
+  const keepSocketAlive = agent.keepSocketAlive;
+  agent.keepSocketAlive = (socket) => {
+    const kept = keepSocketAlive.call(agent, socket);
+    if (kept && !socket.timeout) socket.setTimeout(IDLE_MS);
+    return kept;
+  };
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
   const port = base.port || undefined;
   const prefix = base.pathname.replace(/\/+$/, '');
