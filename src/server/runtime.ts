@@ -21,6 +21,8 @@ export interface NodeCrypto {
 
 export interface NodeIncoming {
   statusCode?: number | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  socket: NodeSocket | null;
   complete: boolean;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end', listener: () => void): unknown;
@@ -48,6 +50,10 @@ export interface NodeRequestOptions {
 export interface NodeSocket {
   timeout?: number | undefined;
   setTimeout(ms: number): unknown;
+  setKeepAlive(enable: boolean, initialDelayMs: number): unknown;
+  unref(): unknown;
+  /** What the kit's pool notes on a connection (transport.ts). */
+  [note: symbol]: unknown;
 }
 
 export interface NodeAgent {

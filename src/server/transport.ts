@@ -72,6 +72,15 @@ export function fetchExchange(baseUrl: string, fetchImpl: typeof fetch): Exchang
 
 /** Idle connections are closed after this long: before Node's own server closes them (5 s), as undici does. */
 const IDLE_MS = 4_000;
+/** On a connection: how long it may stay idle (from the server's hint), and whether TCP keep-alive is on. */
+const IDLE = Symbol('svc-checkout.idleMs');
+const KEPT = Symbol('svc-checkout.keptAlive');
+
+/** A second less than the server's `Keep-Alive: timeout=<seconds>`, at most IDLE_MS; 0: do not keep it. */
+function idleFor(hint: string | string[]): number {
+  const seconds = Number(/(?:^|[,;\s])timeout=(\d+)/i.exec(String(hint))?.[1]);
+  return Number.isFinite(seconds) ? Math.min(IDLE_MS, seconds * 1_000 - 1_000) : IDLE_MS;
+}
 
 const REDIRECT = /^3\d\d$/;
 
@@ -84,14 +93,19 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
   const http = base.protocol === 'https:' ? nodeHttps : nodeHttp;
   if (!http) return undefined;
   const agent = new http.Agent({ keepAlive: true, scheduling: 'lifo' });
-  // Node closes an idle connection a second before the server's Keep-Alive hint says the server will; where the
-  // server gives none, after IDLE_MS. (The agent's own `timeout` option would also set and clear a timer on every
-  // call's socket.)
-  const keepSocketAlive = agent.keepSocketAlive;
+  // What Node's agent does with a connection a call is done with, less what it need not repeat for every call:
+  // TCP keep-alive is set once per connection, and so is the idle timeout (a second before the server's own
+  // Keep-Alive hint, else IDLE_MS). The agent's `timeout` option would also set and clear a timer on every call.
   agent.keepSocketAlive = (socket) => {
-    const kept = keepSocketAlive.call(agent, socket);
-    if (kept && !socket.timeout) socket.setTimeout(IDLE_MS);
-    return kept;
+    const idle = (socket[IDLE] as number | undefined) ?? IDLE_MS;
+    if (idle <= 0) return false;
+    if (!socket[KEPT]) {
+      socket.setKeepAlive(true, 1_000);
+      socket[KEPT] = true;
+    }
+    socket.unref();
+    if (socket.timeout !== idle) socket.setTimeout(idle);
+    return true;
   };
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
   const port = base.port || undefined;
@@ -122,6 +136,8 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
         { protocol: base.protocol, hostname, port, path: `${prefix}${path}`, method: 'POST', agent, headers: { ...headers, 'Content-Length': byteLength(body) } },
         (incoming: NodeIncoming) => {
           status = incoming.statusCode ?? 0;
+          const hint = incoming.headers['keep-alive'];
+          if (hint !== undefined && incoming.socket) incoming.socket[IDLE] = idleFor(hint);
           const chunks: Uint8Array[] = [];
           incoming.on('data', (chunk) => chunks.push(chunk));
           incoming.on('error', fail);

@@ -47,6 +47,16 @@ describe('the Node pool', () => {
     expect(connections).toBe(before);
   });
 
+  it("keeps no connection a server says it will close within a second (its Keep-Alive hint)", async () => {
+    const url = await serve((_request, response) => {
+      response.setHeader('Keep-Alive', 'timeout=1');
+      response.end(OK);
+    });
+    const client = new ServiceClient({ merchantId, privateKey, environment: { baseUrl: url } });
+    for (let index = 0; index < 3; index++) await client.queryStatus({ country: 'EG', reference: `order-${index}` });
+    expect(connections).toBe(3);
+  });
+
   it('serves a service under a path prefix and on an IPv6 loopback address', async () => {
     const paths: string[] = [];
     server = createServer((request, response) => {
