@@ -84,11 +84,12 @@ function keyringFor(privateKey: string, kind: TokenKind): Keyring {
   return ring;
 }
 
-async function tagOf(privateKey: string, kind: TokenKind, signed: string): Promise<Uint8Array> {
+/** The tag of `signed`: at once with node:crypto, else through WebCrypto. */
+function tagOf(privateKey: string, kind: TokenKind, signed: string): Uint8Array | Promise<Uint8Array> {
   const ring = keyringFor(privateKey, kind);
-  const key = ring.key instanceof Promise ? await ring.key : ring.key;
-  const full = hmacSha512Now(key, signed) ?? (await hmacSha512Bytes(key, signed));
-  return full.subarray(0, TAG_BYTES);
+  const now = ring.key instanceof Promise ? undefined : hmacSha512Now(ring.key, signed);
+  if (now) return now.subarray(0, TAG_BYTES);
+  return (async () => (await hmacSha512Bytes(await ring.key, signed)).subarray(0, TAG_BYTES))();
 }
 
 function deepFreeze<T>(value: T): T {
@@ -99,9 +100,10 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-async function seal(privateKey: string, kind: TokenKind, payload: string): Promise<string> {
+function seal(privateKey: string, kind: TokenKind, payload: string): string | Promise<string> {
   const signed = `${TOKEN_KINDS[kind]}.${payload}`;
-  return `${signed}.${base64UrlEncode(await tagOf(privateKey, kind, signed))}`;
+  const tag = tagOf(privateKey, kind, signed);
+  return tag instanceof Promise ? tag.then((bytes) => `${signed}.${base64UrlEncode(bytes)}`) : `${signed}.${base64UrlEncode(tag)}`;
 }
 
 /**
@@ -160,9 +162,9 @@ function check<T extends { merchantId: string; expiresAt: number }>(
   const parsed = parse(token);
   if (!parsed.ok) return parsed;
   const read: ParsedToken<T> = parsed.token;
-  const expected = ring.key instanceof Promise ? undefined : hmacSha512Now(ring.key, read.signed)?.subarray(0, TAG_BYTES);
-  if (expected) return settle(ring, token as string, read, expected, credentials, nowMs);
-  return tagOf(credentials.privateKey, read.kind, read.signed).then((tag) => settle(ring, token as string, read, tag, credentials, nowMs));
+  const expected = tagOf(credentials.privateKey, kind, read.signed);
+  if (expected instanceof Promise) return expected.then((tag) => settle(ring, token as string, read, tag, credentials, nowMs));
+  return settle(ring, token as string, read, expected, credentials, nowMs);
 }
 
 function settle<T extends { merchantId: string; expiresAt: number }>(
