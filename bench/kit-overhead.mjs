@@ -1,6 +1,8 @@
 // Merchant kit overhead: the same requests, at the same concurrency, sent (a) straight to the sandbox, signed here,
-// and (b) to the kit's handler, which validates, signs and forwards them. Three processes, as in use: this one
-// sends, the kit (bench/kit-server.mjs) and the sandbox (bin/svc-sandbox.js) each run in their own, on 127.0.0.1.
+// (b) to a bare forwarder that signs and forwards them (bench/forwarder.mjs, the floor), and (c) to the kit's
+// handler, which checks the token, validates, signs and forwards them. Three processes, as in use: this one sends,
+// the hop (bench/kit-server.mjs or bench/forwarder.mjs) and the sandbox (bin/svc-sandbox.js) each run in their own,
+// on 127.0.0.1. `node bench/kit-overhead.mjs` runs this part alone (after `npm run build`).
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,10 @@ import { issueCheckoutToken, signRequest } from '../dist/server/index.js';
 import { quantile } from './stats.mjs';
 
 export const CONCURRENCY = 16;
-export const THROUGHPUT_RATIO_TARGET = 0.8;
+/** Against the bare forwarder (bench/forwarder.mjs), measured in the same run. */
+export const THROUGHPUT_RATIO_TARGET = 0.9;
+export const CPU_RATIO_TARGET = 1.5;
+const SIDES = ['direct', 'floor', 'kit'];
 const ROUNDS = 3;
 const WARM_UP = 300;
 const COUNTS = { status: 1_500, create: 800 };
@@ -88,7 +93,11 @@ async function expectSuccess(response) {
 
 export async function measureKitOverhead(row, note) {
   const sandbox = await start('the sandbox', ['bin/svc-sandbox.js', '--port', '0', '--quiet']);
-  const kit = await start('the kit', ['bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
+  // KIT_CPU_PROF=<directory> writes V8 CPU profiles (node --cpu-prof) of the kit's and the forwarder's processes to
+  // its kit/ and floor/ (read them with bench/cpu-profile.mjs, or in DevTools).
+  const profile = (what) => (process.env.KIT_CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', `${process.env.KIT_CPU_PROF}/${what}`] : []);
+  const kit = await start('the kit', [...profile('kit'), 'bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
+  const floor = await start('the bare forwarder', [...profile('floor'), 'bench/forwarder.mjs'], { SANDBOX_URL: sandbox.url });
   try {
     const { merchantId, privateKey } = DEFAULT_MERCHANT;
     let serial = 0;
@@ -145,13 +154,20 @@ export async function measureKitOverhead(row, note) {
       orders.push({ orderNo: answer.data.orderNo, token: response.headers.get(ORDER_TOKEN_HEADER) });
     }
     const orderOf = (index) => orders[index % orders.length];
+    /** The same calls to the bare forwarder, which signs and forwards whatever the body says. */
+    const throughFloor = async (path, body) => {
+      const response = await fetch(`${floor.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      await expectSuccess(response);
+    };
     const operations = {
       status: {
         direct: (index) => direct('status', { country: 'EG', orderNo: orderOf(index).orderNo }),
+        floor: (index) => throughFloor('/payments/status', { country: 'EG', orderNo: orderOf(index).orderNo }),
         kit: (index) => throughKit('/payments/status', {}, { [ORDER_TOKEN_HEADER]: orderOf(index).token }),
       },
       create: {
         direct: () => direct('create', createBody()),
+        floor: () => throughFloor('/payments', createBody()),
         kit: () => {
           const { body, token } = prepared.shift();
           return throughKit('/payments', body, { [CHECKOUT_TOKEN_HEADER]: token });
@@ -159,23 +175,27 @@ export async function measureKitOverhead(row, note) {
       },
     };
 
-    note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each, direct and kit rounds taking turns;`);
-    note('  direct: canonical JSON, HMAC-SHA512 signature and fetch to the sandbox here; kit: fetch of plain JSON to the kit,');
-    note('  which reads, validates, serialises, signs and forwards it. Sender, kit and sandbox: three Node processes.');
+    note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each side, the sides taking turns;`);
+    note('  floor: a bare forwarder (bench/forwarder.mjs: node:http in, sorted JSON, node:crypto HMAC, keep-alive node:http');
+    note('  out); kit: the merchant kit under toNodeListener, which reads, checks the token, validates, serialises, signs');
+    note('  and forwards; direct: signed here and sent straight to the sandbox. Sender, hop and sandbox: three processes.');
     for (const [operation, sides] of Object.entries(operations)) {
       const count = COUNTS[operation];
       await load(sides.direct, WARM_UP);
+      await load(sides.floor, WARM_UP);
       if (operation === 'create') await prepare(WARM_UP);
       await load(sides.kit, WARM_UP);
-      const runs = { direct: [], kit: [] };
+      const runs = { direct: [], floor: [], kit: [] };
+      const hopOf = { direct: undefined, floor: floor.child, kit: kit.child };
       for (let round = 0; round < ROUNDS; round++) {
-        // Creates grow the sandbox's book; alternating the first side keeps either from always meeting a larger one.
-        const order = round % 2 === 0 ? ['direct', 'kit'] : ['kit', 'direct'];
+        // Creates grow the sandbox's book; rotating the first side keeps any from always meeting a larger one.
+        const order = SIDES.slice(round % SIDES.length).concat(SIDES.slice(0, round % SIDES.length));
         for (const side of order) {
           if (operation === 'create' && side === 'kit') await prepare(count);
-          const before = [ownCpuMs(), cpuMsOf(kit.child), cpuMsOf(sandbox.child)];
+          const hop = hopOf[side];
+          const before = [ownCpuMs(), hop && cpuMsOf(hop), cpuMsOf(sandbox.child)];
           const result = await load(sides[side], count);
-          const after = [ownCpuMs(), cpuMsOf(kit.child), cpuMsOf(sandbox.child)];
+          const after = [ownCpuMs(), hop && cpuMsOf(hop), cpuMsOf(sandbox.child)];
           result.cpuMs = after.map((ms, index) => (ms === undefined || before[index] === undefined ? undefined : (ms - before[index]) / count));
           runs[side].push(result);
         }
@@ -187,32 +207,47 @@ export async function measureKitOverhead(row, note) {
           return [side, { rate: quantile(results.map((result) => result.rate), 0.5), p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), cpuMs }];
         }),
       );
-      const { direct: d, kit: k } = summary;
-      const ratio = k.rate / d.rate;
-      note(`  ${operation}: direct ${Math.round(d.rate)} /s, p50 ${d.p50.toFixed(2)} ms, p95 ${d.p95.toFixed(2)} ms; through the kit ${Math.round(k.rate)} /s, p50 ${k.p50.toFixed(2)} ms, p95 ${k.p95.toFixed(2)} ms`);
+      const { direct: d, floor: f, kit: k } = summary;
+      const ratio = k.rate / f.rate;
+      for (const [name, side] of [['direct', d], ['floor', f], ['kit', k]]) {
+        const [sender, hop, service] = side.cpuMs.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
+        note(`  ${operation}, ${name}: ${Math.round(side.rate)} /s, p50 ${side.p50.toFixed(2)} ms, p95 ${side.p95.toFixed(2)} ms; CPU ms per request: sender ${sender}, hop ${hop}, sandbox ${service}`);
+      }
       row({
         what: `${operation} through the kit, ${CONCURRENCY} at a time: throughput`,
         figure: `${Math.round(k.rate)} /s`,
-        compared: `direct, signed: ${Math.round(d.rate)} /s; ratio ${ratio.toFixed(2)}`,
+        compared: `bare forwarder: ${Math.round(f.rate)} /s, ratio ${ratio.toFixed(2)}; direct, signed: ${Math.round(d.rate)} /s`,
         target: `ratio ≥ ${THROUGHPUT_RATIO_TARGET}`,
         met: ratio >= THROUGHPUT_RATIO_TARGET,
       });
       row({
         what: `${operation} through the kit, ${CONCURRENCY} at a time: p50 / p95`,
         figure: `${k.p50.toFixed(2)} / ${k.p95.toFixed(2)} ms`,
-        compared: `direct ${d.p50.toFixed(2)} / ${d.p95.toFixed(2)} ms: +${(k.p50 - d.p50).toFixed(2)} / +${(k.p95 - d.p95).toFixed(2)} ms`,
+        compared: `bare forwarder ${f.p50.toFixed(2)} / ${f.p95.toFixed(2)} ms; direct ${d.p50.toFixed(2)} / ${d.p95.toFixed(2)} ms`,
       });
-      if (!Number.isNaN(k.cpuMs[1])) {
+      if (!Number.isNaN(k.cpuMs[1]) && !Number.isNaN(f.cpuMs[1])) {
         const cpu = (ms) => `${ms.toFixed(2)} ms`;
+        const cpuRatio = k.cpuMs[1] / f.cpuMs[1];
         row({
           what: `${operation}: CPU per request, kit process`,
           figure: cpu(k.cpuMs[1]),
-          compared: `sandbox ${cpu(k.cpuMs[2])} (direct ${cpu(d.cpuMs[2])}); sender ${cpu(k.cpuMs[0])} (direct, signing ${cpu(d.cpuMs[0])})`,
+          compared: `bare forwarder ${cpu(f.cpuMs[1])}, ratio ${cpuRatio.toFixed(2)}; sandbox ${cpu(k.cpuMs[2])}, sender ${cpu(k.cpuMs[0])}`,
+          target: `ratio ≤ ${CPU_RATIO_TARGET}`,
+          met: cpuRatio <= CPU_RATIO_TARGET,
         });
       }
     }
   } finally {
     await stop(kit);
+    await stop(floor);
     await stop(sandbox);
   }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.chdir(new URL('..', import.meta.url).pathname);
+  await measureKitOverhead(
+    (entry) => console.log(`  ${entry.what}: ${entry.figure} | ${entry.compared ?? ''}${entry.target ? ` | target ${entry.target}: ${entry.met ? 'met' : 'not met'}` : ''}`),
+    (line) => console.log(line),
+  );
 }

@@ -41,7 +41,7 @@ export async function measureMicro(row) {
   const signature = await signCallback(timestamp, body, key);
   const headers = { Authorization: signature, MerchantId: DEFAULT_MERCHANT.merchantId, RequestTimestamp: timestamp };
   const pairs = [
-    [`signRequest, ${body.length}-byte body (WebCrypto)`, () => signRequest(body, key), 'node:crypto createHmac, same body', () => createHmac('sha512', key).update(body).digest('hex')],
+    [`signRequest, ${body.length}-byte body (node:crypto here)`, () => signRequest(body, key), 'node:crypto createHmac, same body', () => createHmac('sha512', key).update(body).digest('hex')],
     ['verifyCallback, same body', () => verifyCallback({ headers, body, privateKey: key }), 'signCallback, same body', () => signCallback(timestamp, body, key)],
     ['validateCreateRequest, ReferenceCode', () => validateCreateRequest(order), 'JSON.parse of the same body', () => JSON.parse(body)],
     ['canonicalJson, ReferenceCode order', () => canonicalJson(order), 'JSON.stringify, same order', () => JSON.stringify(order)],

@@ -11,8 +11,23 @@ import { CHECKOUT_TOKEN_HEADER, isHttpUrl, MERCHANT_PATHS, ORDER_TOKEN_HEADER, S
 import { isLiveAddressAllowed, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, type CallbackEvent } from './callbacks.js';
-import { errorMessage, JSON_TYPE, problem, readBody, redacting, redactor, withJson, type Logger } from './http.js';
-import { paymentRoutes, type AuthorizeActionHook, type AuthorizeHook, type OrderSource } from './payments.js';
+import {
+  errorMessage,
+  JSON_TYPE,
+  NODE_FAST_PATH,
+  problem,
+  problemAnswer,
+  readBody,
+  redacting,
+  redactor,
+  toResponse,
+  withJson,
+  type Answer,
+  type KitRequest,
+  type Logger,
+  type NodeFastPath,
+} from './http.js';
+import { paymentRoutes, type AuthorizeActionHook, type AuthorizeHook, type OrderSource, type Route } from './payments.js';
 import { returnPage } from './return-page.js';
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
 import { MemoryStatusBus, type StatusBus, type StatusUpdate } from './status-bus.js';
@@ -191,23 +206,54 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       orderToken: request.headers.get(ORDER_TOKEN_HEADER) ?? tokenOf('order'),
       checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER) ?? tokenOf('checkout'),
     });
-    if (!proven.ok) return proven.response;
+    if (!proven.ok) return toResponse(proven.response);
     return hub.open(request, proven.proof);
   }
 
-  const json = (route: (value: unknown, request: Request) => Promise<Response>) => (request: Request, body: Uint8Array) =>
-    withJson(body, (value) => route(value, request));
+  const json = (route: Route) => (request: KitRequest, body: Uint8Array) => withJson(body, (value) => route(value, request));
 
-  const posts: Record<Exclude<MerchantOperation, 'returnPage' | 'events'>, (request: Request, body: Uint8Array) => Promise<Response>> = {
+  /** The element's calls, by operation: answers, which the Web path wraps in a Response and the Node adapter writes. */
+  const elementCalls: Record<ElementOperation, (request: KitRequest, body: Uint8Array) => Promise<Answer>> = {
     create: json(payments.routes.create),
     otp: json(payments.routes.otp),
     pin: json(payments.routes.pin),
     resendOtp: json(payments.routes.resendOtp),
     status: json(payments.routes.status),
+  };
+  const web = (call: (request: KitRequest, body: Uint8Array) => Promise<Answer>) => async (request: Request, body: Uint8Array) =>
+    toResponse(await call(request, body));
+
+  const posts: Record<Exclude<MerchantOperation, 'returnPage' | 'events'>, (request: Request, body: Uint8Array) => Promise<Response>> = {
+    create: web(elementCalls.create),
+    otp: web(elementCalls.otp),
+    pin: web(elementCalls.pin),
+    resendOtp: web(elementCalls.resendOtp),
+    status: web(elementCalls.status),
     callbacks: receiveCallback,
   };
 
-  return async function handle(request: Request): Promise<Response> {
+  const failed = (error: unknown) => {
+    logger.error(`svc-checkout: request failed: ${errorMessage(error)}`);
+    return problemAnswer(500, 'internal error');
+  };
+
+  /** Under toNodeListener: the element's calls, as the Web path below serves them, without a Request or Response. */
+  const fastCalls = new Map(
+    Object.entries(elementCalls).map(([operation, call]) => [operation, (request: KitRequest, body: Uint8Array) => call(request, body).catch(failed)]),
+  );
+  // A request target that is exactly a call's path needs no URL parsed; any other goes through operationFor.
+  const fastPaths = new Map([...fastCalls].map(([operation, call]) => [`${basePath}${MERCHANT_PATHS[operation as ElementOperation]}`, call]));
+  const fastPath: NodeFastPath = {
+    maxBodyBytes,
+    failed,
+    exact: (target) => fastPaths.get(target),
+    route: (pathname) => {
+      const operation = operationFor(pathname, basePath);
+      return operation === undefined ? undefined : fastCalls.get(operation);
+    },
+  };
+
+  return Object.defineProperty(async function handle(request: Request): Promise<Response> {
     try {
       const operation = operationFor(new URL(request.url).pathname, basePath);
       if (!operation) return problem(404, 'no such path');
@@ -227,11 +273,12 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       if (body === 'too-large') return problem(413, `the body is larger than ${maxBodyBytes} bytes`);
       return await posts[operation](request, body);
     } catch (error) {
-      logger.error(`svc-checkout: request failed: ${errorMessage(error)}`);
-      return problem(500, 'internal error');
+      return toResponse(failed(error));
     }
-  };
+  }, NODE_FAST_PATH, { value: fastPath });
 }
+
+type ElementOperation = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>;
 
 function operationFor(pathname: string, basePath: string): MerchantOperation | undefined {
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;

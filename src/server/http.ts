@@ -4,6 +4,7 @@
  */
 import { parseJson, type Envelope } from '../core/index.js';
 import { decodeUtf8 } from './signature.js';
+import type { AbortSignalLike } from './transport.js';
 
 export const JSON_TYPE = /^(?:application\/(?:[\w.+-]+\+)?json|text\/json)\s*(?:;|$)/i;
 
@@ -13,15 +14,76 @@ const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * An answer before it is a Web `Response`: the Web handler wraps it in one, the Node adapter writes it as it is
+ * (building a Response per request costs more than the rest of a status query).
+ */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /** A business outcome: always HTTP 200 with the envelope (DESIGN.md §3). */
-export function envelope(body: Envelope, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status: 200, headers: { ...COMMON_HEADERS, ...headers } });
+export function envelopeAnswer(body: Envelope, headers: Record<string, string> = {}): Answer {
+  return { status: 200, headers: { ...COMMON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
 /** A transport problem: a status other than 200, and a JSON body that says what went wrong. */
-export function problem(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ message, ...extra }), { status, headers: { ...COMMON_HEADERS, ...headers } });
+export function problemAnswer(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...COMMON_HEADERS, ...headers }, body: JSON.stringify({ message, ...extra }) };
 }
+
+export function toResponse(answer: Answer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** `envelopeAnswer` as a Web Response. */
+export function envelope(body: Envelope, headers: Record<string, string> = {}): Response {
+  return toResponse(envelopeAnswer(body, headers));
+}
+
+/** `problemAnswer` as a Web Response. */
+export function problem(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+  return toResponse(problemAnswer(status, message, extra, headers));
+}
+
+/**
+ * What the element's routes read of a request: its URL, its headers and the signal that aborts when the client
+ * goes away. A Web `Request` is one. The Node adapter passes a view of Node's own request instead, with a light
+ * signal, which makes a Web `Request` only when a merchant's hook asks for one (`webRequestOf`).
+ */
+export interface KitRequest {
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  readonly signal: AbortSignalLike;
+}
+
+/** The method by which a request view makes the Web `Request` the merchant's hooks receive. */
+export const AS_WEB_REQUEST = Symbol('svc-checkout.asWebRequest');
+
+/** The Web `Request` for a merchant's hook (`authorize`, `authorizeAction`, `clientAddress`). */
+export function webRequestOf(request: KitRequest): Request {
+  const view = request as KitRequest & { [AS_WEB_REQUEST]?: () => Request };
+  return view[AS_WEB_REQUEST]?.() ?? (request as Request);
+}
+
+/**
+ * What `createMerchantHandler` hands `toNodeListener` besides the Web handler: the element's calls, which take
+ * a request view and the body's bytes and give an `Answer`, so that the hot path under Node builds no Web
+ * Request, Response or stream. Everything else (callbacks, the return page, 404, 405) goes the Web way.
+ */
+export interface NodeFastPath {
+  maxBodyBytes: number;
+  /** The element's call at this path, or undefined. Never rejects: a failure is logged and answered 500. */
+  route(pathname: string): ((request: KitRequest, body: Uint8Array) => Promise<Answer>) | undefined;
+  /** The same, for a request target that is exactly a call's path (no URL to parse); else undefined. */
+  exact(target: string): ((request: KitRequest, body: Uint8Array) => Promise<Answer>) | undefined;
+  /** Logs what went wrong before a call could run (the body could not be read), as the Web handler does: 500. */
+  failed(error: unknown): Answer;
+}
+
+export const NODE_FAST_PATH = Symbol('svc-checkout.nodeFastPath');
 
 /** Reads at most `limit` bytes; stops reading as soon as the body proves larger. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array | 'too-large'> {
@@ -50,11 +112,11 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   return body;
 }
 
-/** The body as JSON, or a 415 answer. */
-export async function withJson(body: Uint8Array, next: (value: unknown) => Promise<Response>): Promise<Response> {
+/** The body as JSON, or a 415 answer. (Not async itself: `next` is, and a hot path need not wait twice.) */
+export function withJson(body: Uint8Array, next: (value: unknown) => Promise<Answer>): Promise<Answer> {
   const text = decodeUtf8(body);
   const parsed = text === undefined ? undefined : parseJson(text);
-  if (!parsed?.ok) return problem(415, 'the body is not JSON');
+  if (!parsed?.ok) return Promise.resolve(problemAnswer(415, 'the body is not JSON'));
   return next(parsed.value);
 }
 

@@ -1,8 +1,15 @@
 /**
  * Runs a Web-standard handler under `node:http`, and as Express or Connect middleware. Mount it before any
  * body parser: the callback route needs the body exactly as the service signed it.
+ *
+ * A handler from `createMerchantHandler` also carries its element calls (`NODE_FAST_PATH`): those are served
+ * here straight from Node's request, with a light view of it in place of a Web Request and the answer written
+ * as it is, with no Web Response, stream or signal made unless something asks for one. They answer exactly as
+ * the Web path does (test/server/node-fast-path.test.ts); everything else takes the Web path.
  */
 import { rememberClientAddress } from './client-address.js';
+import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
+import { webSignal, type AbortSignalLike } from './transport.js';
 
 /**
  * The parts of Node's `IncomingMessage` and `ServerResponse` this adapter uses, written out so that the kit's
@@ -17,7 +24,7 @@ export interface NodeRequest {
   rawBody?: unknown;
   socket?: { remoteAddress?: string | undefined } | null | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   pause(): unknown;
   resume(): unknown;
@@ -50,8 +57,10 @@ export interface NodeListenerOptions {
  * not serve (404) is passed on to the next middleware instead of being answered.
  */
 export function toNodeListener(handler: (request: Request) => Promise<Response>, options: NodeListenerOptions = {}): NodeListener {
+  const fast = (handler as { [NODE_FAST_PATH]?: NodeFastPath })[NODE_FAST_PATH];
   return (request, response, next) => {
-    void serve(handler, request, response, next).catch((error: unknown) => {
+    const served = fast ? serveFast(fast, handler, request, response, next) : serve(handler, request, response, next);
+    void served.catch((error: unknown) => {
       (options.onError ?? logError)(error);
       if (!response.headersSent) {
         response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -75,8 +84,8 @@ async function serve(
   request: NodeRequest,
   response: NodeResponse,
   next?: (error?: unknown) => void,
+  url = urlOf(request),
 ): Promise<void> {
-  const url = urlOf(request);
   // No Web Request can describe a target that is not a URL, or a method fetch refuses. The handler serves
   // neither: they are answered here (404, 405) or, under Express, left to the next middleware.
   const forbiddenMethod = FETCH_FORBIDDEN_METHODS.has((request.method ?? 'GET').toUpperCase());
@@ -177,14 +186,14 @@ function urlOf(request: NodeRequest): URL | undefined {
   return undefined;
 }
 
-function toWebRequest(request: NodeRequest, url: URL, signal: AbortSignal): Request {
+function toWebRequest(request: NodeRequest, url: URL, signal: AbortSignal, withBody = true): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const method = request.method ?? 'GET';
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers, signal });
+  if (method === 'GET' || method === 'HEAD' || !withBody) return new Request(url, { method, headers, signal });
   return new Request(url, { method, headers, signal, body: bodyOf(request), duplex: 'half' } as RequestInit);
 }
 
@@ -232,4 +241,186 @@ function bodyOf(request: NodeRequest): ReadableStream<Uint8Array> | Uint8Array {
     },
     { highWaterMark: 0 },
   );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The fast path: the element's calls of a handler from createMerchantHandler
+
+/**
+ * An element call, served from Node's request as the Web path serves it: the same checks in the same order
+ * (415 before the body is read, 413 as soon as it proves too large), the same route, the same answer. Anything
+ * else — another path or method, a body a middleware already read — goes the Web way.
+ */
+async function serveFast(
+  fast: NodeFastPath,
+  handler: (request: Request) => Promise<Response>,
+  request: NodeRequest,
+  response: NodeResponse,
+  next?: (error?: unknown) => void,
+): Promise<void> {
+  const eligible = request.method === 'POST' && !bodyTaken(request);
+  let url: URL | undefined;
+  let call = eligible ? fast.exact(request.url ?? '') : undefined;
+  if (!call) {
+    url = urlOf(request);
+    call = eligible && url !== undefined ? fast.route(url.pathname) : undefined;
+    if (!call) return serve(handler, request, response, next, url);
+  }
+  const view = new NodeRequestView(request, url, response);
+  rememberClientAddress(view, () => request.socket?.remoteAddress);
+  if (!JSON_TYPE.test(view.headers.get('content-type') ?? '')) {
+    return write(response, problemAnswer(415, 'the body must be JSON (Content-Type: application/json)'));
+  }
+  let body: Uint8Array | 'too-large';
+  try {
+    body = await readNodeBody(request, fast.maxBodyBytes);
+  } catch (error) {
+    return write(response, fast.failed(error));
+  }
+  if (body === 'too-large') return write(response, problemAnswer(413, `the body is larger than ${fast.maxBodyBytes} bytes`));
+  write(response, await call(view, body));
+}
+
+/** A body parser (Express's `express.json()`) ran first: the Web path reports it, or takes the bytes it kept. */
+function bodyTaken(request: NodeRequest): boolean {
+  return request.readableEnded || request.body !== undefined || request.rawBody !== undefined;
+}
+
+/** Writes an answer made for this request (its headers are its own, so they are completed in place). */
+function write(response: NodeResponse, answer: Answer): void {
+  const { headers } = answer;
+  headers['Content-Length'] = String(byteLength(answer.body));
+  // A body that was refused unread may still be arriving; close rather than read it to the end.
+  if (answer.status === 413) headers['Connection'] = 'close';
+  response.writeHead(answer.status, headers);
+  response.end(answer.body);
+}
+
+const encoder = new TextEncoder();
+/** Node's Buffer, for the UTF-8 length of an answer without encoding it (Node, Bun and Deno all have it). */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+
+function byteLength(text: string): number {
+  return nodeBuffer ? nodeBuffer.byteLength(text) : encoder.encode(text).length;
+}
+
+/**
+ * Reads at most `limit` bytes, as readBody (http.ts) does from a Web Request: a declared length over the limit
+ * is refused unread, and reading stops as soon as the body proves larger.
+ */
+function readNodeBody(request: NodeRequest, limit: number): Promise<Uint8Array | 'too-large'> {
+  const declared = Number(headerOf(request, 'content-length') ?? Number.NaN);
+  if (declared > limit) return Promise.resolve('too-large');
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let settled = false;
+    request.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        settled = true;
+        request.pause();
+        request.removeAllListeners('data');
+        resolve('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : concat(chunks, size));
+    });
+    request.on('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    // Without an end: the client went away mid-body.
+    request.on('close', () => {
+      if (!settled) reject(new Error('the request was closed before its body ended'));
+    });
+  });
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** A header as a Web `Headers` would give it: repeated values joined by ", ", or null. */
+function headerOf(request: NodeRequest, name: string): string | null {
+  const value = request.headers[name.toLowerCase()];
+  if (value === undefined) return null;
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+/**
+ * What the element's routes read of Node's request. Its signal is a light one (`ClientGone`); the Web Request a
+ * merchant's hook receives (without its body, which has been read, as on the Web path) is made only when asked
+ * for, with a real AbortSignal that follows it.
+ */
+class NodeRequestView implements KitRequest {
+  readonly #request: NodeRequest;
+  /** Parsed when first read: a target that is exactly a call's path (nearly all of them) needs no URL. */
+  #url: URL | undefined;
+  #web: Request | undefined;
+  readonly headers: KitRequest['headers'];
+  readonly signal = new ClientGone();
+
+  constructor(request: NodeRequest, url: URL | undefined, response: NodeResponse) {
+    this.#request = request;
+    this.#url = url;
+    this.headers = { get: (name) => headerOf(request, name) };
+    response.once('close', () => {
+      if (!response.writableFinished) this.signal.abort();
+    });
+  }
+
+  get url(): string {
+    return this.#parsedUrl().href;
+  }
+
+  #parsedUrl(): URL {
+    // The target is a path (it matched a call's), so it always makes a URL.
+    this.#url ??= urlOf(this.#request)!;
+    return this.#url;
+  }
+
+  [AS_WEB_REQUEST](): Request {
+    this.#web ??= toWebRequest(this.#request, this.#parsedUrl(), webSignal(this.signal), false);
+    return this.#web;
+  }
+}
+
+/**
+ * Aborts when the client goes away before its answer is written. It has the members of an AbortSignal that the
+ * kit's own code uses; making an AbortSignal and listening to it costs about as much as a status query's own work.
+ */
+class ClientGone implements AbortSignalLike {
+  aborted = false;
+  reason: unknown = undefined;
+  #listeners: (() => void)[] | undefined;
+
+  addEventListener(type: 'abort', listener: () => void): void {
+    if (type === 'abort' && !this.aborted) (this.#listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: 'abort', listener: () => void): void {
+    const index = type === 'abort' && this.#listeners ? this.#listeners.indexOf(listener) : -1;
+    if (index >= 0) this.#listeners!.splice(index, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    // What AbortController.abort() gives as the reason.
+    this.reason = new DOMException('This operation was aborted', 'AbortError');
+    const listeners = this.#listeners ?? [];
+    this.#listeners = undefined;
+    for (const listener of listeners) listener();
+  }
 }

@@ -22,7 +22,9 @@ import {
   TOKEN_REFUSALS,
   validate,
   validateCreateRequest,
+  type CashierStatusData,
   type CheckoutTokenClaims,
+  type CreatePaymentData,
   type CreatePaymentRequest,
   type Envelope,
   type MerchantOperation,
@@ -32,11 +34,11 @@ import {
   type Violation,
 } from '../core/index.js';
 import { rememberedClientAddress } from './client-address.js';
-import { envelope, isAbort, logValue, type Logger } from './http.js';
+import { envelopeAnswer as envelope, isAbort, logValue, webRequestOf, type Answer, type KitRequest, type Logger } from './http.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
 import type { StreamProof } from './streams.js';
-import { issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, verifyCheckoutToken, verifyOrderToken, type TokenCredentials } from './tokens.js';
+import { checkCheckoutToken, checkOrderToken, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, type TokenCredentials } from './tokens.js';
 
 /** Throw this from `authorize` or `authorizeAction` to refuse; the element shows the message (at `field` when given). */
 export class OrderRejection extends Error {
@@ -93,29 +95,30 @@ export interface StatusProofs {
   checkoutToken: string | null;
 }
 
-export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Response };
+export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Answer };
 
 export interface PaymentRoutes {
   routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
   /** The status query a request may make, proved exactly as the status route proves it (for the status stream). */
-  proveStatusQuery(value: Record<string, unknown>, request: Request, proofs: StatusProofs): Promise<ProvenStatusQuery>;
+  proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery>;
   /** The token of an order the kit vouches for, as a create or a status query by reference answers it. */
   orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
 }
 
-type Route = (value: unknown, request: Request) => Promise<Response>;
+/** A route reads a Web Request or the Node adapter's view of one, and answers without building a Response. */
+export type Route = (value: unknown, request: KitRequest) => Promise<Answer>;
 
 /** A refused proof: `02000`, with what was wrong, before anything reaches the service. */
-function refused(reason: TokenRefusal | 'order-token'): Response {
+function refused(reason: TokenRefusal | 'order-token'): Answer {
   const message = reason === 'order-token' ? "this call needs the order's token (Svc-Order-Token)" : TOKEN_REFUSALS[reason];
   return envelope(errorEnvelope('02000', { message: `authentication failed: ${message}.`, data: { reason } }));
 }
 
-function invalid(...violations: Violation[]): Response {
+function invalid(...violations: Violation[]): Answer {
   return envelope(envelopeForViolations(violations));
 }
 
-function tooMany(throttled: Throttled): Response {
+function tooMany(throttled: Throttled): Answer {
   const answer = errorEnvelope('TOO_MANY_REQUESTS', {
     message: `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`,
     data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
@@ -140,7 +143,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   }
 
   /** Runs a merchant hook; an `OrderRejection` becomes the envelope the element shows at its field. */
-  async function hook<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+  async function hook<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: Answer }> {
     try {
       return { ok: true, value: await run() };
     } catch (error) {
@@ -157,15 +160,19 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       expiresAt: Math.floor(options.now() / 1000) + (expireAt ?? LIMITS.defaultExpireMinutes) * 60 + ORDER_TOKEN_GRACE_SECONDS,
     });
 
-  const checkoutProof = (token: string | null) => verifyCheckoutToken(token, credentials, options.now());
+  const checkoutProof = async (token: string | null) => {
+    const checked = checkCheckoutToken(token, credentials, options.now());
+    return checked instanceof Promise ? await checked : checked;
+  };
 
-  const clientAddressOf = (request: Request) => options.clientAddress?.(request) ?? rememberedClientAddress(request);
+  const clientAddressOf = (request: KitRequest) =>
+    (options.clientAddress ? options.clientAddress(webRequestOf(request)) : undefined) ?? rememberedClientAddress(request);
 
   // ---------------------------------------------------------------------------------------------------------
   // Create
 
   /** The order a checkout token decides, with the payer's fields of the body and nothing else of it. */
-  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; refusal?: Response } {
+  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; refusal?: Answer } {
     const method = body['payMethod'];
     if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
       return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
@@ -201,7 +208,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   }
 
   /** A 3-D Secure return address must be a page of the payer's own shop, not anywhere the browser names. */
-  function returnUrlViolation(order: CreatePaymentRequest, request: Request, fixedByToken: boolean): Violation | undefined {
+  function returnUrlViolation(order: CreatePaymentRequest, request: KitRequest, fixedByToken: boolean): Violation | undefined {
     if (order.payMethod !== 'BankAccount' || fixedByToken) return undefined;
     const allowed = new Set(options.returnUrlOrigins);
     allowed.add(new URL(request.url).origin);
@@ -211,7 +218,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
   }
 
-  async function create(value: unknown, request: Request): Promise<Response> {
+  async function create(value: unknown, request: KitRequest): Promise<Answer> {
     if (!isPlainObject(value)) return notAnObject();
     let claims: CheckoutTokenClaims | undefined;
     let proposed: unknown;
@@ -248,7 +255,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     }
 
     if (options.authorize) {
-      const authorized = await hook(() => options.authorize!(order, request));
+      const authorized = await hook(() => options.authorize!(order, webRequestOf(request)));
       if (!authorized.ok) return authorized.response;
       if (authorized.value) order = authorized.value;
       else if (options.orderSource === 'authorize') {
@@ -256,7 +263,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       }
     }
 
-    const answer = await callService('create', () => client.createPayment(order, { signal: request.signal }));
+    // Checked above; checked again by the client only when something changed it since (the address, the hook).
+    const validated = order === checked.value;
+    const answer = await callService('create', () =>
+      validated ? client.send<CreatePaymentData>('create', order, { signal: request.signal }) : client.createPayment(order, { signal: request.signal }),
+    );
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     const headers: Record<string, string> = {};
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
@@ -270,9 +281,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   // ---------------------------------------------------------------------------------------------------------
   // An order's own calls
 
-  async function orderProof(token: string | null): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Response }> {
+  async function orderProof(token: string | null): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; response: Answer }> {
     if (!token) return { ok: false, response: refused('order-token') };
-    const proof = await verifyOrderToken(token, credentials, options.now());
+    const checked = checkOrderToken(token, credentials, options.now());
+    // Most often known at once: the element polls with the same token.
+    const proof = checked instanceof Promise ? await checked : checked;
     if (!proof.ok) {
       logger.warn(`svc-checkout: an order call was refused: its ${ORDER_TOKEN_HEADER} is ${proof.reason}`);
       return { ok: false, response: refused(proof.reason) };
@@ -293,7 +306,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
         if (throttled) return tooMany(throttled);
       }
       if (options.authorizeAction) {
-        const allowed = await hook(() => options.authorizeAction!(operation, body, request));
+        const allowed = await hook(() => options.authorizeAction!(operation, body, webRequestOf(request)));
         if (!allowed.ok) return allowed.response;
       }
       const call = {
@@ -310,7 +323,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
    * reference the checkout token covers (a lost create's answer, a page that did not create the order) — or,
    * with orders from `authorize` or the browser, as the body names it. `authorizeAction` sees it last.
    */
-  async function proveStatusQuery(value: Record<string, unknown>, request: Request, proofs: StatusProofs): Promise<ProvenStatusQuery> {
+  async function proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery> {
     let proof: StreamProof;
     if (proofs.orderToken) {
       const checked = await orderProof(proofs.orderToken);
@@ -344,14 +357,14 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       proof = { query: orderNo !== undefined ? { country, orderNo } : { country, reference: reference as string }, expiresAt: undefined };
     }
     if (options.authorizeAction) {
-      const allowed = await hook(() => options.authorizeAction!('status', { ...proof.query }, request));
+      const allowed = await hook(() => options.authorizeAction!('status', { ...proof.query }, webRequestOf(request)));
       if (!allowed.ok) return allowed;
     }
     return { ok: true, proof };
   }
 
   /** The status of an order; a query by reference answers with the order's token, so that the page can go on with it. */
-  async function status(value: unknown, request: Request): Promise<Response> {
+  async function status(value: unknown, request: KitRequest): Promise<Answer> {
     if (!isPlainObject(value)) return notAnObject();
     const proven = await proveStatusQuery(value, request, {
       orderToken: request.headers.get(ORDER_TOKEN_HEADER),
@@ -359,8 +372,9 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     });
     if (!proven.ok) return proven.response;
     const { query, vouchFor } = proven.proof;
-    // Tried once: the element polls again anyway, and must hear within its own timeout.
-    const answer = await callService('status', () => client.queryStatus(query, { signal: request.signal, retries: 0 }));
+    // Tried once: the element polls again anyway, and must hear within its own timeout. The query was checked
+    // above (from a token's checked claims, or with the status rules), so it is sent as it is.
+    const answer = await callService('status', () => client.send<CashierStatusData>('status', query, { signal: request.signal, retries: 0 }));
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     if (data) options.observeStatus?.(data);
     const headers: Record<string, string> = {};

@@ -1,7 +1,8 @@
 /**
  * A typed client of the payment service. Each call is validated with the rules of src/core, serialised once
  * (keys sorted, no whitespace), signed, and those exact bytes are sent. A business error comes back as the
- * service's envelope; a transport failure throws a `ServiceError`.
+ * service's envelope; a transport failure throws a `ServiceError`. On Node the calls share a keep-alive
+ * connection pool; elsewhere, or with a `fetch` of the merchant's, they go through fetch (transport.ts).
  */
 import {
   canonicalJson,
@@ -27,6 +28,7 @@ import {
 } from '../core/index.js';
 import { isLiveAddressAllowed } from './addresses.js';
 import { signRequest } from './signature.js';
+import { fetchExchange, nodeExchange, TransportFailure, type AbortSignalLike, type Exchange } from './transport.js';
 
 export type Environment = 'sandbox' | 'production' | { baseUrl: string };
 
@@ -44,12 +46,16 @@ export interface ServiceClientOptions {
   retryDelayMs?: number;
   /** Where OTPs go: the real service's action path (default) or the create path, as the specification shows. */
   otpPath?: 'action' | 'create';
-  /** A fetch implementation; default the global one. */
+  /**
+   * A fetch implementation. Default: on Node, a keep-alive node:http(s) connection pool of the client's own;
+   * elsewhere, the global fetch.
+   */
   fetch?: typeof fetch;
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  /** Abandons the call when it aborts: an AbortSignal, or anything with its abort members. */
+  signal?: AbortSignalLike;
   /** This call's own number of retries, in place of the client's. */
   retries?: number;
 }
@@ -114,7 +120,7 @@ export class ServiceClient {
   readonly #retries: number;
   readonly #retryDelayMs: number;
   readonly #otpPath: 'action' | 'create';
-  readonly #fetch: typeof fetch;
+  readonly #exchange: Exchange;
 
   constructor(options: ServiceClientOptions) {
     if (typeof options.merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(options.merchantId)) {
@@ -130,7 +136,9 @@ export class ServiceClient {
     this.#retries = count(options.retries, 2, 'retries', 0);
     this.#retryDelayMs = count(options.retryDelayMs, 250, 'retryDelayMs', 0);
     this.#otpPath = options.otpPath ?? 'action';
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#exchange = options.fetch
+      ? fetchExchange(this.baseUrl, options.fetch)
+      : (nodeExchange(this.baseUrl) ?? fetchExchange(this.baseUrl, (input, init) => fetch(input, init)));
   }
 
   /** Creates a payment order of any method. `ReferenceCode` amounts and expiry may be digit strings. */
@@ -182,7 +190,7 @@ export class ServiceClient {
   async send<T = unknown>(operation: ServiceOperation, body: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
     const text = canonicalJson(body);
     const signature = await signRequest(text, this.#privateKey);
-    const url = `${this.baseUrl}${SERVICE_OPERATIONS[operation].path}`;
+    const path = SERVICE_OPERATIONS[operation].path;
     const headers = {
       'Content-Type': 'application/json',
       Authorization: `Bearer ${signature}`,
@@ -191,7 +199,7 @@ export class ServiceClient {
     const retries = options.retries === undefined ? this.#retries : count(options.retries, 0, 'retries', 0);
     for (let attempt = 0; ; attempt++) {
       try {
-        const envelope = await this.#exchange<T>(operation, url, headers, text, options.signal);
+        const envelope = await this.#attempt<T>(operation, path, headers, text, options.signal);
         if (envelope.code === '50003' && SERVICE_OPERATIONS[operation].safeToRepeat && attempt < retries) {
           await this.#pause(attempt, options.signal);
           continue;
@@ -206,40 +214,28 @@ export class ServiceClient {
     }
   }
 
-  async #exchange<T>(
-    operation: ServiceOperation,
-    url: string,
-    headers: Record<string, string>,
-    body: string,
-    callerSignal?: AbortSignal,
-  ): Promise<Envelope<T>> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
-    let response: Response;
+  /** One try: an envelope, or a `ServiceError` that says what went wrong (or the caller's own abort). */
+  async #attempt<T>(operation: ServiceOperation, path: string, headers: Record<string, string>, body: string, signal?: AbortSignalLike): Promise<Envelope<T>> {
+    let answer: { status: number; text: string };
     try {
-      response = await this.#fetch(url, { method: 'POST', headers, body, signal, redirect: 'error' });
+      answer = await this.#exchange({ path, headers, body, timeoutMs: this.#timeoutMs, signal });
     } catch (error) {
-      if (timeout.aborted) {
-        throw new ServiceError('timeout', operation, `${operation}: no answer within ${this.#timeoutMs} ms`, undefined, { cause: error });
+      if (!(error instanceof TransportFailure)) throw error;
+      const cause = error.cause;
+      if (error.status !== undefined) {
+        throw new ServiceError(error.kind, operation, `${operation}: the answer was cut off`, error.status, { cause });
       }
-      if (callerSignal?.aborted) throw error;
-      throw new ServiceError('network', operation, `${operation}: the service could not be reached (${connectionErrorName(error)})`, undefined, {
-        cause: error,
-      });
+      if (error.kind === 'timeout') {
+        throw new ServiceError('timeout', operation, `${operation}: no answer within ${this.#timeoutMs} ms`, undefined, { cause });
+      }
+      throw new ServiceError('network', operation, `${operation}: the service could not be reached (${connectionErrorName(cause)})`, undefined, { cause });
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      const kind = timeout.aborted ? 'timeout' : 'network';
-      throw new ServiceError(kind, operation, `${operation}: the answer was cut off`, response.status, { cause: error });
+    if (answer.status !== 200) {
+      throw new ServiceError('http', operation, `${operation}: the service answered HTTP ${answer.status}`, answer.status);
     }
-    if (response.status !== 200) {
-      throw new ServiceError('http', operation, `${operation}: the service answered HTTP ${response.status}`, response.status);
-    }
-    const parsed = parseJson(text);
+    const parsed = parseJson(answer.text);
     if (!parsed.ok || !isPlainObject(parsed.value) || typeof parsed.value['code'] !== 'string') {
-      throw new ServiceError('response', operation, `${operation}: the answer is not a JSON envelope`, response.status);
+      throw new ServiceError('response', operation, `${operation}: the answer is not a JSON envelope`, answer.status);
     }
     const value = parsed.value;
     return {
@@ -249,7 +245,7 @@ export class ServiceClient {
     };
   }
 
-  #pause(attempt: number, signal?: AbortSignal): Promise<void> {
+  #pause(attempt: number, signal?: AbortSignalLike): Promise<void> {
     const delay = this.#retryDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
     return new Promise((resolve, reject) => {
       const abort = () => {
@@ -286,8 +282,10 @@ function neverSent(error: ServiceError): boolean {
   return typeof code === 'string' && NOT_SENT_CODES.has(code);
 }
 
+/** fetch's error carries the system's code in its cause; node:http's carries it itself. */
 function connectionErrorName(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof failure?.cause?.code === 'string') return failure.cause.code;
+  if (typeof failure?.code === 'string') return failure.code;
   return error instanceof Error ? error.message : 'unknown error';
 }

@@ -24,7 +24,7 @@ import {
   type Violation,
 } from '../core/index.js';
 import { isLiveAddressAllowed } from './addresses.js';
-import { constantTimeEqual, hmacSha512Bytes } from './signature.js';
+import { constantTimeEqual, hmacSha512Bytes, hmacSha512Now } from './signature.js';
 
 /** The order the merchant's server decides; the kit adds who issued it and until when. */
 export type CheckoutOrder = Omit<CheckoutTokenClaims, 'merchantId' | 'issuedAt' | 'expiresAt'>;
@@ -54,28 +54,56 @@ const TAG_BYTES = 32;
 
 const PURPOSES: Record<TokenKind, string> = { checkout: 'svc-checkout:checkout-token:v1', order: 'svc-checkout:order-token:v1' };
 
-const derivedKeys = new Map<string, Promise<Uint8Array>>();
+/**
+ * What the kit keeps per private key and kind of token: the key derived for that purpose, and the tokens it has
+ * already proved (their tags checked and their claims read), so that an element polling the status of its order
+ * every few seconds has its token checked once. A token is proved by its exact text under this key alone; who
+ * issued it and until when are checked again at every use.
+ */
+interface Keyring {
+  key: Uint8Array | Promise<Uint8Array>;
+  proved: Map<string, Readonly<{ merchantId: string; expiresAt: number }>>;
+}
+
+const keyrings = new Map<string, Keyring>();
+const KEYRINGS_LIMIT = 32;
+const PROVED_LIMIT = 4_096;
 
 /** HMAC-SHA512(privateKey, purpose): a key for one purpose, computed once per key and purpose. */
-function derivedKey(privateKey: string, kind: TokenKind): Promise<Uint8Array> {
+function keyringFor(privateKey: string, kind: TokenKind): Keyring {
   const id = `${kind}\u0000${privateKey}`;
-  let key = derivedKeys.get(id);
-  if (!key) {
-    if (derivedKeys.size >= 32) derivedKeys.delete(derivedKeys.keys().next().value as string);
-    key = hmacSha512Bytes(privateKey, PURPOSES[kind]);
-    derivedKeys.set(id, key);
+  let ring = keyrings.get(id);
+  if (!ring) {
+    if (keyrings.size >= KEYRINGS_LIMIT) keyrings.delete(keyrings.keys().next().value as string);
+    const key = hmacSha512Now(privateKey, PURPOSES[kind]) ?? hmacSha512Bytes(privateKey, PURPOSES[kind]);
+    const created: Keyring = { key, proved: new Map() };
+    if (key instanceof Promise) void key.then((bytes) => (created.key = bytes), () => keyrings.delete(id));
+    ring = created;
+    keyrings.set(id, ring);
   }
-  return key;
+  return ring;
 }
 
-async function tagOf(privateKey: string, kind: TokenKind, signed: string): Promise<Uint8Array> {
-  const full = await hmacSha512Bytes(await derivedKey(privateKey, kind), signed);
-  return full.subarray(0, TAG_BYTES);
+/** The tag of `signed`: at once with node:crypto, else through WebCrypto. */
+function tagOf(privateKey: string, kind: TokenKind, signed: string): Uint8Array | Promise<Uint8Array> {
+  const ring = keyringFor(privateKey, kind);
+  const now = ring.key instanceof Promise ? undefined : hmacSha512Now(ring.key, signed);
+  if (now) return now.subarray(0, TAG_BYTES);
+  return (async () => (await hmacSha512Bytes(await ring.key, signed)).subarray(0, TAG_BYTES))();
 }
 
-async function seal(privateKey: string, kind: TokenKind, payload: string): Promise<string> {
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function seal(privateKey: string, kind: TokenKind, payload: string): string | Promise<string> {
   const signed = `${TOKEN_KINDS[kind]}.${payload}`;
-  return `${signed}.${base64UrlEncode(await tagOf(privateKey, kind, signed))}`;
+  const tag = tagOf(privateKey, kind, signed);
+  return tag instanceof Promise ? tag.then((bytes) => `${signed}.${base64UrlEncode(bytes)}`) : `${signed}.${base64UrlEncode(tag)}`;
 }
 
 /**
@@ -123,27 +151,64 @@ export type TokenCheck<T> = { ok: true; claims: T } | { ok: false; reason: Token
 
 /**
  * Checks a token: its form, then its tag (so that nothing a forger wrote is believed), then that it is this
- * merchant's and still valid. Never throws for anything the sender controls.
+ * merchant's and still valid. A token this key has proved before skips the first two. Never throws for anything
+ * the sender controls. The claims are frozen: the same object may answer the next check of the same token.
+ * Answers at once where it can (a token proved before, or node:crypto at hand); a promise only for WebCrypto.
  */
-async function check<T extends { merchantId: string; expiresAt: number }>(
-  parsed: TokenParse<T>,
+function check<T extends { merchantId: string; expiresAt: number }>(
+  token: unknown,
+  kind: TokenKind,
+  parse: (token: unknown) => TokenParse<T>,
   credentials: TokenCredentials,
   nowMs: number,
-): Promise<TokenCheck<T>> {
+): TokenCheck<T> | Promise<TokenCheck<T>> {
+  const ring = keyringFor(credentials.privateKey, kind);
+  const proved = typeof token === 'string' ? (ring.proved.get(token) as T | undefined) : undefined;
+  if (proved) return judge(proved, credentials, nowMs);
+  const parsed = parse(token);
   if (!parsed.ok) return parsed;
-  const token: ParsedToken<T> = parsed.token;
-  const given = base64UrlBytes(token.tag);
-  const expected = await tagOf(credentials.privateKey, token.kind, token.signed);
+  const read: ParsedToken<T> = parsed.token;
+  const expected = tagOf(credentials.privateKey, kind, read.signed);
+  if (expected instanceof Promise) return expected.then((tag) => settle(ring, token as string, read, tag, credentials, nowMs));
+  return settle(ring, token as string, read, expected, credentials, nowMs);
+}
+
+function settle<T extends { merchantId: string; expiresAt: number }>(
+  ring: Keyring,
+  token: string,
+  read: ParsedToken<T>,
+  expected: Uint8Array,
+  credentials: TokenCredentials,
+  nowMs: number,
+): TokenCheck<T> {
+  const given = base64UrlBytes(read.tag);
   if (!given || !constantTimeEqual(given, expected)) return { ok: false, reason: 'forged' };
-  if (token.claims.merchantId !== credentials.merchantId) return { ok: false, reason: 'merchant' };
-  if (token.claims.expiresAt * 1000 <= nowMs) return { ok: false, reason: 'expired' };
-  return { ok: true, claims: token.claims };
+  const claims = deepFreeze(read.claims);
+  if (ring.proved.size >= PROVED_LIMIT) ring.proved.delete(ring.proved.keys().next().value as string);
+  ring.proved.set(token, claims);
+  return judge(claims, credentials, nowMs);
 }
 
-export function verifyCheckoutToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<CheckoutTokenClaims>> {
-  return check(parseCheckoutToken(token), credentials, now);
+function judge<T extends { merchantId: string; expiresAt: number }>(claims: T, credentials: TokenCredentials, nowMs: number): TokenCheck<T> {
+  if (claims.merchantId !== credentials.merchantId) return { ok: false, reason: 'merchant' };
+  if (claims.expiresAt * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  return { ok: true, claims };
 }
 
-export function verifyOrderToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<OrderTokenClaims>> {
-  return check(parseOrderToken(token), credentials, now);
+/** `verifyCheckoutToken` for the kit's own routes: at once where it can be (see `check`). */
+export function checkCheckoutToken(token: unknown, credentials: TokenCredentials, now: number): TokenCheck<CheckoutTokenClaims> | Promise<TokenCheck<CheckoutTokenClaims>> {
+  return check(token, 'checkout', parseCheckoutToken, credentials, now);
+}
+
+/** `verifyOrderToken` for the kit's own routes: at once where it can be (see `check`). */
+export function checkOrderToken(token: unknown, credentials: TokenCredentials, now: number): TokenCheck<OrderTokenClaims> | Promise<TokenCheck<OrderTokenClaims>> {
+  return check(token, 'order', parseOrderToken, credentials, now);
+}
+
+export async function verifyCheckoutToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<CheckoutTokenClaims>> {
+  return checkCheckoutToken(token, credentials, now);
+}
+
+export async function verifyOrderToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<OrderTokenClaims>> {
+  return checkOrderToken(token, credentials, now);
 }

@@ -1,0 +1,85 @@
+/**
+ * Node's own modules, where the runtime has them. The kit signs with node:crypto and calls the service over a
+ * keep-alive node:http(s) pool there, and with WebCrypto and fetch anywhere else (serverless and edge runtimes).
+ *
+ * They are looked up once, through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno): no `import` of
+ * `node:*` that a bundler for an edge runtime would have to resolve. Elsewhere, or on an older Node, nothing is
+ * found and the Web path is taken: the same answers, only slower.
+ *
+ * The types below are the few members the kit uses, written out so that its types need no `@types/node`.
+ */
+
+export interface NodeHmac {
+  update(data: string | Uint8Array): NodeHmac;
+  digest(): Uint8Array;
+  digest(encoding: 'hex'): string;
+}
+
+export interface NodeCrypto {
+  createHmac(algorithm: 'sha512', key: string | Uint8Array): NodeHmac;
+}
+
+export interface NodeIncoming {
+  statusCode?: number | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  socket: NodeSocket | null;
+  complete: boolean;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error' | 'aborted', listener: (error?: Error) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  resume(): unknown;
+}
+
+export interface NodeOutgoing {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  end(body: string): unknown;
+  destroy(error?: Error): unknown;
+}
+
+export interface NodeRequestOptions {
+  protocol: string;
+  hostname: string;
+  port: string | undefined;
+  path: string;
+  method: 'POST';
+  headers: Record<string, string | number>;
+  agent: unknown;
+}
+
+export interface NodeSocket {
+  timeout?: number | undefined;
+  setTimeout(ms: number): unknown;
+  setKeepAlive(enable: boolean, initialDelayMs: number): unknown;
+  unref(): unknown;
+  /** What the kit's pool notes on a connection (transport.ts). */
+  [note: symbol]: unknown;
+}
+
+export interface NodeAgent {
+  keepSocketAlive(socket: NodeSocket): boolean;
+}
+
+export interface NodeHttp {
+  request(options: NodeRequestOptions, onResponse: (response: NodeIncoming) => void): NodeOutgoing;
+  Agent: new (options: { keepAlive: boolean; timeout?: number; scheduling?: 'fifo' | 'lifo' }) => NodeAgent;
+}
+
+type BuiltinLookup = (id: string) => unknown;
+
+function builtin<T>(id: string): T | undefined {
+  const lookup = (globalThis as { process?: { getBuiltinModule?: BuiltinLookup } }).process?.getBuiltinModule;
+  if (typeof lookup !== 'function') return undefined;
+  try {
+    return (lookup(id) as T | undefined) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** node:crypto, or undefined: then WebCrypto signs. */
+export const nodeCrypto = builtin<NodeCrypto>('node:crypto');
+
+/** node:http and node:https, or undefined: then fetch carries the calls to the service. */
+export const nodeHttp = builtin<NodeHttp>('node:http');
+export const nodeHttps = builtin<NodeHttp>('node:https');
