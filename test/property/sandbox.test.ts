@@ -9,10 +9,12 @@ import {
   isErrorCode,
   isPayMethod,
   isPlainObject,
+  LIMITS,
   OTP_REQUEST,
   PAY_METHODS,
   PIN_REQUEST,
   REFUND_CREATE,
+  REFERENCE_PATTERN,
   REFUND_QUERY,
   RESEND_OTP_REQUEST,
   SERVICE_PATHS,
@@ -25,7 +27,8 @@ import {
   type Violation,
 } from '../../src/core/index.js';
 import { signRequest } from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, FAULT_KINDS, type Sandbox, type SandboxMerchant } from '../../src/sandbox/index.js';
+import { createSandbox, DEFAULT_MERCHANT, DELIVERY_FAULT_KINDS, FAULT_KINDS, type Sandbox, type SandboxMerchant } from '../../src/sandbox/index.js';
+import { EXPECTATION_FIELDS } from '../../src/sandbox/expectations.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';
 import { ACCEPTS, candidates, fieldPaths, isAbsent, shapeNamed, withField, wrongType } from './requests.js';
@@ -371,9 +374,16 @@ interface ControlRoute {
   valid: fc.Arbitrary<Record<string, unknown>>;
   /** The fields README says a body breaks (at least those must be refused). */
   broken: (body: Record<string, unknown>) => string[];
+  /** The route names each field it does not know in a 400 (the newer control calls refuse them). */
+  refusesUnknown?: true;
+  /** The route reads nothing from a JSON body, so that any JSON value is taken. */
+  takesNoBody?: true;
 }
 
 const presentAndNot = (value: unknown, accepts: (value: unknown) => boolean) => !isAbsent(value) && !accepts(value);
+/** Keys a body has beyond `known`; the JSON reader drops `__proto__`, `constructor` and `prototype` first. */
+const unknownKeys = (body: Record<string, unknown>, known: readonly string[]) =>
+  Object.keys(body).filter((key) => !known.includes(key) && !['__proto__', 'constructor', 'prototype'].includes(key));
 const positiveWhole = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 1;
 
 const CONTROL_ROUTES: Record<string, ControlRoute> = {
@@ -394,6 +404,7 @@ const CONTROL_ROUTES: Record<string, ControlRoute> = {
     method: 'POST',
     path: (code) => `/sandbox/v1/reference-codes/${code}/pay`,
     fields: ['referenceCode'],
+    takesNoBody: true,
     valid: fc.constant({}),
     broken: () => [],
   },
@@ -427,6 +438,52 @@ const CONTROL_ROUTES: Record<string, ControlRoute> = {
   notifications: { method: 'GET', path: (orderNo) => `/sandbox/v1/notifications?orderNo=${orderNo}`, fields: [], valid: fc.constant({}), broken: () => [] },
   clock: { method: 'GET', path: () => '/sandbox/v1/clock', fields: [], valid: fc.constant({}), broken: () => [] },
   clearFaults: { method: 'DELETE', path: () => '/sandbox/v1/faults', fields: [], valid: fc.constant({}), broken: () => [] },
+  expect: {
+    method: 'POST',
+    path: () => '/sandbox/v1/expectations',
+    fields: [...EXPECTATION_FIELDS],
+    refusesUnknown: true,
+    valid: fc.record(
+      {
+        reference: fc.constantFrom('control-pos', 'control-code', 'control-later'),
+        outcome: fc.constantFrom('SUCCESS', 'FAIL', 'CLOSE'),
+        afterMinutes: fc.integer({ min: 0, max: 600 }),
+      },
+      { requiredKeys: ['reference', 'outcome'] },
+    ),
+    broken: (body) => [
+      ...(typeof body['reference'] === 'string' && REFERENCE_PATTERN.test(body['reference']) && body['reference'].length <= LIMITS.referenceLength ? [] : ['reference']),
+      ...(presentAndNot(body['outcome'], (value) => ['SUCCESS', 'FAIL', 'CLOSE'].includes(value as string)) ? ['outcome'] : []),
+      ...(isAbsent(body['outcome']) && isAbsent(body['nextAction']) ? ['outcome'] : []),
+      ...(presentAndNot(body['afterMinutes'], (value) => typeof value === 'number' && value >= 0 && value <= 5_256_000) ? ['afterMinutes'] : []),
+      ...unknownKeys(body, EXPECTATION_FIELDS),
+    ],
+  },
+  deliveryFault: {
+    method: 'POST',
+    path: () => '/sandbox/v1/delivery-faults',
+    fields: ['kind', 'count', 'orderNo', 'reference', 'merchantId', 'field', 'afterMinutes'],
+    refusesUnknown: true,
+    valid: fc.record({ kind: fc.constantFrom(...DELIVERY_FAULT_KINDS.filter((kind) => kind !== 'tamper' && kind !== 'replay')), count: fc.integer({ min: 1, max: 5 }) }, { requiredKeys: ['kind'] }),
+    broken: (body) => [
+      ...(isAbsent(body['kind']) || !(DELIVERY_FAULT_KINDS as readonly unknown[]).includes(body['kind']) ? ['kind'] : []),
+      ...(presentAndNot(body['count'], (value) => positiveWhole(value) && (value as number) <= 1000) ? ['count'] : []),
+      ...unknownKeys(body, ['kind', 'count', 'orderNo', 'reference', 'merchantId', 'field', 'afterMinutes']),
+    ],
+  },
+  resend: { method: 'POST', path: (notifyId) => `/sandbox/v1/callbacks/${notifyId}/resend`, fields: [], takesNoBody: true, valid: fc.constant({}), broken: () => [] },
+  replay: { method: 'POST', path: (notifyId) => `/sandbox/v1/callbacks/${notifyId}/replay`, fields: [], takesNoBody: true, valid: fc.constant({}), broken: () => [] },
+  deliveries: { method: 'GET', path: (orderNo) => `/sandbox/v1/deliveries?orderNo=${orderNo}`, fields: [], valid: fc.constant({}), broken: () => [] },
+  expectations: { method: 'GET', path: () => '/sandbox/v1/expectations', fields: [], valid: fc.constant({}), broken: () => [] },
+  deliveryFaults: { method: 'GET', path: () => '/sandbox/v1/delivery-faults', fields: [], valid: fc.constant({}), broken: () => [] },
+  refunds: { method: 'GET', path: () => '/sandbox/v1/refunds', fields: [], valid: fc.constant({}), broken: () => [] },
+  state: { method: 'GET', path: () => '/sandbox/v1/state', fields: [], valid: fc.constant({}), broken: () => [] },
+  scenarios: { method: 'GET', path: () => '/sandbox/v1/scenarios', fields: [], valid: fc.constant({}), broken: () => [] },
+  removeFault: { method: 'DELETE', path: (id) => `/sandbox/v1/faults/${id}`, fields: [], valid: fc.constant({}), broken: () => [] },
+  removeExpectation: { method: 'DELETE', path: (id) => `/sandbox/v1/expectations/${id}`, fields: [], valid: fc.constant({}), broken: () => [] },
+  clearExpectations: { method: 'DELETE', path: () => '/sandbox/v1/expectations', fields: [], valid: fc.constant({}), broken: () => [] },
+  removeDeliveryFault: { method: 'DELETE', path: (id) => `/sandbox/v1/delivery-faults/${id}`, fields: [], valid: fc.constant({}), broken: () => [] },
+  clearDeliveryFaults: { method: 'DELETE', path: () => '/sandbox/v1/delivery-faults', fields: [], valid: fc.constant({}), broken: () => [] },
 };
 
 /**
@@ -454,7 +511,7 @@ function expectControlAnswer(name: string, method: string, param: string, bytes:
     return;
   }
   const value = json.value ?? {};
-  const mustRefuse = name === 'pay' ? [] : !isPlainObject(value) ? ['body'] : route.broken(value);
+  const mustRefuse = route.takesNoBody ? [] : !isPlainObject(value) ? ['body'] : route.broken(value);
   if (name === 'pay' && !/^\d{9}$/.test(decodedOrRaw(param))) mustRefuse.push('referenceCode');
   if (mustRefuse.length > 0) {
     // Whether a missing order or terminal (404) or a bad body (400) is reported first is not written down.
@@ -464,7 +521,8 @@ function expectControlAnswer(name: string, method: string, param: string, bytes:
   if (answer.status === 400) {
     const fields = ((answer.json as { errors?: Violation[] }).errors ?? []).map((error) => error.field);
     expect(fields.length, described).toBeGreaterThan(0);
-    for (const field of fields) expect(['body', ...route.fields], described).toContain(field);
+    const known = ['body', ...route.fields, ...(route.refusesUnknown && isPlainObject(json.value) ? Object.keys(json.value) : [])];
+    for (const field of fields) expect(known, described).toContain(field);
     for (const field of mustRefuse) expect(fields, described).toContain(field);
   } else {
     expect([200, 404, 409], described).toContain(answer.status);
@@ -508,7 +566,7 @@ describe('property: the sandbox', () => {
     expectPrototypesClean();
   }, 90_000);
 
-  const controlRuns = 600;
+  const controlRuns = 1_200;
   it(`answers every generated control call with JSON: 2xx, 404, 409, or a 4xx naming the fields for bad input (${controlRuns} cases)`, async () => {
     const own = await createSandbox();
     try {
