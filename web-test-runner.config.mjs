@@ -5,6 +5,7 @@
 // in both browsers never share orders or a sandbox clock.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
+import { request as httpRequest } from 'node:http';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
 import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
@@ -113,6 +114,76 @@ async function shopServer(context, next) {
   return undefined;
 }
 
+/**
+ * A proxy that buffers, as some do with answers they cannot tell are streams: `/buffered/<path>` is `<path>` on
+ * this server, and not a byte of its answer is passed on before the whole of it has come. A status stream
+ * never ends while its order is pending, so the page behind this proxy sees nothing of it
+ * (test/browser/live-status.test.ts). The page going away ends the request upstream.
+ */
+async function bufferingProxy(context, next) {
+  if (!context.path.startsWith('/buffered/')) return next();
+  context.respond = false;
+  const { req, res } = context;
+  await new Promise((resolve) => {
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: serverPort, method: req.method, path: req.url.slice('/buffered'.length), headers: req.headers },
+      (answer) => {
+        const chunks = [];
+        answer.on('data', (chunk) => chunks.push(chunk));
+        answer.on('error', resolve);
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const headers = { ...answer.headers, 'content-length': String(body.length) };
+          delete headers['transfer-encoding'];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body, resolve);
+        });
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end(resolve);
+    });
+    res.once('close', () => {
+      upstream.destroy();
+      resolve();
+    });
+    req.pipe(upstream);
+  });
+  return undefined;
+}
+
+/**
+ * A gate in front of the status stream, as a host that cannot stream today and can tomorrow:
+ * `/gate/<name>/<path>` is `<path>`, except that a status stream request answers 503 while gate `<name>` is
+ * closed (the first time a name is seen, it is). `POST /gates/<name>/open` opens it.
+ */
+const closedGates = new Set();
+const seenGates = new Set();
+async function streamGate(context, next) {
+  const opening = /^\/gates\/(\w+)\/open$/.exec(context.path);
+  if (opening && context.method === 'POST') {
+    closedGates.delete(opening[1]);
+    seenGates.add(opening[1]);
+    context.body = { open: opening[1] };
+    return undefined;
+  }
+  const gated = /^\/gate\/(\w+)(\/.*)$/.exec(context.path);
+  if (!gated) return next();
+  const [, name, path] = gated;
+  if (!seenGates.has(name)) {
+    seenGates.add(name);
+    closedGates.add(name);
+  }
+  if (closedGates.has(name) && path.endsWith('/payments/events')) {
+    context.status = 503;
+    context.body = { message: 'this host cannot stream today' };
+    return undefined;
+  }
+  context.path = path;
+  return next();
+}
+
 /** Pages asked for with ?csp=strict are served under a strict Content-Security-Policy: no inline script or style. */
 async function strictCsp(context, next) {
   await next();
@@ -173,7 +244,7 @@ function frameworkApps() {
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [shopServer, routeToStack, strictCsp],
+  middleware: [bufferingProxy, streamGate, shopServer, routeToStack, strictCsp],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),

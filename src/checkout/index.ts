@@ -10,6 +10,7 @@ export { ATTRIBUTES, CONFIG_SOURCES, parseMethods, resolveConfig, type Attribute
 export { CODE_FIELDS, METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES, formFieldOf, type FieldName, type FieldSpec, type HintName } from './fields.js';
 export { EndpointClient, EndpointError, type EndpointAnswer, type EndpointClientOptions } from './endpoint-client.js';
 export { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from './poller.js';
+export { STREAM_RETRY_MS, StatusFollower, type FollowerStreamHandlers, type FollowMode, type StatusFollowerOptions } from './follower.js';
 export {
   openStatusStream,
   type StatusStream,

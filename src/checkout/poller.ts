@@ -33,6 +33,8 @@ export interface StatusPollerOptions {
 export class StatusPoller {
   #running = false;
   #connected = false;
+  /** Another source follows the order for now (the status stream): no check is made until `release()`. */
+  #held = false;
   #expiresAt: number | undefined;
   #step = 0;
   /** Counts starts and stops: a check that returns after either belongs to a past run and does nothing. */
@@ -68,10 +70,33 @@ export class StatusPoller {
     this.#running = true;
     this.#expiresAt = options.expiresAt;
     this.#step = 0;
-    if (!this.#connected) return;
+    if (!this.#connected || this.#held) return;
     this.#listen();
     if (options.checkFirst) void this.#tick();
     else this.#schedule();
+  }
+
+  /** Stops checking, keeping its place in the schedule: another source follows the order meanwhile. */
+  hold(): void {
+    if (this.#held) return;
+    this.#held = true;
+    // A check in flight is left to finish (it may be the payer's own `checkNow()`); the schedule ends here.
+    this.#generation += 1;
+    this.#clearTimer();
+  }
+
+  /** Checks again after `hold()`: at once (something may have been missed), or at the next step's time. */
+  release(options: { checkAtOnce: boolean }): void {
+    if (!this.#held) return;
+    this.#held = false;
+    if (!this.#running || !this.#connected) return;
+    this.#listen();
+    if (options.checkAtOnce) this.#checkAtOnce();
+    else this.#schedule();
+  }
+
+  get held(): boolean {
+    return this.#held;
   }
 
   stop(): void {
@@ -94,7 +119,7 @@ export class StatusPoller {
   connect(): void {
     if (this.#connected) return;
     this.#connected = true;
-    if (!this.#running) return;
+    if (!this.#running || this.#held) return;
     // Back in the page (moved, or re-attached): look at once, then poll briskly again.
     this.#listen();
     this.#step = 0;
@@ -131,7 +156,7 @@ export class StatusPoller {
 
   #schedule(): void {
     this.#clearTimer();
-    if (!this.#running || !this.#connected || this.#hidden()) return;
+    if (!this.#running || !this.#connected || this.#held || this.#hidden()) return;
     const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] ?? 1;
     let delay = multiple * this.options.interval();
     // The check that falls on the expiry is the last, whatever the clock reads when its timer fires.
@@ -158,7 +183,7 @@ export class StatusPoller {
   }
 
   async #tick(last = false): Promise<void> {
-    if (!this.#running || !this.#connected || this.#hidden()) return;
+    if (!this.#running || !this.#connected || this.#held || this.#hidden()) return;
     const generation = this.#generation;
     const status = await this.checkNow().catch(() => undefined);
     if (generation !== this.#generation || !this.#running) return;
@@ -177,7 +202,7 @@ export class StatusPoller {
   }
 
   #visibilityChanged(): void {
-    if (!this.#running || !this.#connected) return;
+    if (!this.#running || !this.#connected || this.#held) return;
     if (this.#hidden()) {
       this.#clearTimer();
       return;
@@ -188,14 +213,22 @@ export class StatusPoller {
 
   /** The browser has a network again: the wait may have been long, so look at once. */
   #backOnline(): void {
-    if (!this.#running || !this.#connected || this.#hidden()) return;
+    if (!this.#running || !this.#connected || this.#held || this.#hidden()) return;
     this.#checkAtOnce();
   }
 
   #checkAtOnce(): void {
     this.#step = 0;
-    if (this.#inFlight) return;
     this.#clearTimer();
-    void this.#tick();
+    const inFlight = this.#inFlight;
+    if (!inFlight) {
+      void this.#tick();
+      return;
+    }
+    // That check counts as this one; the schedule goes on from its answer (unless a tick of this run has it).
+    const generation = this.#generation;
+    void inFlight.finally(() => {
+      if (generation === this.#generation && this.#timer === undefined) this.#schedule();
+    });
   }
 }

@@ -38,7 +38,9 @@ import { CONFIG_SOURCES, resolveConfig, type AttributeValues, type CheckoutConfi
 import { EndpointClient, EndpointError } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
 import { CODE_FIELDS, formFieldOf, METHOD_FIELDS, type FieldName } from './fields.js';
+import { StatusFollower, type FollowerStreamHandlers, type FollowMode } from './follower.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
+import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
 import { SavedCheckoutStore, type SavedCheckout } from './storage.js';
 import {
   applyStatus,
@@ -66,6 +68,8 @@ export interface CheckoutSettings extends AttributeValues {
   redirectMode?: 'same-window' | 'new-window' | undefined;
   /** Base of the polling schedule, ms. Default 2500. */
   pollInterval?: number | undefined;
+  /** `false`: follow the order by polling only, never through the kit's status stream. Default true. */
+  liveStatus?: boolean | undefined;
   credentials?: RequestCredentials | undefined;
   /** Show the status of the checkout token's order only, never a form (a thank-you page). */
   statusOnly?: boolean | undefined;
@@ -81,7 +85,8 @@ const EMPTY_VALUES: CheckoutState['values'] = { Pos: {}, BankAccount: {}, Refere
 
 export class CheckoutSession {
   readonly #env: CheckoutEnvironment;
-  readonly #poller: StatusPoller;
+  /** Follows the order: through the kit's status stream, or by polling when the stream cannot work. */
+  readonly #follower: StatusFollower;
   readonly #stateListeners = new Set<Listener<CheckoutState>>();
   readonly #eventListeners = new Set<Listener<CheckoutEvent>>();
   #settings: CheckoutSettings = {};
@@ -124,10 +129,19 @@ export class CheckoutSession {
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
     this.#env = defaultEnvironment(options.environment);
-    this.#poller = new StatusPoller({
-      check: (signal) => this.#checkStatus(signal),
+    this.#follower = new StatusFollower({
+      poller: new StatusPoller({
+        check: (signal) => this.#checkStatus(signal),
+        onExpired: () => this.#expireLocally(),
+        interval: () => (this.#settings.pollInterval && this.#settings.pollInterval > 0 ? this.#settings.pollInterval : DEFAULT_POLL_INTERVAL_MS),
+        environment: this.#env,
+      }),
+      openStream: (handlers) => this.#openStream(handlers),
+      onStatus: (status) => {
+        if (status.orderToken) this.#vouched.set(status.reference, status.orderToken);
+        this.#observeStatus(status);
+      },
       onExpired: () => this.#expireLocally(),
-      interval: () => (this.#settings.pollInterval && this.#settings.pollInterval > 0 ? this.#settings.pollInterval : DEFAULT_POLL_INTERVAL_MS),
       environment: this.#env,
     });
     if (settings) {
@@ -141,6 +155,11 @@ export class CheckoutSession {
 
   get state(): CheckoutState {
     return this.#state;
+  }
+
+  /** How the order is followed now: through the kit's status stream, by polling, or not at all. */
+  get following(): FollowMode {
+    return this.#follower.mode;
   }
 
   /** The resolved configuration (amount, merchant, methods…), once configured. */
@@ -200,11 +219,11 @@ export class CheckoutSession {
   resume(): void {
     if (this.#active || this.#disposed) return;
     this.#active = true;
-    this.#poller.connect();
+    this.#follower.connect();
     if (this.#resendAllowedAt > this.#env.now()) this.#tickResendTimer();
     this.#stopReturns = this.#env.onReturn?.(() => {
       const order = orderOf(this.#state.phase);
-      if (order?.actionType === 'REDIRECT_3DS' && !isTerminalStatus(order.status)) void this.#poller.checkNow();
+      if (order?.actionType === 'REDIRECT_3DS' && !isTerminalStatus(order.status)) void this.#follower.checkNow();
     });
   }
 
@@ -212,7 +231,7 @@ export class CheckoutSession {
   pause(): void {
     if (!this.#active) return;
     this.#active = false;
-    this.#poller.disconnect();
+    this.#follower.disconnect();
     this.#stopResendTimer();
     this.#stopReturns?.();
     this.#stopReturns = undefined;
@@ -221,7 +240,7 @@ export class CheckoutSession {
   /** Stops everything for good. */
   dispose(): void {
     this.pause();
-    this.#poller.stop();
+    this.#follower.stop();
     this.#disposed = true;
     this.#stateListeners.clear();
     this.#eventListeners.clear();
@@ -345,7 +364,7 @@ export class CheckoutSession {
    */
   leave(): void {
     if (this.#state.busy || this.#state.phase.kind === 'looking-up') return;
-    this.#poller.stop();
+    this.#follower.stop();
     this.#stopResendTimer();
     if (!this.#saved || this.#saved.order || this.#saved.creating) this.#nextAttempt();
     this.#touched.clear();
@@ -392,7 +411,7 @@ export class CheckoutSession {
     const config = this.#config as CheckoutConfig;
     const key = this.#storageKey();
     this.#initializedFor = key;
-    this.#poller.stop();
+    this.#follower.stop();
     this.#stopResendTimer();
     this.#touched.clear();
     this.#serverErrors.clear();
@@ -789,7 +808,7 @@ export class CheckoutSession {
       const alert = waitMessage(order, phase.reason);
       this.#set({ phase, alert, notice: undefined, errors: {} });
       if (alert) this.#announce(alert);
-      this.#poller.start({ expiresAt: order.expiresAt, checkFirst: true });
+      this.#follower.start({ expiresAt: order.expiresAt, checkFirst: true });
       return;
     }
     if (phase.kind !== 'action') return;
@@ -819,7 +838,7 @@ export class CheckoutSession {
       }
       void this.#leaveForBank(phase.order);
     }
-    this.#poller.start({ expiresAt: order.expiresAt, checkFirst: how.resumed });
+    this.#follower.start({ expiresAt: order.expiresAt, checkFirst: how.resumed });
   }
 
   /** Tells listeners the payer is about to leave (they may hold it, or keep the payer here), then goes. */
@@ -854,7 +873,7 @@ export class CheckoutSession {
   }
 
   #showResult(order: ActiveOrder, options: { quiet?: boolean } = {}): void {
-    this.#poller.stop();
+    this.#follower.stop();
     this.#stopResendTimer();
     const phase = phaseOf(order);
     this.#set({ phase, busy: false, alert: undefined, notice: undefined, resendWait: 0 });
@@ -873,6 +892,24 @@ export class CheckoutSession {
 
   // ---------------------------------------------------------------------------------------------------------
   // Status
+
+  /** The followed order's status stream, proved as its status requests are; none when turned off. */
+  #openStream(handlers: FollowerStreamHandlers): StatusStream | undefined {
+    const order = orderOf(this.#state.phase);
+    const config = this.#config;
+    if (!order || !config || this.#settings.liveStatus === false) return undefined;
+    const orderToken = order.token ?? this.#vouched.get(order.reference);
+    const proof = orderToken ? { orderToken } : config.checkoutToken ? { checkoutToken: config.checkoutToken, reference: order.reference } : undefined;
+    if (!proof) return undefined;
+    return openStatusStream({
+      endpoint: config.endpoint ?? '',
+      ...proof,
+      fetch: this.#env.fetch as unknown as StatusStreamFetch,
+      timers: this.#env.timers,
+      credentials: this.#settings.credentials ?? 'same-origin',
+      ...handlers,
+    });
+  }
 
   /**
    * One status request at a time for the whole session: the poller and `checkNow()` share it. The order's own

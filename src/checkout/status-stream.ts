@@ -108,6 +108,8 @@ export interface StatusStreamOptions {
   onError?(failure: StatusStreamFailure): void;
   /** The stream is over (`terminal`: the last status came; `expired`: the order's expiry passed). */
   onEnd?(reason: StreamEndReason): void;
+  /** The stream delivers (`open`: its first bytes came) or lost its connection and tries again (`reconnecting`). */
+  onState?(state: 'open' | 'reconnecting'): void;
 }
 
 export type StatusStreamState = 'connecting' | 'open' | 'reconnecting' | 'failed' | 'ended' | 'closed';
@@ -225,6 +227,7 @@ export function openStatusStream(options: StatusStreamOptions): StatusStream {
           state = 'open';
           failedAttempts = 0;
           silence = new Failure('stalled', 'the status stream went silent');
+          options.onState?.('open');
         }
         // Heartbeats come every heartbeatMs: twice that, and a little more, without a byte is a stuck stream.
         arm(2 * heartbeatMs() + firstByteTimeoutMs, () => controller.abort());
@@ -300,6 +303,7 @@ export function openStatusStream(options: StatusStreamOptions): StatusStream {
         }
       }
       state = 'reconnecting';
+      options.onState?.('reconnecting');
       await new Promise<void>((resolve) => arm(retryMs, resolve));
     }
   }

@@ -18,8 +18,11 @@ import { startStack, type Stack } from './support/stack.js';
 
 describe('<svc-checkout> behaviour', () => {
   let stack: Stack;
+  /** A kit without its status stream (`streams: false`), for the tests of the element's polling. */
+  let polling: Stack;
   before(async () => {
     stack = await startStack();
+    polling = await startStack({ handler: { streams: false } });
   });
   afterEach(() => sessionStorage.clear());
 
@@ -177,7 +180,7 @@ describe('<svc-checkout> behaviour', () => {
   });
 
   it('stops polling when the element leaves the page, and resumes when it comes back', async () => {
-    const element = await checkout(stack, { payMethod: 'Pos' });
+    const element = await checkout(polling, { payMethod: 'Pos' });
     await type(element, 'input[name=sn]', 'N78101818309');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Swipe or insert');
@@ -191,7 +194,7 @@ describe('<svc-checkout> behaviour', () => {
       expect(status.count).to.equal(whileAway);
       parent.append(element);
       await until('a check once back', () => status.count > whileAway);
-      await stack.control('POST', '/sandbox/v1/pos/N78101818309/swipe', { outcome: 'success' });
+      await polling.control('POST', '/sandbox/v1/pos/N78101818309/swipe', { outcome: 'success' });
       await untilText(element, 'Payment received');
     } finally {
       status.restore();

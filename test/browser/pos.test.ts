@@ -6,8 +6,11 @@ import { startStack, type Stack } from './support/stack.js';
 
 describe('<svc-checkout> POS terminal', () => {
   let stack: Stack;
+  /** A kit without its status stream (`streams: false`), for the tests of the element's polling. */
+  let polling: Stack;
   before(async () => {
     stack = await startStack();
+    polling = await startStack({ handler: { streams: false } });
   });
   afterEach(() => sessionStorage.clear());
 
@@ -56,7 +59,7 @@ describe('<svc-checkout> POS terminal', () => {
   });
 
   it('stops polling at a terminal status', async () => {
-    const element = await checkout(stack, { payMethod: 'Pos' });
+    const element = await checkout(polling, { payMethod: 'Pos' });
     const status = countRequests('/payments/status');
     try {
       await type(element, 'input[name=sn]', 'N78101818202');
@@ -64,7 +67,7 @@ describe('<svc-checkout> POS terminal', () => {
       await untilText(element, 'terminal N78101818202');
       await until('a few status checks', () => status.count >= 2);
       expect(status.maxInFlight).to.equal(1);
-      await stack.control('POST', '/sandbox/v1/pos/N78101818202/swipe', { outcome: 'success' });
+      await polling.control('POST', '/sandbox/v1/pos/N78101818202/swipe', { outcome: 'success' });
       await untilText(element, 'Payment received');
       const atEnd = status.count;
       // With poll-interval 100 ms the element would have checked several more times in this second.

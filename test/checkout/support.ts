@@ -5,7 +5,7 @@
  */
 import { CHECKOUT_TOKEN_HEADER } from '../../src/core/index.js';
 import { CheckoutSession, type CheckoutEnvironment, type CheckoutEvent, type CheckoutSettings, type KeyValueStorage } from '../../src/checkout/index.js';
-import { createMerchantHandler, issueCheckoutToken, type CheckoutOrder, type MerchantHandler } from '../../src/server/index.js';
+import { createMerchantHandler, issueCheckoutToken, type CheckoutOrder, type MerchantHandler, type MerchantHandlerOptions } from '../../src/server/index.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 
 export const ENDPOINT = 'https://shop.example/checkout';
@@ -13,7 +13,8 @@ export const PAGE = 'https://shop.example/pay';
 
 /** Timers that run only when the test moves the clock. */
 export class FakeClock {
-  now = Date.UTC(2026, 10, 22, 12, 0, 0);
+  /** Starts at the real time, so that tokens the kit issues on it and the sandbox's orders agree. */
+  now = Math.floor(Date.now() / 1000) * 1000;
   #next = 1;
   readonly #timers = new Map<number, { at: number; callback: () => void }>();
 
@@ -83,9 +84,42 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(): Promise<Harness> {
+/** As a browser's fetch does: aborting the request errors the body being read. */
+function abortable(response: Response, signal: AbortSignal): Response {
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await Promise.race([reader.read(), aborted]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        void reader.cancel(error).catch(() => undefined);
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+export interface HarnessOptions {
+  /** More options of the kit (`streams: false`…). */
+  kit?: Partial<MerchantHandlerOptions>;
+  /** Stands between the sessions and the kit: a proxy that buffers, a CSP that refuses (fakes of failures). */
+  intercept?: (request: Request, kit: (request: Request) => Promise<Response>) => Promise<Response>;
+}
+
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = await createSandbox({ tickMs: 5 });
   const credentials = { merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey };
+  const clock = new FakeClock();
   const handler = createMerchantHandler({
     ...credentials,
     environment: { baseUrl: sandbox.url },
@@ -93,8 +127,11 @@ export async function harness(): Promise<Harness> {
     retryDelayMs: 1,
     logger: { warn: () => undefined, error: () => undefined },
     returnUrlOrigins: ['https://shop.example'],
+    // The kit's status streams keep time with the sessions: heartbeats, its own status queries, expiry.
+    timers: clock.timers,
+    now: () => clock.now,
+    ...options.kit,
   });
-  const clock = new FakeClock();
   const storage = new MemoryStorage();
   const calls: string[] = [];
   let inFlight = 0;
@@ -104,7 +141,8 @@ export async function harness(): Promise<Harness> {
       calls.push(new URL(input).pathname.replace('/checkout', ''));
       // As a page on the shop's origin would send it.
       const request = new Request(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Origin: 'https://shop.example' } } as never);
-      return await handler(request);
+      const response = await (options.intercept ? options.intercept(request, handler) : handler(request));
+      return init?.signal ? abortable(response, init.signal) : response;
     } finally {
       inFlight -= 1;
     }
@@ -160,7 +198,8 @@ export async function harness(): Promise<Harness> {
       const session = new CheckoutSession(undefined, { environment });
       const events: CheckoutEvent[] = [];
       session.on((event) => events.push(event));
-      session.configure({ endpoint: ENDPOINT, checkoutToken: settings.checkoutToken ?? (await h.token()), ...settings });
+      // Polling unless a test follows the stream (test/checkout/live-status.test.ts).
+      session.configure({ endpoint: ENDPOINT, checkoutToken: settings.checkoutToken ?? (await h.token()), liveStatus: false, ...settings });
       session.resume();
       await settle();
       return { session, events };

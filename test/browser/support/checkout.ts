@@ -39,6 +39,8 @@ export function uniqueReference(prefix = 'wtr'): string {
 }
 
 export interface CheckoutOptions {
+  /** The element's endpoint, when not the stack's own (through a proxy). */
+  endpoint?: string;
   /** A token of the test's own; otherwise one for `reference`, `amount` and `expireAt`. */
   checkoutToken?: string;
   reference?: string;
@@ -72,7 +74,7 @@ export async function checkout(stack: Stack, options: CheckoutOptions = {}): Pro
     }));
   const element = await fixture<SvcCheckout>(html`
     <svc-checkout
-      endpoint=${stack.endpoint}
+      endpoint=${options.endpoint ?? stack.endpoint}
       checkout-token=${token}
       methods=${options.methods ?? 'Pos BankAccount ReferenceCode'}
       pay-method=${options.payMethod ?? ''}
