@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { pageBundle } from '../scripts/page-bundle.mjs';
 import { cdnBuildOptions } from '../scripts/cdn-options.mjs';
 
 const CDN_FILE = 'dist/cdn/svc-checkout.js';
@@ -147,5 +148,17 @@ export async function measureSize(row, note) {
   note('  (minified: esbuild metafile, exact; brotli: each part compressed alone, scaled to the whole file)');
   const top = groups.slice(0, 3).map(({ group, brotli: estimate }) => `${group.replace(/ \(.*$/, '')} ${(estimate / 1000).toFixed(1)} kB`);
   row({ what: 'largest parts of the CDN file, brotli (estimated)', figure: top.join('; '), compared: 'see the list above the table' });
+
+  // Tree-shaking (the npm build, as a merchant's bundler makes a page of it): the headless session alone.
+  const lit = (files) => files.filter((file) => /(^|\/)(lit|lit-html|lit-element|@lit)\//.test(file)).length;
+  const sessionPage = await pageBundle("import { CheckoutSession } from 'svc-checkout/checkout'; new CheckoutSession();");
+  const elementPage = await pageBundle("import 'svc-checkout';");
+  row({
+    what: 'a page with only the headless session (svc-checkout/checkout), brotli',
+    figure: `${kB(sessionPage.brotli)}; files of Lit in it: ${lit(sessionPage.files)}`,
+    compared: `a page with the element (svc-checkout): ${kB(elementPage.brotli)}, files of Lit: ${lit(elementPage.files)}`,
+    target: 'no Lit',
+    met: lit(sessionPage.files) === 0,
+  });
   return { sizes, floor, asWritten };
 }

@@ -1,0 +1,40 @@
+// The npm build is tree-shakable: `sideEffects` names the files that register elements, so a page that imports
+// only the headless session, or one function of it, gets that and what it uses — never Lit or the element.
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+// @ts-expect-error a plain JavaScript module without types
+import { pageBundle } from '../../scripts/page-bundle.mjs';
+
+interface Bundle {
+  minified: number;
+  brotli: number;
+  files: string[];
+}
+
+const bundle = (code: string): Promise<Bundle> => pageBundle(code);
+const fromElementOrLit = (files: string[]) => files.filter((file) => /(^|\/)(lit|lit-html|lit-element|@lit)\/|dist\/element\//.test(file));
+
+describe('a page importing part of the package', () => {
+  it('with the headless session only, pulls no Lit and nothing of the element', async () => {
+    await assertDistFresh();
+    const page = await bundle("import { CheckoutSession } from 'svc-checkout/checkout'; new CheckoutSession();");
+    expect(page.files).toContain('dist/checkout/session.js');
+    expect(fromElementOrLit(page.files)).toEqual([]);
+  });
+
+  it('with one function, keeps only what it uses (openStatusStream: not the session, not the validator)', async () => {
+    const page = await bundle("import { openStatusStream } from 'svc-checkout/checkout'; console.log(openStatusStream);");
+    expect(page.files).toContain('dist/checkout/status-stream.js');
+    expect(page.files).not.toContain('dist/checkout/session.js');
+    expect(page.files).not.toContain('dist/core/validate.js');
+    const session = await bundle("import { CheckoutSession } from 'svc-checkout/checkout'; new CheckoutSession();");
+    expect(page.minified).toBeLessThan(session.minified / 4);
+  });
+
+  it('with the element, registers it (its files keep their side effects)', async () => {
+    const page = await bundle("import 'svc-checkout';");
+    expect(page.files).toContain('dist/element/define.js');
+    expect(fromElementOrLit(page.files).length).toBeGreaterThan(10);
+  });
+});
