@@ -334,7 +334,7 @@ export class SvcCheckout extends LitElement {
         </div>`;
       case 'form':
         return html`
-          ${state.methods.length > 1 ? html`<svc-method-picker exportparts="methods, method"></svc-method-picker>` : nothing}
+          <svc-method-picker exportparts="methods, method"></svc-method-picker>
           ${{
             Pos: html`<svc-pos-form exportparts=${FORM_PARTS}></svc-pos-form>`,
             BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS}></svc-bank-account-form>`,

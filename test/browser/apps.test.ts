@@ -60,7 +60,7 @@ for (const framework of ['react', 'vue', 'svelte']) {
         await untilText(element, 'Reference code');
 
         await press('.terminal-only');
-        await until('only the terminal offered', () => !deepQuery(element, 'svc-method-picker') && deepQuery(element, 'input[name=sn]'));
+        await until('only the terminal offered', () => !deepQuery(element, 'input[name=payMethod]') && deepQuery(element, 'input[name=sn]'));
         expect(visibleText(element)).not.to.contain('Reference code');
         await press('.terminal-only');
         await until('every method offered again', () => deepQuery(element, 'input[name=payMethod][value=ReferenceCode]'));

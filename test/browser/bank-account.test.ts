@@ -5,6 +5,7 @@ import {
   checkout,
   clickButton,
   deepQuery,
+  deepQueryAll,
   fillBankAccount,
   record,
   type,
@@ -107,6 +108,29 @@ describe('<svc-checkout> bank account', () => {
     await type(element, 'input[name=pin]', '1234');
     await clickButton(element, 'Confirm');
     await untilText(element, 'Payment received');
+  });
+
+  it('gives the date of birth one message for its three boxes', async () => {
+    const element = await checkout(stack, { payMethod: 'BankAccount' });
+    await type(element, 'input[name=bankAccountNumber]', '2215381176');
+    await type(element, 'input[name=bankCode]', '033');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Enter date of birth of the account holder.');
+    const errors = deepQueryAll(element, '[part=error]').map((error) => error.textContent!.replace('Error:', '').trim());
+    expect(errors).to.deep.equal(['Enter date of birth of the account holder.']);
+    for (const name of ['dobDay', 'dobMonth', 'dobYear']) {
+      const input = deepQuery<HTMLInputElement>(element, `input[name=${name}]`)!;
+      expect(input.getAttribute('aria-invalid')).to.equal('true');
+      expect(input.getAttribute('aria-describedby')).to.equal('dob-hint dob-error');
+    }
+    // One box wrong, the others right: that box's message, once.
+    await type(element, 'input[name=dobDay]', '05');
+    await type(element, 'input[name=dobMonth]', '13');
+    await type(element, 'input[name=dobYear]', '1990');
+    await clickButton(element, /^Pay/);
+    await until('one message for the month', () => deepQueryAll(element, '[part=error]').length === 1 && deepQuery(element, 'input[name=dobMonth][aria-invalid=true]'));
+    expect(deepQuery(element, 'input[name=dobDay]')!.getAttribute('aria-invalid')).to.equal('false');
+    await expect(element).to.be.accessible();
   });
 
   it('names the date of birth when it does not match the account', async () => {

@@ -308,7 +308,10 @@ describe('<svc-checkout> behaviour', () => {
     document.body.append(element);
     try {
       await untilText(element, 'EGP 2,500.75');
-      expect(deepQuery(element, 'svc-method-picker')).to.equal(null);
+      // One method: no choice to make, and it keeps its title and explanation.
+      expect(deepQuery(element, 'input[name=payMethod]')).to.equal(null);
+      expect(deepQuery(element, '[part=method]')!.textContent).to.contain('Reference code');
+      expect(visibleText(element)).to.contain('Get a 9-digit code and pay it at any payment point.');
       expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserName]')!.value).to.equal('Omar Adel');
       expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.value).to.equal('omar@example.com');
     } finally {

@@ -131,6 +131,37 @@ describe('<svc-checkout> in Arabic and English', () => {
     await expect(element).to.be.accessible();
   });
 
+  it('writes identifiers in Latin digits and amounts, times and counts in the locale\'s (ar-EG: Arabic-Indic)', async () => {
+    const element = await checkout(stack, { locale: 'ar-EG', payMethod: 'ReferenceCode' });
+    await type(element, 'input[name=notifyUserName]', 'منى حسن');
+    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(element, /^ادفع/);
+    await untilText(element, 'رمزك المرجعي');
+    const latin = /^[0-9 ]+$/;
+    const arabicIndic = /[٠-٩]/;
+    // The code is an identifier: Latin digits, left to right, whatever the language.
+    expect(deepQuery(element, '.code [aria-hidden=true]')!.textContent!.trim()).to.match(latin);
+    expect(deepQuery(element, '.code')!.getAttribute('dir')).to.equal('ltr');
+    // The voucher's amount and time, the countdown and the amount above: the locale's digits, all alike.
+    const deadline = deepQuery(element, '[part=deadline]')!.textContent!;
+    expect(deadline).to.contain('ادفع');
+    expect(deadline.match(/[0-9]/g), 'no Latin digit in the voucher line').to.equal(null);
+    expect(arabicIndic.test(deadline)).to.equal(true);
+    expect(arabicIndic.test(deepQuery(element, 'time[role=timer]')!.textContent!)).to.equal(true);
+    expect(arabicIndic.test(deepQuery(element, '.amount-value')!.textContent!)).to.equal(true);
+  });
+
+  it('writes numbers left to right in Arabic fields, lined up with the labels at the right', async () => {
+    const arabic = await checkout(stack, { locale: 'ar-EG', payMethod: 'Pos' });
+    const serial = getComputedStyle(deepQuery(arabic, 'input[name=sn]')!);
+    expect([serial.direction, serial.textAlign]).to.deep.equal(['ltr', 'right']);
+    const english = await checkout(stack, { locale: 'en', payMethod: 'Pos' });
+    const latin = getComputedStyle(deepQuery(english, 'input[name=sn]')!);
+    expect(latin.direction).to.equal('ltr');
+    expect(['start', 'left']).to.include(latin.textAlign);
+  });
+
   it('lets a merchant add a locale and override terms, for the page or for one element', async () => {
     registerTranslation({ $code: 'fr', $name: 'Français', pay: (amount) => `Payer ${amount}`, label: { sn: 'Numéro du terminal' } });
     const french = await checkout(stack, { locale: 'fr-FR', payMethod: 'Pos' });

@@ -31,7 +31,14 @@ describe('<svc-checkout> reference code', () => {
     expect(shown).to.equal(`${code.slice(0, 3)} ${code.slice(3, 6)} ${code.slice(6)}`);
     // Read out digit by digit, not as three numbers.
     expect(deepQuery(element, '.code .visually-hidden')!.textContent!.trim()).to.equal(code.split('').join(' '));
-    expect(visibleText(element)).to.contain('We also sent it by SMS to •••• 4567 and by email to m•••@example.com.');
+    expect(visibleText(element)).to.contain('You can close this page. We also sent it by SMS to •••• 4567 and by email to m•••@example.com.');
+    // A voucher: the amount and the moment the code stops working, together (30 minutes from now, as the shop set).
+    // (Intl puts no-break spaces in amounts and times: compared as plain spaces.)
+    const deadline = deepQuery(element, '[part=deadline]')!.textContent!.trim().replace(/\s/g, ' ');
+    const times = [-1, 0, 1].map((minutes) =>
+      new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' }).format(Date.now() + (30 + minutes) * 60_000).replace(/\s/g, ' '),
+    );
+    expect(times.map((time) => `Pay EGP 125.00 with this code at any payment point before ${time}.`)).to.include(deadline);
     const timer = deepQuery(element, 'time[role=timer]')!;
     expect(timer.textContent!.trim()).to.match(/^(29:[0-5]\d|30:00)$/);
     expect(events.find((event) => event.name === 'svc-action')!.detail).to.deep.equal({

@@ -15,7 +15,7 @@ const en: Translation = {
   paymentMethod: 'Payment method',
   method: { Pos: 'Card at the terminal', BankAccount: 'Bank account', ReferenceCode: 'Reference code' },
   methodHint: {
-    Pos: 'Swipe or insert your card at the shop’s POS terminal.',
+    Pos: 'Pay by card at the shop’s POS terminal.',
     BankAccount: 'Pay from your bank account and confirm with your bank.',
     ReferenceCode: 'Get a 9-digit code and pay it at any payment point.',
   },
@@ -92,6 +92,8 @@ const en: Translation = {
 
   codeTitle: 'Your reference code',
   codeBody: 'Pay this code at any payment point before it expires.',
+  payBefore: (amount, time) => `Pay ${amount} with this code at any payment point before ${time}.`,
+  canClose: 'You can close this page.',
   copy: 'Copy code',
   copied: 'Code copied.',
   copyFailed: 'Could not copy. Select the code and copy it.',

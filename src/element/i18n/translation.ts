@@ -101,6 +101,10 @@ export interface Translation {
 
   codeTitle: string;
   codeBody: string;
+  /** The voucher's line: the amount and the moment the code stops working ("14:51", or a date and time). */
+  payBefore: (amount: string, time: string) => string;
+  /** Under a code sent by SMS or email: the page is no longer needed. */
+  canClose: string;
   copy: string;
   copied: string;
   copyFailed: string;

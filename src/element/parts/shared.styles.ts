@@ -49,6 +49,28 @@ export const partStyles = css`
     font-variant-numeric: tabular-nums;
   }
 
+  /*
+   * Digits in an Arabic layout: a number is written left to right, and its field lines up with the labels and
+   * text around it, at the start of the line (the right).
+   */
+  input[inputmode='numeric'],
+  input[inputmode='tel'],
+  input[name='sn'],
+  input[name='otp'],
+  input[name='pin'],
+  input[name='bankAccountNumber'] {
+    font-variant-numeric: tabular-nums;
+  }
+  :host(:dir(rtl)) input[inputmode='numeric'],
+  :host(:dir(rtl)) input[inputmode='tel'],
+  :host(:dir(rtl)) input[name='sn'],
+  :host(:dir(rtl)) input[name='otp'],
+  :host(:dir(rtl)) input[name='pin'],
+  :host(:dir(rtl)) input[name='bankAccountNumber'] {
+    direction: ltr;
+    text-align: right;
+  }
+
   .confirm {
     display: grid;
     gap: 0.5rem;

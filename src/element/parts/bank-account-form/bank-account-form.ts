@@ -1,4 +1,4 @@
-import { css, html, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { METHOD_FIELDS, type FieldSpec } from '../../../checkout/fields.js';
@@ -33,16 +33,18 @@ export class SvcBankAccountForm extends PaymentForm {
     const { state, localize } = context;
     const t = localize.term;
     const dateErrors = dateParts.map((spec) => [spec, state.errors[spec.name]] as const).filter(([, error]) => error);
+    // One message for the date: "Enter your date of birth" when every part is missing, else the first part's.
+    const allMissing = dateErrors.length === dateParts.length && dateErrors.every(([spec, error]) => error === t.fieldError.required(t.label[spec.name]));
+    const dateError = allMissing ? t.fieldError.required(t.label.dateOfBirth) : dateErrors[0]?.[1];
     return html`
       ${renderTextField({ context, spec: account! })} ${renderTextField({ context, spec: bankCode! })}
       <fieldset aria-describedby="dob-hint">
         <legend>${t.label.dateOfBirth}</legend>
         <p class="hint" part="hint" id="dob-hint">${t.hint.dateOfBirth}</p>
         <div class="date">${dateParts.map((spec) => this.#datePart(context, spec))}</div>
-        ${dateErrors.map(
-          ([spec, error]) =>
-            html`<p class="error" part="error" id="${spec.name}-error"><span class="visually-hidden">${t.errorPrefix}</span>${error}</p>`,
-        )}
+        ${dateError
+          ? html`<p class="error" part="error" id="dob-error"><span class="visually-hidden">${t.errorPrefix}</span>${dateError}</p>`
+          : nothing}
       </fieldset>
     `;
   }
@@ -64,7 +66,7 @@ export class SvcBankAccountForm extends PaymentForm {
           dir="ltr"
           required
           aria-invalid=${error ? 'true' : 'false'}
-          aria-describedby=${error ? `dob-hint ${spec.name}-error` : 'dob-hint'}
+          aria-describedby=${error ? 'dob-hint dob-error' : 'dob-hint'}
           .value=${live(state.values.BankAccount[spec.name] ?? '')}
           @input=${(event: Event) => actions.input(spec.name, (event.target as HTMLInputElement).value)}
           @blur=${() => actions.blur(spec.name)}

@@ -4,25 +4,47 @@ import { CheckoutPart, definePart } from '../checkout-part.js';
 import { renderStatusLine } from '../status-line.js';
 
 /**
- * The reference code: grouped for reading (123 456 789), a copy button, the channel the payer was notified
- * through, the countdown to the order's own expiry, and the live status.
+ * The reference code as a voucher: the code grouped for reading (123 456 789) with its copy button inside its
+ * box, the amount and the moment it stops working together, the channel the payer was notified through (so the
+ * page may be closed), the countdown to the order's own expiry, and the live status.
  */
 export class SvcReferenceCodeStep extends CheckoutPart {
   static override styles = [
     ...CheckoutPart.styles,
     css`
       .code {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        justify-content: center;
+        gap: calc(var(--_space) / 2);
+        background: var(--_background);
+        border: 1px dashed var(--_border);
+        border-radius: var(--_radius);
+        padding: calc(var(--_space) / 2);
+        margin-block: var(--_space);
+      }
+      .digits {
         font-family: var(--_mono);
         font-size: 2em;
         font-weight: 700;
         letter-spacing: 0.08em;
         font-variant-numeric: tabular-nums;
-        text-align: center;
-        background: var(--_background);
-        border: 1px dashed var(--_border);
-        border-radius: var(--_radius);
-        padding: calc(var(--_space) / 2);
         user-select: all;
+      }
+      .code button {
+        font-size: 0.875em;
+        min-block-size: 2.25rem;
+      }
+      .deadline {
+        font-weight: 600;
+        font-variant-numeric: tabular-nums;
+      }
+      @media print {
+        button,
+        svc-leave-order {
+          display: none;
+        }
       }
     `,
   ];
@@ -34,18 +56,19 @@ export class SvcReferenceCodeStep extends CheckoutPart {
     const { actions, localize } = context;
     const t = localize.term;
     const grouped = groupReferenceCode(order.referenceCode);
+    const amount = context.state.amount;
+    const deadline =
+      amount && order.expiresAt !== undefined ? t.payBefore(localize.money(amount.total, amount.currency), localize.time(order.expiresAt)) : undefined;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${t.codeTitle}</h2>
-        <p>${t.codeBody}</p>
-        <p class="code" part="code" dir="ltr" translate="no">
-          <span aria-hidden="true">${grouped}</span>
+        <div class="code" part="code" dir="ltr" translate="no">
+          <span class="digits" aria-hidden="true">${grouped}</span>
           <span class="visually-hidden">${order.referenceCode.split('').join(' ')}</span>
-        </p>
-        <div class="row">
-          <button class="secondary" part="button-secondary" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
+          <button class="secondary" part="button-secondary button-copy" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
         </div>
-        ${order.notifyMethod ? html`<p>${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
+        <p class=${deadline ? 'deadline' : ''} part="deadline">${deadline ?? t.codeBody}</p>
+        ${order.notifyMethod ? html`<p>${t.canClose} ${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
         ${renderStatusLine(context, { countdown: 'always' })}
         <svc-leave-order exportparts="button-secondary"></svc-leave-order>
       </section>
