@@ -184,6 +184,16 @@ async function streamGate(context, next) {
   return next();
 }
 
+/** A shop's server that answers every call with one HTTP status and an HTML page: `/http-status/<code>/…`. */
+async function httpStatus(context, next) {
+  const match = /^\/http-status\/(\d{3})\//.exec(context.path);
+  if (!match) return next();
+  context.status = Number(match[1]);
+  context.type = 'html';
+  context.body = `<!doctype html><title>${match[1]}</title><h1>Error ${match[1]}</h1>`;
+  return undefined;
+}
+
 /** Pages asked for with ?csp=strict are served under a strict Content-Security-Policy: no inline script or style. */
 async function strictCsp(context, next) {
   await next();
@@ -244,7 +254,7 @@ function frameworkApps() {
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [bufferingProxy, streamGate, shopServer, routeToStack, strictCsp],
+  middleware: [bufferingProxy, streamGate, httpStatus, shopServer, routeToStack, strictCsp],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),

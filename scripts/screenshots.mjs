@@ -1,4 +1,5 @@
-// npm run screenshots: every state of <svc-checkout>, in English and Arabic, light and dark, as PNG files in
+// npm run screenshots: every state of <svc-checkout>, in English and Arabic, light and dark, on a phone (390 px)
+// and a desktop (1280 px) wide page, as PNG files in
 // screenshots/, for a person to review the look. Drives the built CDN file in headless Chromium against a
 // sandbox and merchant kit of its own. The images are not committed.
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -13,8 +14,7 @@ const only = process.argv.slice(2); // optional state names
 const PAGE = (theme) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>svc-checkout states</title>
 <style>
-  body { margin: 0; padding: 24px; font-family: system-ui, sans-serif; background: ${theme === 'dark' ? '#111113' : '#f6f4f0'}; }
-  #shop { inline-size: 420px; }
+  body { margin: 0; padding: 16px; font-family: system-ui, sans-serif; background: ${theme === 'dark' ? '#111113' : '#f6f4f0'}; }
 </style>
 <script type="module" src="/svc-checkout.js"></script>
 </head><body><div id="shop"></div></body></html>`;
@@ -126,11 +126,14 @@ const PAY = '^(Pay|ادفع)';
 /** Each state: the attributes to start from, and what to do to reach it. */
 const STATES = {
   'method-choice': { attributes: {} },
+  'single-method': { attributes: { methods: 'ReferenceCode' } },
   'pos-form': { attributes: { 'pay-method': 'Pos' } },
   'bank-account-form': { attributes: { 'pay-method': 'BankAccount' } },
   'reference-code-form': { attributes: { 'pay-method': 'ReferenceCode' } },
   'form-errors': { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-form').shadowRoot.querySelector('[aria-invalid=true]')); } },
   'config-error': { attributes: { 'checkout-token': 'ct1.not-a-token.x' } },
+  'shop-not-found': { attributes: { 'pay-method': 'Pos', endpoint: '/no-such-endpoint' }, steps: async (page) => { await fill(page, { sn: 'N78101818218' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('[part~=alert]')); } },
+  'leave-confirm': { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818219' }); await click(page, PAY); await waitText(page, 'N78101818219'); await click(page, '^(Use another method|استخدم طريقة أخرى)'); await page.waitForFunction(() => window.svc.text().includes('Keep this payment') || window.svc.text().includes('أبقِ عملية الدفع هذه')); } },
   swipe: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818218' }); await click(page, PAY); await waitText(page, 'N78101818218'); } },
   'otp-error': { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381176' }); await click(page, PAY); await page.waitForFunction(() => window.svc.text().includes('11') || document.querySelector('svc-checkout').shadowRoot.querySelector('svc-code-step')); await fill(page, { otp: '00000000' }); await click(page, '^(Confirm|تأكيد)'); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step').shadowRoot.querySelector('[aria-invalid=true]')); } },
   pin: { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381183' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step')); } },
@@ -159,9 +162,9 @@ const STATES = {
 let count = 0;
 let attempt = 0;
 try {
-  for (const theme of ['light', 'dark']) {
+  for (const [theme, width] of [['light', 390], ['dark', 390], ['light', 1280], ['dark', 1280]]) {
     const page = await browser.newPage();
-    await page.setViewport({ width: 480, height: 900, deviceScaleFactor: 1 });
+    await page.setViewport({ width, height: 900, deviceScaleFactor: 1 });
     await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
     await page.goto(`${origin}/?theme=${theme}`, { waitUntil: 'load' });
     await page.evaluate(HELPERS);
@@ -189,7 +192,7 @@ try {
         await steps?.(page, attempt);
         await new Promise((resolve) => setTimeout(resolve, 150));
         const element = await page.$('svc-checkout');
-        const file = `${OUT}/${state}.${locale}.${theme}.png`;
+        const file = `${OUT}/${state}.${locale}.${theme}.${width}.png`;
         await element.screenshot({ path: file });
         count++;
         console.log(file);

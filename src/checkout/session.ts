@@ -52,6 +52,7 @@ import {
   waitMessage,
   waitReasonOf,
   type StatusData,
+  transportMessageOf,
 } from './transitions.js';
 import { orderOf, type ActiveOrder, type CheckoutEvent, type CheckoutState, type FieldError, type Message, type Phase, type WaitReason } from './state.js';
 
@@ -1017,8 +1018,7 @@ export class CheckoutSession {
 
   #transportError(error: unknown): void {
     if (error instanceof EndpointError) {
-      const kind = error.code === 'NETWORK' || error.code === 'TIMEOUT' ? 'network' : error.code === 'HTTP' || error.code === 'BAD_RESPONSE' ? 'shop-error' : 'generic';
-      this.#set({ alert: { kind } });
+      this.#set({ alert: { kind: transportMessageOf(error) } });
       this.#emitError(error.code, error.message, error.retryable);
       return;
     }

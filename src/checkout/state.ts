@@ -64,9 +64,14 @@ export type Phase =
  * `merchant` carries the shop's own words (an `OrderRejection`), shown as they are.
  */
 export type Message =
+  /** No answer at all: the request failed (offline, refused on the way). */
   | { kind: 'network' }
-  /** The shop's server answered, but not with a payment answer (5xx, 404, not JSON). */
+  /** The shop's server took longer than the element waits. */
+  | { kind: 'timeout' }
+  /** The shop's server answered, but not with a payment answer (5xx, a page that is not JSON). */
   | { kind: 'shop-error' }
+  /** The endpoint is not there (404): the page points at the wrong address, a setting of the shop. */
+  | { kind: 'not-found' }
   | { kind: 'generic' }
   | { kind: 'service' }
   | { kind: 'checkout-expired' }

@@ -14,6 +14,7 @@ import {
   type PayMethod,
   type PaymentStatus,
 } from '../core/index.js';
+import type { EndpointError } from './endpoint-client.js';
 import type { ActiveOrder, Message, Phase, ResultOutcome, WaitReason } from './state.js';
 
 /** The status fields any answer about an order may carry. */
@@ -184,4 +185,13 @@ export function waitMessage(order: ActiveOrder, reason: WaitReason): Message | u
     case 'status-only':
       return undefined;
   }
+}
+
+/** What the payer is told of a call that got no payment answer: offline, too slow, the shop's error, no such address. */
+export function transportMessageOf(error: Pick<EndpointError, 'code' | 'status'>): 'network' | 'timeout' | 'shop-error' | 'not-found' | 'generic' {
+  if (error.code === 'NETWORK') return 'network';
+  if (error.code === 'TIMEOUT') return 'timeout';
+  if (error.code === 'HTTP' && (error.status === 404 || error.status === 405)) return 'not-found';
+  if (error.code === 'HTTP' || error.code === 'BAD_RESPONSE') return 'shop-error';
+  return 'generic';
 }

@@ -14,6 +14,10 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
       return t.networkError;
     case 'shop-error':
       return t.shopError;
+    case 'timeout':
+      return t.timeoutError;
+    case 'not-found':
+      return t.notFoundError;
     case 'generic':
       return t.genericError;
     case 'service':

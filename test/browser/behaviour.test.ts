@@ -278,6 +278,25 @@ describe('<svc-checkout> behaviour', () => {
     expect(errors[0]!.detail).to.include({ code: 'NETWORK', retryable: true });
   });
 
+  it("tells a shop's error (5xx) and a wrong payment address (404) apart from a lost connection", async () => {
+    for (const [status, text, code] of [
+      [502, 'The shop could not take payments just now. Try again in a moment.', 'HTTP'],
+      [500, 'The shop could not take payments just now. Try again in a moment.', 'HTTP'],
+      [404, 'Payments are not set up on this page. Please contact the shop.', 'HTTP'],
+    ] as const) {
+      const element = await checkout(stack, { payMethod: 'Pos', endpoint: `/http-status/${status}/checkout` });
+      const errors = record(element, 'svc-error');
+      await type(element, 'input[name=sn]', 'N78101818307');
+      await clickButton(element, /^Pay/);
+      await untilText(element, text);
+      expect(visibleText(element)).not.to.contain('connection');
+      expect(errors[0]!.detail).to.include({ code, retryable: status >= 500 });
+      // The payer never reads the setting at fault, outside test mode either.
+      expect(visibleText(element)).not.to.contain('endpoint');
+      element.remove();
+    }
+  });
+
   it('answers getCashierStatus() with the status envelope', async () => {
     const element = await checkout(stack, { payMethod: 'Pos' });
     await type(element, 'input[name=sn]', 'N78101818306');

@@ -142,6 +142,8 @@ const en: Translation = {
   checkoutRefused: 'This checkout cannot be used any more. Reload the page.',
   tooMany: (seconds, format) => `Too many attempts. Try again in ${count(seconds, format, 'second', 'seconds')}.`,
   shopError: 'The shop could not take payments just now. Try again in a moment.',
+  timeoutError: 'The shop is taking too long to answer. Try again in a moment.',
+  notFoundError: 'Payments are not set up on this page. Please contact the shop.',
   unavailable: 'This checkout is not available right now. Please contact the shop.',
 
   leaveOrder: 'Use another method',

@@ -151,6 +151,10 @@ export interface Translation {
   tooMany: (seconds: number, format: NumberFormat) => string;
   /** The shop's server answered, but not with a payment answer (5xx, 404): not the payer's connection. */
   shopError: string;
+  /** The shop's server did not answer in time. */
+  timeoutError: string;
+  /** The shop's payment address answered 404: the page is set up wrong (never a setting's name). */
+  notFoundError: string;
   /** A setting of the shop is wrong: the payer reads this, never the setting's name (test mode shows it too). */
   unavailable: string;
 
