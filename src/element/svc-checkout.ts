@@ -61,6 +61,7 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
  *
  * @slot header - Replaces the order summary at the top.
  * @slot footer - Content under the payment steps, e.g. terms or a support link.
+ * @slot result - Shown under the result only, e.g. the shop's "Continue to your order" link.
  *
  * @csspart base - The element's outer box.
  * @csspart header - The order summary.
@@ -346,13 +347,15 @@ export class SvcCheckout extends LitElement {
       case 'waiting':
         return ACTION_PARTS.waiting(STEP_PARTS);
       case 'result':
-        return html`<svc-result exportparts="result, heading, button, alert"></svc-result>`;
+        return html`<svc-result exportparts="result, heading, button, alert"></svc-result><slot name="result"></slot>`;
     }
   }
 
   /** Moves focus to the new step's start, so that keyboard and screen reader users follow it. */
   async #focusStep(): Promise<void> {
-    const part = this.shadowRoot?.querySelector<HTMLElement & { focusStart?: () => void }>('.body > *:last-child');
+    // The step is the last part in the body (the shop's result slot may follow it).
+    const parts = [...(this.shadowRoot?.querySelector('.body')?.children ?? [])].filter((child) => child.localName !== 'slot');
+    const part = parts.at(-1) as (HTMLElement & { focusStart?: () => void }) | undefined;
     if (!part) return;
     await (part as unknown as LitElement).updateComplete;
     part.focusStart?.();

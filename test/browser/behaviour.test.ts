@@ -293,6 +293,7 @@ describe('<svc-checkout> behaviour', () => {
       expect(errors[0]!.detail).to.include({ code, retryable: status >= 500 });
       // The payer never reads the setting at fault, outside test mode either.
       expect(visibleText(element)).not.to.contain('endpoint');
+      await expect(element).to.be.accessible();
       element.remove();
     }
   });
@@ -331,6 +332,7 @@ describe('<svc-checkout> behaviour', () => {
       expect(deepQuery(element, 'input[name=payMethod]')).to.equal(null);
       expect(deepQuery(element, '[part=method]')!.textContent).to.contain('Reference code');
       expect(visibleText(element)).to.contain('Get a 9-digit code and pay it at any payment point.');
+      await expect(element).to.be.accessible();
       expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserName]')!.value).to.equal('Omar Adel');
       expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.value).to.equal('omar@example.com');
     } finally {

@@ -1,6 +1,6 @@
 // POS terminal, end to end against this file's own sandbox and merchant kit.
 import { expect } from '@open-wc/testing';
-import { checkout, clickButton, deepQuery, record, type, until, untilText, visibleText } from './support/checkout.js';
+import { checkout, clickButton, deepQuery, record, settle, type, until, untilText, visibleText } from './support/checkout.js';
 import { countRequests } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -56,6 +56,25 @@ describe('<svc-checkout> POS terminal', () => {
     expect(created[0]!.detail.data.reference).to.equal(`${reference}-2`);
     await stack.control('POST', '/sandbox/v1/pos/N78101818201/swipe', { outcome: 'success' });
     await untilText(element, 'Payment received');
+  });
+
+  it("shows the shop's result slot (a continue link) with the result only", async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    const link = document.createElement('a');
+    link.slot = 'result';
+    link.href = '/orders/1';
+    link.textContent = 'Continue to your order';
+    element.append(link);
+    await settle(element);
+    expect(link.assignedSlot, 'not during the form').to.equal(null);
+    await type(element, 'input[name=sn]', 'N78101818219');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert the card');
+    expect(link.assignedSlot, 'not during the step').to.equal(null);
+    await stack.control('POST', '/sandbox/v1/pos/N78101818219/swipe', { outcome: 'success' });
+    await untilText(element, 'Payment received');
+    await until('the link under the result', () => link.assignedSlot !== null);
+    expect(link.getBoundingClientRect().height).to.be.above(0);
   });
 
   it('stops polling at a terminal status', async () => {

@@ -62,6 +62,17 @@ describe('<svc-checkout> reference code', () => {
       if (clipboard) Object.defineProperty(Navigator.prototype, 'clipboard', clipboard);
     }
 
+    // Print or save: the browser's print dialog (a PDF is one of its printers), the buttons left out on paper.
+    const print = window.print;
+    let printed = 0;
+    window.print = () => void (printed += 1);
+    try {
+      await clickButton(element, 'Print or save');
+      expect(printed).to.equal(1);
+    } finally {
+      window.print = print;
+    }
+
     const sent = (await stack.control('GET', `/sandbox/v1/notifications?orderNo=${created.data.orderNo}`)).body.notifications;
     expect(sent.map((message: { channel: string }) => message.channel).sort()).to.deep.equal(['EMAIL', 'SMS']);
 

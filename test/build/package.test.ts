@@ -102,6 +102,6 @@ describe('the built package', () => {
     expect(declaration.cssProperties.map((property: { name: string }) => property.name)).toEqual(
       expect.arrayContaining(['--svc-color-primary', '--svc-radius', '--svc-spacing', '--svc-font-family']),
     );
-    expect(declaration.slots.map((slot: { name: string }) => slot.name).sort()).toEqual(['footer', 'header']);
+    expect(declaration.slots.map((slot: { name: string }) => slot.name).sort()).toEqual(['footer', 'header', 'result']);
   });
 });

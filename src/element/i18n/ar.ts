@@ -132,6 +132,7 @@ const ar: Translation = {
   codeBody: 'استخدم هذا الرمز للدفع في أي منفذ دفع قبل انتهاء صلاحيته.',
   payBefore: (amount, time) => `ادفع ${ltr(amount)} بهذا الرمز في أي منفذ دفع قبل ${ltr(time)}.`,
   canClose: 'يمكنك إغلاق هذه الصفحة.',
+  printCode: 'اطبع أو احفظ',
   copy: 'انسخ الرمز',
   copied: 'نُسخ الرمز.',
   copyFailed: 'تعذّر النسخ. حدّد الرمز وانسخه.',

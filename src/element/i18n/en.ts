@@ -94,6 +94,7 @@ const en: Translation = {
   codeBody: 'Pay this code at any payment point before it expires.',
   payBefore: (amount, time) => `Pay ${amount} with this code at any payment point before ${time}.`,
   canClose: 'You can close this page.',
+  printCode: 'Print or save',
   copy: 'Copy code',
   copied: 'Code copied.',
   copyFailed: 'Could not copy. Select the code and copy it.',

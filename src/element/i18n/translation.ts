@@ -105,6 +105,8 @@ export interface Translation {
   payBefore: (amount: string, time: string) => string;
   /** Under a code sent by SMS or email: the page is no longer needed. */
   canClose: string;
+  /** Prints the voucher (or saves it as a PDF, from the print dialog). */
+  printCode: string;
   copy: string;
   copied: string;
   copyFailed: string;

@@ -208,12 +208,10 @@ export const partStyles = css`
     cursor: progress;
   }
 
+  /* A step sits in the element's own container: no second card inside it. */
   .step {
     display: grid;
     gap: var(--_space);
-    background: var(--_surface);
-    border-radius: var(--_radius);
-    padding: var(--_space);
   }
 
   h2 {

@@ -69,6 +69,9 @@ export class SvcReferenceCodeStep extends CheckoutPart {
         </div>
         <p class=${deadline ? 'deadline' : ''} part="deadline">${deadline ?? t.codeBody}</p>
         ${order.notifyMethod ? html`<p>${t.canClose} ${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
+        <div class="row">
+          <button class="secondary" part="button-secondary button-print" type="button" @click=${() => window.print()}>${t.printCode}</button>
+        </div>
         ${renderStatusLine(context, { countdown: 'always' })}
         <svc-leave-order exportparts="button-secondary"></svc-leave-order>
       </section>

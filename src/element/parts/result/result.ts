@@ -13,10 +13,9 @@ export class SvcResult extends CheckoutPart {
       .result {
         display: grid;
         gap: var(--_space);
-        border-inline-start: 6px solid var(--_muted);
-        background: var(--_surface);
-        border-radius: var(--_radius);
-        padding: var(--_space);
+        /* One container: the element's own. The outcome's colour marks the edge, with no card of its own. */
+        border-inline-start: 4px solid var(--_muted);
+        padding-inline-start: var(--_space);
       }
       .result.success {
         border-inline-start-color: var(--_success);
