@@ -179,7 +179,10 @@ export async function measureKitOverhead(row, note) {
     note('  floor: a bare forwarder (bench/forwarder.mjs: node:http in, sorted JSON, node:crypto HMAC, keep-alive node:http');
     note('  out); kit: the merchant kit under toNodeListener, which reads, checks the token, validates, serialises, signs');
     note('  and forwards; direct: signed here and sent straight to the sandbox. Sender, hop and sandbox: three processes.');
+    // KIT_OPS=create (or status) measures one operation only, e.g. for a CPU profile of it.
+    const only = process.env.KIT_OPS?.split(',');
     for (const [operation, sides] of Object.entries(operations)) {
+      if (only && !only.includes(operation)) continue;
       const count = COUNTS[operation];
       await load(sides.direct, WARM_UP);
       await load(sides.floor, WARM_UP);
