@@ -5,6 +5,43 @@
 import type { Announcement, FieldError, FieldName, Message } from '../checkout/index.js';
 import type { LocalizeController } from './controllers/localize.js';
 
+/** How a message is shown: an error to act on, a warning, or information. Decided once, per kind. */
+export type Tone = 'error' | 'warning' | 'info';
+
+export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
+  network: 'error',
+  timeout: 'error',
+  'shop-error': 'error',
+  'not-found': 'error',
+  generic: 'error',
+  service: 'error',
+  'checkout-expired': 'error',
+  'checkout-refused': 'error',
+  'too-many': 'error',
+  merchant: 'error',
+  limit: 'error',
+  state: 'error',
+  'redirect-blocked': 'warning',
+  'status-unknown': 'warning',
+  'copy-failed': 'warning',
+  'answer-lost': 'info',
+  'in-progress': 'info',
+  'code-sent': 'info',
+  resent: 'info',
+  copied: 'info',
+};
+
+/** A message in words, with its tone. */
+export interface WordedMessage {
+  text: string;
+  tone: Tone;
+}
+
+export function wordedMessage(message: Message | undefined, localize: LocalizeController): WordedMessage | undefined {
+  const text = messageText(message, localize);
+  return message && text !== undefined ? { text, tone: MESSAGE_TONES[message.kind] } : undefined;
+}
+
 export function messageText(message: Message | undefined, localize: LocalizeController): string | undefined {
   if (!message) return undefined;
   const t = localize.term;

@@ -8,7 +8,7 @@ import type { ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutco
 import type { PayMethod } from '../core/index.js';
 import { orderOf } from '../checkout/index.js';
 import type { LocalizeController } from './controllers/localize.js';
-import { fieldErrorText, messageText } from './messages.js';
+import { fieldErrorText, wordedMessage, type WordedMessage } from './messages.js';
 
 export type { ActionType, ActiveOrder, ResultOutcome } from '../checkout/index.js';
 
@@ -24,8 +24,8 @@ export interface CheckoutState extends Omit<SessionState, 'phase' | 'errors' | '
   order: ActiveOrder | undefined;
   /** Messages at fields that have been visited or submitted. */
   errors: Readonly<Partial<Record<FieldName, string>>>;
-  alert: string | undefined;
-  notice: string | undefined;
+  alert: WordedMessage | undefined;
+  notice: WordedMessage | undefined;
 }
 
 export interface CheckoutActions {
@@ -68,5 +68,5 @@ export function viewOf(session: SessionState, localize: LocalizeController): Che
   const { phase, errors, alert, notice, ...rest } = session;
   const worded: Partial<Record<FieldName, string>> = {};
   for (const [field, error] of Object.entries(errors)) if (error) worded[field as FieldName] = fieldErrorText(field as FieldName, error, localize);
-  return { ...rest, step: stepOf(phase), order: orderOf(phase), errors: worded, alert: messageText(alert, localize), notice: messageText(notice, localize) };
+  return { ...rest, step: stepOf(phase), order: orderOf(phase), errors: worded, alert: wordedMessage(alert, localize), notice: wordedMessage(notice, localize) };
 }

@@ -19,6 +19,7 @@ import { announcementText } from './messages.js';
 import { checkoutContext, viewOf, type CheckoutActions, type CheckoutState as CheckoutViewState } from './state.js';
 import { styles } from './svc-checkout.styles.js';
 import './parts/index.js';
+import { renderAlert } from './parts/alert.js';
 
 /** `sandbox` is true, false, or unset (then `SvcCheckout.isSandBox` decides). */
 const optionalBoolean = {
@@ -330,9 +331,10 @@ export class SvcCheckout extends LitElement {
     switch (state.step.kind) {
       case 'config-error':
         // The payer never reads a setting's name; a developer in test mode does.
-        return html`<div part="alert" class="alert" role="alert">
-          ${(this.sandbox ?? SvcCheckout.isSandBox) ? this.#localize.term.configError(state.step.setting) : this.#localize.term.unavailable}
-        </div>`;
+        return html`${renderAlert(
+          { tone: 'error', text: (this.sandbox ?? SvcCheckout.isSandBox) ? this.#localize.term.configError(state.step.setting) : this.#localize.term.unavailable },
+          { urgent: true },
+        )}`;
       case 'form':
         return html`
           <svc-method-picker exportparts="methods, method"></svc-method-picker>

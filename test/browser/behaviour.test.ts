@@ -289,6 +289,7 @@ describe('<svc-checkout> behaviour', () => {
       await type(element, 'input[name=sn]', 'N78101818307');
       await clickButton(element, /^Pay/);
       await untilText(element, text);
+      expect(deepQuery(element, '[part~=alert-error][role=alert] svg.alert-icon'), 'an error, with its icon').to.not.equal(null);
       expect(visibleText(element)).not.to.contain('connection');
       expect(errors[0]!.detail).to.include({ code, retryable: status >= 500 });
       // The payer never reads the setting at fault, outside test mode either.

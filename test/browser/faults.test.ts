@@ -128,6 +128,7 @@ describe('<svc-checkout> under faults', () => {
       await stack.control('POST', '/sandbox/v1/faults', { kind: '50003', count: 2 });
       await stack.control('POST', '/sandbox/v1/faults', { kind: 'slow', count: 2, delayMs: 250 });
       await until('the notice', () => deepQuery(element, '.notice')?.textContent?.trim() === OFFLINE_NOTICE);
+      expect(deepQuery(element, '.notice')!.matches('[part~=alert-warning]'), 'a warning, not an error').to.equal(true);
       // Once the faults are spent, the checks answer again and the notice goes away.
       await until('the faults to be spent', async () => (await stack.control('GET', '/sandbox/v1/faults')).body.faults.length === 0);
       await until('the notice to go', () => deepQuery(element, '.notice') === null);

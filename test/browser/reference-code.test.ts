@@ -57,6 +57,8 @@ describe('<svc-checkout> reference code', () => {
       await clickButton(element, 'Copy code');
       await untilText(element, 'Code copied.');
       expect(copied).to.deep.equal([code]);
+      // Information, in the one alert's info tone, with its icon.
+      expect(deepQuery(element, '[part~=alert-info].notice svg.alert-icon')).to.not.equal(null);
     } finally {
       delete (navigator as unknown as Record<string, unknown>)['clipboard'];
       if (clipboard) Object.defineProperty(Navigator.prototype, 'clipboard', clipboard);

@@ -9,6 +9,7 @@ import { live } from 'lit/directives/live.js';
 import { checkoutContext, type CheckoutContext } from '../state.js';
 import type { FieldName, FieldSpec } from '../../checkout/fields.js';
 import { partStyles } from './shared.styles.js';
+import { renderAlert } from './alert.js';
 
 export abstract class CheckoutPart extends LitElement {
   static override styles = [partStyles];
@@ -134,7 +135,7 @@ export function renderSelectField(
 export function renderFormEnd(context: CheckoutContext, label: string): TemplateResult {
   const { state, localize } = context;
   return html`
-    ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
+    ${renderAlert(state.alert, { urgent: true })}
     <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'} aria-busy=${state.busy ? 'true' : 'false'}>
       ${state.busy ? localize.term.processing : label}
     </button>

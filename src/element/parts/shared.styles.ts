@@ -15,14 +15,34 @@ export const visuallyHidden = css`
   }
 `;
 
-/** A message about a whole step, marked by a coloured edge and by its words. */
+/** The alert (parts/alert.ts): an error, a warning or information, marked by a coloured edge, an icon and its words. */
 export const alertBox = css`
   .alert {
+    display: flex;
+    align-items: flex-start;
+    gap: 0.5em;
     border-inline-start: 4px solid var(--_danger);
     background: var(--_surface);
     padding: calc(var(--_space) / 2) var(--_space);
     border-radius: calc(var(--_radius) / 2);
     margin: 0;
+  }
+  .alert-icon {
+    flex: none;
+    margin-block-start: 0.1em;
+    color: var(--_danger);
+  }
+  .alert.warning {
+    border-inline-start-color: var(--_warning);
+  }
+  .alert.warning .alert-icon {
+    color: var(--_warning);
+  }
+  .alert.info {
+    border-inline-start-color: var(--_primary);
+  }
+  .alert.info .alert-icon {
+    color: var(--_primary);
   }
 `;
 
@@ -167,13 +187,6 @@ export const partStyles = css`
     font-weight: 800;
   }
 
-  .notice {
-    border-inline-start: 4px solid var(--_primary);
-    background: var(--_surface);
-    padding: calc(var(--_space) / 2) var(--_space);
-    border-radius: calc(var(--_radius) / 2);
-    margin: 0;
-  }
 
   button {
     font: inherit;

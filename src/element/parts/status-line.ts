@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutContext } from '../state.js';
+import { renderAlert } from './alert.js';
 
 /**
  * "Waiting for the payment…" with the waiting indicator, after the step's notice (a status that cannot be
@@ -13,7 +14,7 @@ export function renderStatusLine(
   if (!order) return nothing;
   const t = context.localize.term;
   return html`
-    ${context.state.notice ? html`<p class="notice">${context.state.notice}</p>` : nothing}
+    ${renderAlert(context.state.notice, { kind: 'notice' })}
     ${options.status === false
       ? nothing
       : html`<p class="status" part="status">

@@ -1,6 +1,7 @@
 import { css, html, nothing } from 'lit';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 import { renderStatusLine } from '../status-line.js';
+import { renderAlert } from '../alert.js';
 
 /**
  * REDIRECT_3DS: the bank's 3-D Secure page, in this window (the element resumes the same order when the
@@ -33,7 +34,7 @@ export class SvcRedirectStep extends CheckoutPart {
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${t.redirectTitle}</h2>
         <p>${newWindow && order.redirected ? t.redirectWindowOpened : t.redirectBody}</p>
-        ${state.alert ? html`<p class="alert" part="alert" role="alert">${state.alert}</p>` : nothing}
+        ${renderAlert(state.alert, { urgent: true })}
         <div class="row">
           <button class=${order.redirected ? 'secondary' : 'primary'} part=${order.redirected ? 'button-secondary' : 'button'} type="button" @click=${() => actions.openRedirect()}>
             ${order.redirected ? t.redirectReopen : t.redirectGo}<span class="forward" aria-hidden="true">→</span>

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 import { renderStatusLine } from '../status-line.js';
+import { renderAlert } from '../alert.js';
 
 /** A pending order whose next action this page does not know (its create answer was lost): wait, or start again. */
 export class SvcWaitingStep extends CheckoutPart {
@@ -15,7 +16,7 @@ export class SvcWaitingStep extends CheckoutPart {
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${t.waiting}</h2>
-        ${state.alert ? html`<p class="alert" part="alert">${state.alert}</p>` : nothing} ${renderStatusLine(context)}
+        ${renderAlert(state.alert)} ${renderStatusLine(context)}
         ${codeSent
           ? nothing
           : html`<div class="row">
