@@ -85,6 +85,11 @@ export class StatusFollower {
     this.#mode = 'off';
   }
 
+  /** The order's expiry moved (the kit said so): polling's last check follows it. */
+  retime(expiresAt: number): void {
+    this.#options.poller.retime(expiresAt);
+  }
+
   /** A status request now, whichever way the order is followed (the payer asked, or came back from the bank). */
   checkNow(): ReturnType<StatusPoller['checkNow']> {
     return this.#options.poller.checkNow();

@@ -76,6 +76,12 @@ export class StatusPoller {
     else this.#schedule();
   }
 
+  /** The order's expiry moved: the last check waits for the new one (the next timer is set again). */
+  retime(expiresAt: number): void {
+    this.#expiresAt = expiresAt;
+    if (this.#timer !== undefined) this.#schedule();
+  }
+
   /** Stops checking, keeping its place in the schedule: another source follows the order meanwhile. */
   hold(): void {
     if (this.#held) return;

@@ -31,6 +31,7 @@ import {
   type PayMethod,
   type PayParams,
   type PaymentStatus,
+  type StreamSchedule,
   type UserInfo,
   type Violation,
 } from '../core/index.js';
@@ -59,6 +60,8 @@ import { orderOf, type ActiveOrder, type CheckoutEvent, type CheckoutState, type
 const RESEND_WAIT_SECONDS = 30;
 /** Failed status checks in a row before the payer is told the status cannot be checked. */
 const STATUS_FAILURES_BEFORE_NOTICE = 3;
+/** A deadline the kit reports this far from the one the page has moves it (less is the answer's own travel). */
+const EXPIRY_DRIFT_MS = 2_000;
 /** The longest a `before-redirect` listener may hold the redirect. */
 const REDIRECT_HOLD_MS = 10_000;
 
@@ -118,7 +121,7 @@ export class CheckoutSession {
   #saved: SavedCheckout | undefined;
   #initializedFor: string | undefined;
   #submitting: Promise<void> | undefined;
-  #statusRequest: { reference: string; promise: Promise<Envelope<CashierStatusData>> } | undefined;
+  #statusRequest: { reference: string; promise: Promise<{ envelope: Envelope<CashierStatusData>; expiresIn?: number }> } | undefined;
   /** Order tokens the kit handed out with status answers, by reference (an order found by its reference). */
   readonly #vouched = new Map<string, string>();
   #statusFailures = 0;
@@ -377,7 +380,7 @@ export class CheckoutSession {
   /** Asks for the order's status now; shares the request in flight. Resolves to the status envelope. */
   async checkNow(): Promise<Envelope<CashierStatusData>> {
     const reference = orderOf(this.#state.phase)?.reference ?? this.#saved?.creating?.reference ?? this.#attemptReference();
-    const envelope = await this.#fetchStatus(reference);
+    const { envelope } = await this.#fetchStatus(reference);
     if (isSuccess(envelope) && envelope.data) this.#observeStatus(envelope.data);
     return envelope;
   }
@@ -709,7 +712,7 @@ export class CheckoutSession {
   async #recoverCreate(reference: string, options: { duplicate?: boolean; sent?: Record<string, unknown> } = {}): Promise<'resolved' | 'spent' | 'absent'> {
     let envelope: Envelope<CashierStatusData>;
     try {
-      envelope = await this.#fetchStatus(reference);
+      ({ envelope } = await this.#fetchStatus(reference));
     } catch (error) {
       // Still unknown: `creating` stays saved, so a retry sends the same reference and a reload looks again.
       this.#set({ phase: { kind: 'form' } });
@@ -759,7 +762,7 @@ export class CheckoutSession {
       const reference = attemptReference(this.#saved?.base ?? this.#baseReference(), attempt);
       let envelope: Envelope<CashierStatusData>;
       try {
-        envelope = await this.#fetchStatus(reference);
+        ({ envelope } = await this.#fetchStatus(reference));
       } catch (error) {
         this.#transportError(error);
         break;
@@ -902,9 +905,12 @@ export class CheckoutSession {
     const orderToken = order.token ?? this.#vouched.get(order.reference);
     const proof = orderToken ? { orderToken } : config.checkoutToken ? { checkoutToken: config.checkoutToken, reference: order.reference } : undefined;
     if (!proof) return undefined;
+    const reference = order.reference;
     return openStatusStream({
       endpoint: config.endpoint ?? '',
       ...proof,
+      // Proved by the order's own token, the kit's schedule says how long the order has left.
+      ...(orderToken ? { onSchedule: (schedule: StreamSchedule) => this.#resyncExpiry(reference, this.#env.now() + schedule.durationMs) } : {}),
       fetch: this.#env.fetch as unknown as StatusStreamFetch,
       timers: this.#env.timers,
       credentials: this.#settings.credentials ?? 'same-origin',
@@ -917,7 +923,7 @@ export class CheckoutSession {
    * token proves it when the session has one; otherwise the checkout token covers the reference, and the
    * answer brings the order's token.
    */
-  #fetchStatus(reference: string, signal?: AbortSignal): Promise<Envelope<CashierStatusData>> {
+  #fetchStatus(reference: string, signal?: AbortSignal): Promise<{ envelope: Envelope<CashierStatusData>; expiresIn?: number }> {
     if (this.#statusRequest?.reference === reference) return this.#statusRequest.promise;
     const current = orderOf(this.#state.phase);
     const order = current?.reference === reference ? current : undefined;
@@ -926,7 +932,7 @@ export class CheckoutSession {
       .post<CashierStatusData>('status', { country, reference }, { signal, orderToken: order?.token ?? this.#vouched.get(reference) })
       .then((answer) => {
         if (answer.orderToken) this.#vouched.set(reference, answer.orderToken);
-        return answer.envelope;
+        return { envelope: answer.envelope, ...(answer.expiresIn !== undefined ? { expiresIn: answer.expiresIn } : {}) };
       })
       .finally(() => {
         if (this.#statusRequest?.promise === promise) this.#statusRequest = undefined;
@@ -939,8 +945,9 @@ export class CheckoutSession {
     const order = orderOf(this.#state.phase);
     if (!order) return undefined;
     let envelope: Envelope<CashierStatusData> | undefined;
+    let expiresIn: number | undefined;
     try {
-      envelope = await this.#fetchStatus(order.reference, signal);
+      ({ envelope, expiresIn } = await this.#fetchStatus(order.reference, signal));
     } catch {
       envelope = undefined;
     }
@@ -957,7 +964,22 @@ export class CheckoutSession {
     if (this.#statusFailures >= STATUS_FAILURES_BEFORE_NOTICE) this.#set({ notice: undefined });
     this.#statusFailures = 0;
     this.#observeStatus(envelope.data);
+    if (expiresIn !== undefined) this.#resyncExpiry(order.reference, this.#env.now() + expiresIn * 1000);
     return envelope.data.status;
+  }
+
+  /**
+   * The kit said how long the order has left (each status answer of a pending order does): its deadline and
+   * countdown follow, should the device's clock or a sleeping tab have drifted from the kit's.
+   */
+  #resyncExpiry(reference: string, expiresAt: number): void {
+    const order = orderOf(this.#state.phase);
+    if (!order || order.reference !== reference || isTerminalStatus(order.status)) return;
+    if (order.expiresAt !== undefined && Math.abs(order.expiresAt - expiresAt) < EXPIRY_DRIFT_MS) return;
+    const updated = { ...order, expiresAt };
+    this.#saveOrder(updated);
+    this.#set({ phase: { ...this.#state.phase, order: updated } as Phase });
+    this.#follower.retime(expiresAt);
   }
 
   /** Applies a status seen in any answer; a change is reported, and a terminal one ends the flow. */

@@ -371,7 +371,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER),
     });
     if (!proven.ok) return proven.response;
-    const { query, vouchFor } = proven.proof;
+    const { query, vouchFor, expiresAt } = proven.proof;
     // Tried once: the element polls again anyway, and must hear within its own timeout. The query was checked
     // above (from a token's checked claims, or with the status rules), so it is sent as it is.
     const answer = await callService('status', () => client.send<CashierStatusData>('status', query, { signal: request.signal, retries: 0 }));
@@ -380,6 +380,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     const headers: Record<string, string> = {};
     if (vouchFor && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {
       headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: vouchFor.reference, country: vouchFor.country }, vouchFor.expireAt);
+    }
+    // The order's own token knows its expiry: each answer of a pending order says how long it has left, so that
+    // a page's deadline and countdown follow the kit's clock rather than the device's.
+    if (!vouchFor && expiresAt !== undefined && data?.['status'] === 'PENDING') {
+      headers[EXPIRES_IN_HEADER] = String(Math.max(0, Math.round((expiresAt - options.now()) / 1000)));
     }
     return envelope(answer, headers);
   }

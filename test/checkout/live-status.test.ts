@@ -196,3 +196,52 @@ describe('the session follows an order through the status stream', () => {
     expect(h.calls.filter((call) => call === MERCHANT_PATHS.status).length).toBeGreaterThan(5);
   });
 });
+
+describe("the order's deadline follows the kit's clock", () => {
+  it('moves when a status answer says the order has less time left than the page thought', async () => {
+    let ahead = 0;
+    let clock: { now: number } | undefined;
+    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + ahead } });
+    clock = h.clock;
+    const { session } = await h.session({ liveStatus: false });
+    sessions.push(session);
+    session.selectMethod('Pos');
+    session.input('sn', 'N78101818508');
+    await session.submit();
+    await h.settle();
+    const created = session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN;
+    expect(Math.abs(created - (h.clock.now + 30 * 60_000))).toBeLessThanOrEqual(1_000);
+    // The page slept while the kit's time went on: the kit's clock is 10 minutes past the page's now.
+    ahead = 10 * 60_000;
+    await h.advance(2_500);
+    const expiresAt = () => (session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN);
+    // Seconds, as the header has them: within one of the kit's deadline.
+    expect(Math.abs(expiresAt() - (created - 10 * 60_000))).toBeLessThanOrEqual(1_000);
+    const moved = expiresAt();
+    // Within two seconds of what the page has, nothing moves (an answer's own travel time).
+    ahead = 10 * 60_000 + 1_500;
+    await h.advance(2_500);
+    expect(expiresAt()).toBe(moved);
+  });
+
+  it('moves with the schedule the status stream sends when a page comes back to the order', async () => {
+    let ahead = 0;
+    let clock: { now: number } | undefined;
+    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + ahead } });
+    clock = h.clock;
+    const checkoutToken = await h.token();
+    const { session } = await h.session({ liveStatus: false, checkoutToken });
+    session.selectMethod('Pos');
+    session.input('sn', 'N78101818509');
+    await session.submit();
+    await h.settle();
+    const created = session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN;
+    session.dispose();
+    // The page is reloaded after the kit's time went on 10 minutes past the page's: the stream's schedule says so.
+    ahead = 10 * 60_000;
+    const { session: again } = await h.session({ liveStatus: true, checkoutToken });
+    sessions.push(again);
+    await until('the stream', () => again.following === 'stream');
+    await until('the new deadline', () => again.state.phase.kind === 'action' && Math.abs(again.state.phase.order.expiresAt! - (created - 10 * 60_000)) <= 1_000);
+  });
+});
