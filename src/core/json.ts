@@ -63,9 +63,13 @@ export function parseJson(text: string): ParsedJson {
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : 'not JSON' };
   }
-  dropUnsafeKeys(value);
+  // Only a text that spells one of the keys, or escapes a character (`\u005f_proto__`), can hold one: most
+  // bodies and answers do neither, and skip the walk.
+  if (MAY_HOLD_UNSAFE_KEY.test(text)) dropUnsafeKeys(value);
   return { ok: true, value };
 }
+
+const MAY_HOLD_UNSAFE_KEY = /proto|constructor|\\u/;
 
 function dropUnsafeKeys(root: unknown): void {
   const pending: unknown[] = [root];

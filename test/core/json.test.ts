@@ -27,6 +27,13 @@ describe('canonicalJson', () => {
 });
 
 describe('parseJson', () => {
+  it('drops the members when their names are spelled with escapes, too', () => {
+    const parsed = parseJson('{"a":{"\\u005f_proto__":{"x":1},"c\\u006fnstructor":1,"pr\\u006ftotype":2,"kept":3}}');
+    expect(parsed.ok).toBe(true);
+    const a = (parsed as { value: { a: Record<string, unknown> } }).value.a;
+    expect(Object.keys(a)).toEqual(['kept']);
+  });
+
   it('drops __proto__, constructor and prototype members at every depth', () => {
     const parsed = parseJson('{"a":{"__proto__":{"x":1},"constructor":{"prototype":{"y":2}}},"__proto__":{"z":3}}');
     expect(parsed).toEqual({ ok: true, value: { a: {} } });
