@@ -3,8 +3,11 @@
  * never both at once. The stream is tried first; the poller is held while the stream delivers and released
  * the moment it does not: no byte within 5 s of connecting (a buffering proxy, a host that cannot stream), a
  * connection refused (a CSP `connect-src`, offline), a kit without the route (404), or a stream that dropped
- * and is reconnecting. After a failure the stream is tried again on a back-off, and again when the browser is
- * back online; while such a probe connects, polling waits (at most the stream's 5 s first-byte limit).
+ * (closed, cut, or silent past its heartbeat and 5 s) and is reconnecting. After a failure the stream is tried
+ * again on a back-off, and again when the browser is back online or the page shows again; while such a probe
+ * connects, polling waits (at most the stream's 5 s first-byte limit). A hidden page follows nothing, as
+ * polling always paused there: the stream closes, and opens again when the page shows (its first event is the
+ * order's status, so nothing is missed).
  */
 import { isTerminalStatus, type StreamEndReason, type StreamStatus } from '../core/index.js';
 import type { CheckoutEnvironment } from './environment.js';
@@ -30,7 +33,7 @@ export interface StatusFollowerOptions {
   onStatus(status: StreamStatus): void;
   /** The order's expiry passed and the last check still saw it pending. */
   onExpired(): void;
-  environment: Pick<CheckoutEnvironment, 'timers' | 'online'>;
+  environment: Pick<CheckoutEnvironment, 'timers' | 'online' | 'visibility'>;
 }
 
 /** How the order is followed now: `stream` (connecting or delivering), `poll`, or not at all. */
@@ -47,6 +50,7 @@ export class StatusFollower {
   /** The stream cannot work for this order (refused, a kit without the route): no more tries. */
   #gaveUp = false;
   #unsubscribeOnline: (() => void) | undefined;
+  #unsubscribeVisibility: (() => void) | undefined;
   /** Counts streams: handlers of a stream closed since do nothing. */
   #generation = 0;
   /** Whether polling, when it is the way, looks at once (a resumed order, a page come back) or waits a step. */
@@ -74,12 +78,16 @@ export class StatusFollower {
     const { poller } = this.#options;
     poller.hold();
     poller.start(options);
-    if (this.#connected) this.#follow();
+    if (this.#connected) {
+      this.#watchVisibility();
+      this.#follow();
+    }
   }
 
   stop(): void {
     this.#running = false;
     this.#pause();
+    this.#unwatchVisibility();
     this.#options.poller.stop();
     this.#options.poller.release({ checkAtOnce: false });
     this.#mode = 'off';
@@ -103,14 +111,19 @@ export class StatusFollower {
     // The stream is tried first: the poller waits for its verdict rather than checking at once beside it.
     if (this.#running) this.#options.poller.hold();
     this.#options.poller.connect();
-    if (this.#running) this.#follow();
+    if (!this.#running) return;
+    this.#watchVisibility();
+    this.#follow();
   }
 
   /** The host left the page: the stream closes and polling stops until `connect()`. */
   disconnect(): void {
     this.#connected = false;
     this.#pause();
+    this.#unwatchVisibility();
     this.#options.poller.disconnect();
+    // Nothing follows the order now; `connect()` decides again how to.
+    this.#mode = 'off';
   }
 
   #pause(): void {
@@ -127,8 +140,46 @@ export class StatusFollower {
     this.#retryTimer = undefined;
   }
 
+  #hidden(): boolean {
+    return this.#options.environment.visibility.hidden();
+  }
+
+  #watchVisibility(): void {
+    this.#unsubscribeVisibility ??= this.#options.environment.visibility.subscribe(() => this.#visibilityChanged());
+  }
+
+  #unwatchVisibility(): void {
+    this.#unsubscribeVisibility?.();
+    this.#unsubscribeVisibility = undefined;
+  }
+
+  /**
+   * Hidden: the stream closes (the poller pauses by itself), and no try waits. Shown again: the stream opens again,
+   * or is tried again after a failure that may pass (polling waits for the try, as after the back-off); after a
+   * failure that cannot pass, the poller checks at once by itself.
+   */
+  #visibilityChanged(): void {
+    if (!this.#running || !this.#connected) return;
+    if (this.#hidden()) {
+      const streaming = this.#mode === 'stream';
+      this.#pause();
+      // Back in view, the stream is opened again: it was the way, and nothing polled beside it.
+      if (streaming) this.#mode = 'off';
+      return;
+    }
+    if (this.#mode === 'off') {
+      this.#checkFirst = true;
+      this.#follow();
+    } else if (this.#mode === 'poll' && !this.#gaveUp) this.#follow();
+  }
+
   /** Tries the stream (unless it cannot work for this order), else polls. */
   #follow(): void {
+    if (this.#hidden()) {
+      // Nothing is followed in a hidden page (the poller is held here): showing it again starts here.
+      this.#mode = 'off';
+      return;
+    }
     if (this.#gaveUp) {
       this.#poll(this.#checkFirst);
       return;
@@ -191,7 +242,7 @@ export class StatusFollower {
       this.#clearRetry();
       this.#unsubscribeOnline?.();
       this.#unsubscribeOnline = undefined;
-      if (this.#running && this.#connected && this.#mode === 'poll') this.#follow();
+      if (this.#running && this.#connected && this.#mode === 'poll' && !this.#hidden()) this.#follow();
     };
     this.#retryTimer = this.#options.environment.timers.setTimeout(retry, delay);
     this.#unsubscribeOnline ??= this.#options.environment.online.subscribe(retry);

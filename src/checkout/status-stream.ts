@@ -69,7 +69,7 @@ export type StatusStreamFailureReason =
   | 'refused'
   /** The kit has too many streams open (`TOO_MANY_REQUESTS`): poll instead. */
   | 'limit'
-  /** The stream went silent for far longer than its heartbeat, and reconnecting did not help. */
+  /** The stream went silent for longer than its heartbeat allows, and reconnecting did not help. */
   | 'stalled';
 
 export interface StatusStreamFailure {
@@ -229,8 +229,9 @@ export function openStatusStream(options: StatusStreamOptions): StatusStream {
           silence = new Failure('stalled', 'the status stream went silent');
           options.onState?.('open');
         }
-        // Heartbeats come every heartbeatMs: twice that, and a little more, without a byte is a stuck stream.
-        arm(2 * heartbeatMs() + firstByteTimeoutMs, () => controller.abort());
+        // A heartbeat comes at least every heartbeatMs: that and the first-byte allowance without a byte is a stuck
+        // stream, so that the caller polls within that allowance of the heartbeat that did not come.
+        arm(heartbeatMs() + firstByteTimeoutMs, () => controller.abort());
         for (const event of parser.push(decoder.decode(value, { stream: true }))) {
           dispatch(event);
           if (finished()) return gotBytes;

@@ -52,6 +52,31 @@ describe('<svc-checkout> live status', () => {
     }
   });
 
+  it('closes the stream when the element leaves the page, and on its return sees a payment made meanwhile', async () => {
+    const seen = watch();
+    try {
+      const element = await checkout(stack, { payMethod: 'Pos' });
+      await type(element, 'input[name=sn]', 'N78101818605');
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'Swipe or insert');
+      await until('the stream', () => seen.events.count === 1 && element.session.following === 'stream');
+      const parent = element.parentElement!;
+      element.remove();
+      expect(element.session.following).to.equal('off');
+      await stack.control('POST', '/sandbox/v1/pos/N78101818605/swipe', { outcome: 'success' });
+      // Away, the element hears nothing: no stream is open to tell it, and nothing polls.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(element.session.state.phase.kind).to.equal('action');
+      parent.append(element);
+      // Back: the stream again, whose first event is the payment.
+      await untilText(element, 'Payment received');
+      expect(seen.events.count).to.equal(2);
+      expect(seen.status.count).to.equal(0);
+    } finally {
+      seen.restore();
+    }
+  });
+
   it('polls within 5 s when a proxy holds the stream back, and still sees the payment', async () => {
     const seen = watch();
     try {

@@ -173,6 +173,47 @@ describe('the session follows an order through the status stream', () => {
     expect(order.following.every((mode) => mode === 'poll')).toBe(true);
   });
 
+  it('polls within 5 s of a heartbeat that did not come, when a stream that delivered goes silent', async () => {
+    let silent = false;
+    const order = await posOrder({
+      sn: 'N78101818511',
+      intercept: async (request, kit) => {
+        const answer = await kit(request);
+        if (!isEvents(request) || silent) return answer;
+        // The first connection passes bytes on until the network goes quiet (a stuck proxy): nothing more, no end.
+        const reader = answer.body!.getReader();
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const quiet = () => new Promise<void>(() => undefined);
+            if (silent) return quiet();
+            const { done, value } = await reader.read();
+            if (silent) return quiet();
+            if (done) controller.close();
+            else if (value) controller.enqueue(value);
+          },
+          cancel: (reason) => reader.cancel(reason),
+        });
+        return new Response(body, { status: 200, headers: answer.headers });
+      },
+    });
+    await until('the stream', () => order.session.following === 'stream');
+    await h!.advance(14_000);
+    silent = true;
+    // The heartbeat due at 15 s does not come; the stream counts as dropped at 15 s + 5 s after the last byte.
+    await h!.advance(5_999);
+    expect(order.statusCalls()).toBe(0);
+    await h!.advance(1);
+    await until('a poll', () => order.statusCalls() === 1);
+    expect(order.session.following).toBe('poll');
+    // It reconnects after the kit's retry: 3 s (a new connection, which delivers), and polling stops.
+    await h!.advance(3_000);
+    await until('the stream again', () => order.session.following === 'stream' && order.streamCalls() === 2);
+    const atRecovery = order.statusCalls();
+    await h!.advance(5 * 60_000);
+    expect(order.statusCalls()).toBe(atRecovery);
+    expect(order.following.every((mode) => mode === 'poll')).toBe(true);
+  });
+
   it("ends at the order's expiry with one last status request, then shows it expired", async () => {
     const order = await posOrder({ sn: 'N78101818507' });
     await until('the stream', () => order.session.following === 'stream');
@@ -180,6 +221,66 @@ describe('the session follows an order through the status stream', () => {
     await until('the result', () => order.session.state.phase.kind === 'result');
     expect(order.session.state.phase).toMatchObject({ kind: 'result', outcome: 'CLOSE' });
     expect(order.statusCalls()).toBe(1);
+    expect(order.streamCalls()).toBe(1);
+  });
+
+  it('follows nothing while the page is hidden: the stream closes, and opens again when the page shows', async () => {
+    const order = await posOrder({ sn: 'N78101818508' });
+    await until('the stream', () => order.session.following === 'stream');
+    h!.setHidden(true);
+    expect(order.session.following).toBe('off');
+    // Paid while the tab is hidden: nothing follows the order, so nothing hears of it.
+    await h!.control.swipe('N78101818508');
+    await h!.advance(10 * 60_000);
+    expect(order.session.state.phase.kind).toBe('action');
+    expect(order.streamCalls()).toBe(1);
+    expect(order.statusCalls()).toBe(0);
+    // Back in view: the stream again, whose first event is the payment.
+    h!.setHidden(false);
+    await h!.settle();
+    await h!.advance(60_000); // the kit looks on its own schedule (no callback reaches it here)
+    await until('the result', () => order.session.state.phase.kind === 'result');
+    expect(order.session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+    expect(order.streamCalls()).toBe(2);
+    expect(order.statusCalls()).toBe(0);
+  });
+
+  it('tries the stream again when the page shows again, not while it is hidden', async () => {
+    let refuse = true;
+    const order = await posOrder({
+      sn: 'N78101818509',
+      intercept: (request, kit) => {
+        if (isEvents(request) && refuse) return Promise.reject(new TypeError('Refused to connect: Content Security Policy'));
+        return kit(request);
+      },
+    });
+    await until('polling', () => order.session.following === 'poll' && order.statusCalls() === 1);
+    h!.setHidden(true);
+    const polled = order.statusCalls();
+    // The back-off's first try falls while the page is hidden: neither it nor a poll goes out.
+    await h!.advance(2 * STREAM_RETRY_MS[0]!);
+    expect(order.streamCalls()).toBe(1);
+    expect(order.statusCalls()).toBe(polled);
+    refuse = false;
+    h!.setHidden(false);
+    await h!.settle();
+    await until('the stream again', () => order.session.following === 'stream' && order.streamCalls() === 2);
+    const atRecovery = order.statusCalls();
+    await h!.advance(5 * 60_000);
+    expect(order.statusCalls()).toBe(atRecovery);
+    expect(order.following.every((mode) => mode === 'poll')).toBe(true);
+  });
+
+  it('polls at once when the page shows again against a kit without the stream, and does not ask for it again', async () => {
+    const order = await posOrder({ sn: 'N78101818510', kit: { streams: false } });
+    await until('polling', () => order.session.following === 'poll' && order.statusCalls() === 1);
+    h!.setHidden(true);
+    await h!.advance(10 * 60_000);
+    const polled = order.statusCalls();
+    await h!.control.swipe('N78101818510');
+    h!.setHidden(false);
+    await until('the result', () => order.session.state.phase.kind === 'result');
+    expect(order.statusCalls()).toBe(polled + 1);
     expect(order.streamCalls()).toBe(1);
   });
 

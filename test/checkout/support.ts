@@ -74,6 +74,8 @@ export interface Harness {
   opened: string[];
   /** A page's window is blocked when false. */
   allowWindows: boolean;
+  /** Hides or shows the sessions' page, as a tab switch does (`visibilitychange`). */
+  setHidden(hidden: boolean): void;
   token(order?: Partial<CheckoutOrder>): Promise<string>;
   /** A session as a page makes it, with its events recorded; `resume()`d (on screen). */
   session(settings?: Partial<CheckoutSettings>): Promise<{ session: CheckoutSession; events: CheckoutEvent[] }>;
@@ -155,6 +157,8 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       quiet = inFlight === 0 ? quiet + 1 : 0;
     }
   };
+  let hidden = false;
+  const visibilityListeners = new Set<() => void>();
   const h: Harness = {
     sandbox,
     control: new SandboxControl(sandbox.url),
@@ -165,6 +169,10 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     navigated: [],
     opened: [],
     allowWindows: true,
+    setHidden(value) {
+      hidden = value;
+      for (const listener of [...visibilityListeners]) listener();
+    },
     token: (order = {}) =>
       issueCheckoutToken(
         credentials,
@@ -184,7 +192,13 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
         fetch: fetchThroughKit,
         now: () => clock.now,
         timers: clock.timers,
-        visibility: { hidden: () => false, subscribe: () => () => undefined },
+        visibility: {
+          hidden: () => hidden,
+          subscribe: (listener) => {
+            visibilityListeners.add(listener);
+            return () => visibilityListeners.delete(listener);
+          },
+        },
         online: { subscribe: () => () => undefined },
         storage,
         pageUrl: () => PAGE,
