@@ -46,6 +46,11 @@ export interface OrderTokenClaims {
   country: string;
   /** Unix seconds. */
   expiresAt: number;
+  /**
+   * Seconds the service's clock was ahead of the kit's (negative: behind) when the order was made, from the
+   * `Date` of the service's answers; absent when none was dated. It moves the order's deadline with the service's clock.
+   */
+  clockOffset?: number | undefined;
 }
 
 export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1' } as const;
@@ -78,8 +83,10 @@ const CHECKOUT_KEYS = {
   expiresAt: 'exp',
 } as const;
 
-const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', country: 'cty', expiresAt: 'exp' } as const;
+const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', country: 'cty', expiresAt: 'exp', clockOffset: 'off' } as const;
 
+/** The farthest apart the kit and the service's clocks may be, in seconds, for the order token (ten years). */
+const CLOCK_OFFSET_LIMIT = 315_360_000;
 const seconds = integer({ min: 0, max: 253_402_300_799, expected: 'unix seconds' });
 
 const methodList: Format = (value, field) => {
@@ -119,6 +126,7 @@ const ORDER_TOKEN_CLAIMS: RuleTable = {
     reference: { required: true, format: f.reference },
     country: { required: true, format: f.country },
     expiresAt: { required: true, format: seconds },
+    clockOffset: { required: false, format: integer({ min: -CLOCK_OFFSET_LIMIT, max: CLOCK_OFFSET_LIMIT, expected: 'seconds between two clocks' }) },
   },
 };
 

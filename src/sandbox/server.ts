@@ -269,7 +269,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       const code = (body as { code?: unknown } | null)?.code;
       log(`${method} ${path} ${status}${typeof code === 'string' ? ` ${printable(code)}` : ''} ${Date.now() - started}ms`);
-      send(response, status, body, headers);
+      // The service's answers are dated by its own clock (a moved sandbox clock included), as an HTTP server
+      // dates its answers: the merchant kit reads the service's time from them (README, "Deadlines").
+      send(response, status, body, operation ? { ...headers, Date: new Date(clock.now()).toUTCString() } : headers);
     };
 
     // The service's API is signed; everything else (control API, pages) is for this machine's own pages only.

@@ -95,7 +95,7 @@ export interface StatusProofs {
   checkoutToken: string | null;
 }
 
-export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Answer };
+export type ProvenStatusQuery = { ok: true; proof: StreamProof; orderClaims?: OrderTokenClaims } | { ok: false; response: Answer };
 
 export interface PaymentRoutes {
   routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
@@ -152,13 +152,30 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     }
   }
 
+  /** Seconds the service's clock is ahead of the kit's, from its latest dated answer; undefined before one. */
+  const clockOffset = (): number | undefined => {
+    const serviceNow = client.serviceNow();
+    return serviceNow === undefined ? undefined : Math.round((serviceNow - options.now()) / 1000);
+  };
+
   const orderTokenFor = (claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined) =>
     issueOrderToken(credentials.privateKey, {
       merchantId: credentials.merchantId,
       ...claims,
       // The order's own life, and a day for a page that comes back to it (3-D Secure, a reload).
       expiresAt: Math.floor(options.now() / 1000) + (expireAt ?? LIMITS.defaultExpireMinutes) * 60 + ORDER_TOKEN_GRACE_SECONDS,
+      clockOffset: clockOffset(),
     });
+
+  /**
+   * When an order expires, on the kit's clock: its token's expiry less the grace, moved by as much as the
+   * service's clock moved against the kit's since the order was made (the service expires it by its own).
+   */
+  const deadlineOf = (claims: OrderTokenClaims): number => {
+    const now = clockOffset();
+    const drift = now === undefined || claims.clockOffset === undefined ? 0 : now - claims.clockOffset;
+    return (claims.expiresAt - ORDER_TOKEN_GRACE_SECONDS - drift) * 1000;
+  };
 
   const checkoutProof = async (token: string | null) => {
     const checked = checkCheckoutToken(token, credentials, options.now());
@@ -325,14 +342,13 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
    */
   async function proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery> {
     let proof: StreamProof;
+    let orderClaims: OrderTokenClaims | undefined;
     if (proofs.orderToken) {
       const checked = await orderProof(proofs.orderToken);
       if (!checked.ok) return checked;
       const { claims } = checked;
-      proof = {
-        query: { country: claims.country, orderNo: claims.orderNo },
-        expiresAt: (claims.expiresAt - ORDER_TOKEN_GRACE_SECONDS) * 1000,
-      };
+      orderClaims = claims;
+      proof = { query: { country: claims.country, orderNo: claims.orderNo }, expiresAt: deadlineOf(claims), deadline: () => deadlineOf(claims) };
     } else if (options.orderSource === 'checkout-token') {
       const checked = await checkoutProof(proofs.checkoutToken);
       if (!checked.ok) return { ok: false, response: refused(checked.reason) };
@@ -360,7 +376,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       const allowed = await hook(() => options.authorizeAction!('status', { ...proof.query }, webRequestOf(request)));
       if (!allowed.ok) return allowed;
     }
-    return { ok: true, proof };
+    return orderClaims ? { ok: true, proof, orderClaims } : { ok: true, proof };
   }
 
   /** The status of an order; a query by reference answers with the order's token, so that the page can go on with it. */
@@ -371,7 +387,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER),
     });
     if (!proven.ok) return proven.response;
-    const { query, vouchFor, expiresAt } = proven.proof;
+    const { query, vouchFor } = proven.proof;
     // Tried once: the element polls again anyway, and must hear within its own timeout. The query was checked
     // above (from a token's checked claims, or with the status rules), so it is sent as it is.
     const answer = await callService('status', () => client.send<CashierStatusData>('status', query, { signal: request.signal, retries: 0 }));
@@ -381,10 +397,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     if (vouchFor && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {
       headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: vouchFor.reference, country: vouchFor.country }, vouchFor.expireAt);
     }
-    // The order's own token knows its expiry: each answer of a pending order says how long it has left, so that
-    // a page's deadline and countdown follow the kit's clock rather than the device's.
-    if (!vouchFor && expiresAt !== undefined && data?.['status'] === 'PENDING') {
-      headers[EXPIRES_IN_HEADER] = String(Math.max(0, Math.round((expiresAt - options.now()) / 1000)));
+    // The order's own token knows its expiry: each answer of a pending order says how long it has left, in the
+    // service's time as this very answer dated it, so that a page's deadline and countdown follow the service's
+    // clock rather than the device's.
+    if (proven.orderClaims && data?.['status'] === 'PENDING') {
+      headers[EXPIRES_IN_HEADER] = String(Math.max(0, Math.round((deadlineOf(proven.orderClaims) - options.now()) / 1000)));
     }
     return envelope(answer, headers);
   }

@@ -121,6 +121,8 @@ export class ServiceClient {
   readonly #retryDelayMs: number;
   readonly #otpPath: 'action' | 'create';
   readonly #exchange: Exchange;
+  /** The service's time as its latest dated answer told it, and when that answer came (this machine's clock). */
+  #serviceTime: { at: number; receivedAt: number } | undefined;
 
   constructor(options: ServiceClientOptions) {
     if (typeof options.merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(options.merchantId)) {
@@ -139,6 +141,16 @@ export class ServiceClient {
     this.#exchange = options.fetch
       ? fetchExchange(this.baseUrl, options.fetch)
       : (nodeExchange(this.baseUrl) ?? fetchExchange(this.baseUrl, (input, init) => fetch(input, init)));
+  }
+
+  /**
+   * The service's time now, in epoch milliseconds: the `Date` of its latest answer (to the second) plus the time
+   * since it came. Undefined until an answer was dated. The merchant kit tells a page an order's time left in
+   * the service's time, which expires it (a moved sandbox clock included).
+   */
+  serviceNow(): number | undefined {
+    const time = this.#serviceTime;
+    return time && time.at + (Date.now() - time.receivedAt);
   }
 
   /** Creates a payment order of any method. `ReferenceCode` amounts and expiry may be digit strings. */
@@ -216,7 +228,7 @@ export class ServiceClient {
 
   /** One try: an envelope, or a `ServiceError` that says what went wrong (or the caller's own abort). */
   async #attempt<T>(operation: ServiceOperation, path: string, headers: Record<string, string>, body: string, signal?: AbortSignalLike): Promise<Envelope<T>> {
-    let answer: { status: number; text: string };
+    let answer: { status: number; text: string; date?: string | undefined };
     try {
       answer = await this.#exchange({ path, headers, body, timeoutMs: this.#timeoutMs, signal });
     } catch (error) {
@@ -229,6 +241,10 @@ export class ServiceClient {
         throw new ServiceError('timeout', operation, `${operation}: no answer within ${this.#timeoutMs} ms`, undefined, { cause });
       }
       throw new ServiceError('network', operation, `${operation}: the service could not be reached (${connectionErrorName(cause)})`, undefined, { cause });
+    }
+    if (answer.date !== undefined) {
+      const at = Date.parse(answer.date);
+      if (Number.isFinite(at)) this.#serviceTime = { at, receivedAt: Date.now() };
     }
     if (answer.status !== 200) {
       throw new ServiceError('http', operation, `${operation}: the service answered HTTP ${answer.status}`, answer.status);

@@ -92,6 +92,8 @@ const UNKNOWN_EXPIRY_MS = 30 * 60_000;
 const MAX_UNREAD_EVENTS = 64;
 /** Statuses remembered for a stream that opens later (a reconnect, another tab). */
 const RECENT_STATUSES = 10_000;
+/** A deadline that moved less than this (the service's clock is read to the second) is not sent again. */
+const DEADLINE_DRIFT_MS = 2_000;
 
 /** What a stream proved: the status query it may make, and what the proof says of the order's life. */
 export interface StreamProof {
@@ -100,6 +102,11 @@ export interface StreamProof {
   expiresAt: number | undefined;
   /** A stream by reference gets the order's token once the order is known (as the status route answers). */
   vouchFor?: { reference: string; country: string; expireAt: number | undefined };
+  /**
+   * `expiresAt` again, as the kit now knows the service's clock (each dated answer tells it): a stream whose
+   * order's deadline moved sends its schedule again.
+   */
+  deadline?: (() => number) | undefined;
 }
 
 export interface StatusHubOptions {
@@ -158,6 +165,7 @@ class OrderWatch {
   endsAt: number;
   /** Whether `endsAt` is the order's expiry (the streams end with `expired`) or only a connection's limit. */
   expiryKnown: boolean;
+  deadline: StreamProof['deadline'];
   lastCheckAt = Number.NEGATIVE_INFINITY;
   step = 0;
   timer: unknown;
@@ -242,6 +250,7 @@ export class StatusHub {
       watch.endsAt = endsAt;
       watch.expiryKnown = proof.expiresAt !== undefined;
     }
+    watch.deadline ??= proof.deadline;
 
     let connection!: Connection;
     const detach = () => connection.close();
@@ -354,8 +363,19 @@ export class StatusHub {
       if (news && isTerminalStatus(status.status)) void this.#publish({ ...status, source: 'query', at: now });
     }
     if (watch.ended) return;
+    this.#resync(watch);
     if (last || now >= watch.endsAt) this.#finish(watch, watch.expiryKnown ? 'expired' : undefined);
     else this.#arm(watch);
+  }
+
+  /** After a query: the order's deadline as the service's clock now says, sent again when it moved. */
+  #resync(watch: OrderWatch): void {
+    if (!watch.deadline || !watch.expiryKnown) return;
+    const deadline = watch.deadline();
+    if (Math.abs(deadline - watch.endsAt) <= DEADLINE_DRIFT_MS) return;
+    watch.endsAt = deadline;
+    const event = this.#scheduleEvent(watch);
+    for (const connection of watch.connections) connection.write(event);
   }
 
   // ---------------------------------------------------------------------------------------------------------

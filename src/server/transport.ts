@@ -31,6 +31,8 @@ export interface Exchange {
   (call: { path: string; headers: Record<string, string>; body: string; timeoutMs: number; signal?: AbortSignalLike | undefined }): Promise<{
     status: number;
     text: string;
+    /** The answer's `Date` header: the service's clock, to a second. */
+    date?: string | undefined;
   }>;
 }
 
@@ -63,7 +65,7 @@ export function fetchExchange(baseUrl: string, fetchImpl: typeof fetch): Exchang
       throw new TransportFailure('network', error);
     }
     try {
-      return { status: response.status, text: await response.text() };
+      return { status: response.status, text: await response.text(), date: response.headers.get('date') ?? undefined };
     } catch (error) {
       throw new TransportFailure(timeout.aborted ? 'timeout' : 'network', error, response.status);
     }
@@ -148,7 +150,7 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
             settle(() => {
               // fetch follows no redirect here (redirect: 'error'), and neither does this.
               if (REDIRECT.test(String(status))) reject(new TransportFailure('network', new Error('the service answered with a redirect')));
-              else resolve({ status: status ?? 0, text: textOf(chunks) });
+              else resolve({ status: status ?? 0, text: textOf(chunks), date: String(incoming.headers['date'] ?? '') || undefined });
             }),
           );
         },

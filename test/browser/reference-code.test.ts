@@ -17,6 +17,24 @@ describe('<svc-checkout> reference code', () => {
   });
   afterEach(() => sessionStorage.clear());
 
+  it('moves the deadline and the countdown when the service’s clock moves (the sandbox clock)', async () => {
+    // Polled: every status answer says how long the order has left by the service's clock.
+    const polling = await startStack({ handler: { streams: false } });
+    const element = await checkout(polling, { payMethod: 'ReferenceCode', expireAt: 30 });
+    await fillReferenceCode(element);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Your reference code');
+    const timer = () => deepQuery(element, 'time[role=timer]')!.textContent!.trim();
+    expect(timer()).to.match(/^(29:[0-5]\d|30:00)$/);
+    await polling.sandbox.advanceClock(10);
+    await until('the countdown 10 minutes shorter', () => /^(19:[0-5]\d|20:00)$/.test(timer()));
+    const deadline = deepQuery(element, '[part=deadline]')!.textContent!.trim().replace(/\s/g, ' ');
+    const times = [-1, 0, 1].map((minutes) =>
+      new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' }).format(Date.now() + (20 + minutes) * 60_000).replace(/\s/g, ' '),
+    );
+    expect(times.map((time) => `Pay EGP 125.00 with this code at any payment point before ${time}.`)).to.include(deadline);
+  });
+
   it('shows the code grouped, the channels, a countdown to the order’s expiry, and the payment when it is paid', async () => {
     const element = await checkout(stack, { payMethod: 'ReferenceCode', expireAt: 30 });
     await expect(element).to.be.accessible();

@@ -214,13 +214,14 @@ describe('the session follows an order through the status stream', () => {
     expect(order.following.every((mode) => mode === 'poll')).toBe(true);
   });
 
-  it("ends at the order's expiry with one last status request, then shows it expired", async () => {
+  it("ends at the order's expiry: the service's EXPIRED comes down the stream, then the result", async () => {
     const order = await posOrder({ sn: 'N78101818507' });
     await until('the stream', () => order.session.following === 'stream');
     await h!.advance(31 * 60_000);
     await until('the result', () => order.session.state.phase.kind === 'result');
     expect(order.session.state.phase).toMatchObject({ kind: 'result', outcome: 'CLOSE' });
-    expect(order.statusCalls()).toBe(1);
+    // The kit's last query at the deadline read EXPIRED from the service (whose clock moved with the kit's).
+    expect(order.statusCalls()).toBe(0);
     expect(order.streamCalls()).toBe(1);
   });
 
@@ -298,7 +299,9 @@ describe('the session follows an order through the status stream', () => {
   });
 });
 
-describe("the order's deadline follows the kit's clock", () => {
+describe("the order's deadline follows the service's clock", () => {
+  const expiresAtOf = (session: CheckoutSession) => (session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN);
+
   it('moves when a status answer says the order has less time left than the page thought', async () => {
     let ahead = 0;
     let clock: { now: number } | undefined;
@@ -310,19 +313,44 @@ describe("the order's deadline follows the kit's clock", () => {
     session.input('sn', 'N78101818508');
     await session.submit();
     await h.settle();
-    const created = session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN;
+    const created = expiresAtOf(session);
     expect(Math.abs(created - (h.clock.now + 30 * 60_000))).toBeLessThanOrEqual(1_000);
-    // The page slept while the kit's time went on: the kit's clock is 10 minutes past the page's now.
+    // The page slept while time went on for the shop and the service: their clocks are 10 minutes past the page's.
     ahead = 10 * 60_000;
+    h.sandbox.clock.advance(10 * 60_000);
     await h.advance(2_500);
-    const expiresAt = () => (session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN);
-    // Seconds, as the header has them: within one of the kit's deadline.
-    expect(Math.abs(expiresAt() - (created - 10 * 60_000))).toBeLessThanOrEqual(1_000);
-    const moved = expiresAt();
-    // Within two seconds of what the page has, nothing moves (an answer's own travel time).
-    ahead = 10 * 60_000 + 1_500;
+    // Seconds, as the header and the service's Date have them: within two of the service's deadline.
+    expect(Math.abs(expiresAtOf(session) - (created - 10 * 60_000))).toBeLessThanOrEqual(2_000);
+    const moved = expiresAtOf(session);
+    // Within two seconds of what the page has, nothing moves (an answer's own travel time, a Date's rounding).
+    ahead += 500;
+    h.sandbox.clock.advance(500);
     await h.advance(2_500);
-    expect(expiresAt()).toBe(moved);
+    expect(expiresAtOf(session)).toBe(moved);
+  });
+
+  it('moves when only the service\'s clock moved (the sandbox clock), and not when only the shop\'s did', async () => {
+    let ahead = 0;
+    let clock: { now: number } | undefined;
+    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + ahead } });
+    clock = h.clock;
+    const { session } = await h.session({ liveStatus: false });
+    sessions.push(session);
+    session.selectMethod('Pos');
+    session.input('sn', 'N78101818510');
+    await session.submit();
+    await h.settle();
+    const created = expiresAtOf(session);
+    // The service expires the order by its own clock: 10 minutes on there are 10 minutes less here.
+    await h.control.advanceClock(10);
+    await h.advance(2_500);
+    expect(Math.abs(expiresAtOf(session) - (created - 10 * 60_000))).toBeLessThanOrEqual(2_000);
+    const moved = expiresAtOf(session);
+    // The shop's server clock jumps an hour (a bad NTP step): the service's time left did not change.
+    ahead = 60 * 60_000;
+    await h.advance(2_500);
+    expect(Math.abs(expiresAtOf(session) - moved)).toBeLessThanOrEqual(2_000);
+    expect(session.state.phase.kind).toBe('action');
   });
 
   it('moves with the schedule the status stream sends when a page comes back to the order', async () => {
@@ -336,13 +364,28 @@ describe("the order's deadline follows the kit's clock", () => {
     session.input('sn', 'N78101818509');
     await session.submit();
     await h.settle();
-    const created = session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN;
+    const created = expiresAtOf(session);
     session.dispose();
-    // The page is reloaded after the kit's time went on 10 minutes past the page's: the stream's schedule says so.
+    // The page is reloaded 10 minutes later by the shop's and the service's clocks: the stream's schedule, sent
+    // again once the kit's first query read the service's time, says so.
     ahead = 10 * 60_000;
+    h.sandbox.clock.advance(10 * 60_000);
     const { session: again } = await h.session({ liveStatus: true, checkoutToken });
     sessions.push(again);
     await until('the stream', () => again.following === 'stream');
-    await until('the new deadline', () => again.state.phase.kind === 'action' && Math.abs(again.state.phase.order.expiresAt! - (created - 10 * 60_000)) <= 1_000);
+    await h.advance(1); // the kit's first query of the order, at once
+    await until('the new deadline', () => Math.abs(expiresAtOf(again) - (created - 10 * 60_000)) <= 2_000);
+  });
+
+  it('moves while the stream is open, when the service\'s clock moves', async () => {
+    const order = await posOrder({ sn: 'N78101818511' });
+    await until('the stream', () => order.session.following === 'stream');
+    const created = expiresAtOf(order.session);
+    await h!.control.advanceClock(10);
+    // The kit's next query of the order reads the service's time, and sends the schedule again.
+    await h!.advance(2_500);
+    await until('the new deadline', () => Math.abs(expiresAtOf(order.session) - (created - 10 * 60_000)) <= 2_500);
+    expect(order.streamCalls()).toBe(1);
+    expect(order.statusCalls()).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ export class FakeClock {
   now = Math.floor(Date.now() / 1000) * 1000;
   #next = 1;
   readonly #timers = new Map<number, { at: number; callback: () => void }>();
+  readonly #followers: ((ms: number) => void)[] = [];
 
   readonly timers = {
     setTimeout: (callback: () => void, ms: number): unknown => {
@@ -28,6 +29,17 @@ export class FakeClock {
       this.#timers.delete(handle as number);
     },
   };
+
+  /** Moves another clock (the sandbox's) with this one: time goes on for the kit and the service alike. */
+  follow(move: (ms: number) => void): void {
+    this.#followers.push(move);
+  }
+
+  #moveTo(at: number): void {
+    const ms = at - this.now;
+    this.now = at;
+    if (ms > 0) for (const move of this.#followers) move(ms);
+  }
 
   get pending(): number {
     return this.#timers.size;
@@ -41,11 +53,11 @@ export class FakeClock {
       for (const entry of this.#timers) if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
       if (!next) break;
       this.#timers.delete(next[0]);
-      this.now = Math.max(this.now, next[1].at);
+      this.#moveTo(Math.max(this.now, next[1].at));
       next[1].callback();
       await settle();
     }
-    this.now = end;
+    this.#moveTo(end);
   }
 }
 
@@ -122,6 +134,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = await createSandbox({ tickMs: 5 });
   const credentials = { merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey };
   const clock = new FakeClock();
+  clock.follow((ms) => sandbox.clock.advance(ms));
   const handler = createMerchantHandler({
     ...credentials,
     environment: { baseUrl: sandbox.url },

@@ -205,6 +205,27 @@ describe('element routes', () => {
     ]);
   });
 
+  it("says how long a pending order has left by the service's clock, as the Date of the service's answers tells it", async () => {
+    const dated = (offsetSeconds: number | string) => ({
+      ...created(),
+      headers: { Date: typeof offsetSeconds === 'string' ? offsetSeconds : new Date(Date.now() + offsetSeconds * 1000).toUTCString() },
+    });
+    service.respond = () => dated(0);
+    const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
+    const left = async (answer: ReturnType<typeof dated>) => {
+      service.respond = () => answer;
+      return Number((await post(MERCHANT_PATHS.status, {}, token)).headers.get(EXPIRES_IN_HEADER));
+    };
+    // Whole seconds on both sides: within two of the truth.
+    expect(Math.abs((await left(dated(0))) - 1800)).toBeLessThanOrEqual(2);
+    // The service's clock 10 minutes on (a moved sandbox clock): the order has 10 minutes less.
+    expect(Math.abs((await left(dated(600))) - 1200)).toBeLessThanOrEqual(2);
+    // An answer without a readable Date changes nothing of what the kit knows.
+    expect(Math.abs((await left(dated('not a date'))) - 1200)).toBeLessThanOrEqual(2);
+    // Past the service's expiry: nothing left, never less than nothing.
+    expect(await left(dated(3_600))).toBe(0);
+  });
+
   it("refuses an order's OTP, PIN or resend without that order's token, and calls nobody", async () => {
     const token = await createdToken();
     // The tag's first character: its last carries two spare bits, and A and B there decode to the same tag.

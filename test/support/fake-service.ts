@@ -20,6 +20,8 @@ export interface ScriptedAnswer {
   delayMs?: number;
   /** Close the connection without answering. */
   drop?: boolean;
+  /** More headers (a `Date` of the service's clock). */
+  headers?: Record<string, string>;
 }
 
 export type Responder = (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>;
@@ -64,7 +66,7 @@ export async function startFakeService(respond: Responder): Promise<FakeService>
       }
       const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {});
       if (response.destroyed) return;
-      response.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json' });
+      response.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json', ...answer.headers });
       response.end(body);
     });
   });
