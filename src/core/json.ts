@@ -21,17 +21,14 @@ export function canonicalJson(value: unknown): string {
 }
 
 function serialize(value: unknown): string | undefined {
-  const current =
-    value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
-      ? (value as { toJSON: () => unknown }).toJSON()
-      : value;
-  switch (typeof current) {
+  switch (typeof value) {
     case 'string':
+      return JSON.stringify(value);
     case 'boolean':
-      return JSON.stringify(current);
+      return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(current)) throw new TypeError('canonicalJson: numbers must be finite');
-      return JSON.stringify(current);
+      if (!Number.isFinite(value)) throw new TypeError('canonicalJson: numbers must be finite');
+      return JSON.stringify(value);
     case 'bigint':
       throw new TypeError('canonicalJson: bigint has no JSON form');
     case 'undefined':
@@ -39,14 +36,30 @@ function serialize(value: unknown): string | undefined {
     case 'symbol':
       return undefined;
   }
-  if (current === null) return 'null';
-  if (Array.isArray(current)) return `[${current.map((item) => serialize(item) ?? 'null').join(',')}]`;
-  const members: string[] = [];
-  for (const key of Object.keys(current as object).sort()) {
-    const member = serialize((current as Record<string, unknown>)[key]);
-    if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
+  if (value === null) return 'null';
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return serialize((value as { toJSON: () => unknown }).toJSON());
+  if (Array.isArray(value)) return `[${value.map((item) => serialize(item) ?? 'null').join(',')}]`;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length > 1) keys.sort();
+  let text = '{';
+  for (const key of keys) {
+    const member = serialize(object[key]);
+    if (member === undefined) continue;
+    text += `${text.length > 1 ? ',' : ''}${quotedKey(key)}:${member}`;
   }
-  return `{${members.join(',')}}`;
+  return `${text}}`;
+}
+
+/** Keys as JSON strings; the few a payment body has are quoted once. */
+const QUOTED_KEYS = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = QUOTED_KEYS.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (QUOTED_KEYS.size < 512) QUOTED_KEYS.set(key, quoted);
+  }
+  return quoted;
 }
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };

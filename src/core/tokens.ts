@@ -177,7 +177,9 @@ export function encodeCheckoutPayload(claims: CheckoutTokenClaims): string {
 }
 
 export function encodeOrderPayload(claims: OrderTokenClaims): string {
-  const short = Object.fromEntries(Object.entries(ORDER_KEYS).map(([name, key]) => [key, claims[name as keyof OrderTokenClaims]]));
+  // Every create and lookup issues one: the short object is written directly, in ORDER_KEYS' terms.
+  const short: Record<string, unknown> = {};
+  for (const name in ORDER_KEYS) short[ORDER_KEYS[name as keyof typeof ORDER_KEYS]] = claims[name as keyof OrderTokenClaims];
   return base64UrlEncode(canonicalJson(short));
 }
 
@@ -269,14 +271,24 @@ export function base64UrlEncode(input: string | Uint8Array): string {
   return out;
 }
 
+/** Each character's six bits by its code, -1 for a character outside the alphabet. */
+const SEXTETS = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let index = 0; index < ALPHABET.length; index++) table[ALPHABET.charCodeAt(index)] = index;
+  return table;
+})();
+
 export function base64UrlBytes(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  if (text.length % 4 === 1) return undefined;
   const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
   let bits = 0;
   let value = 0;
   let offset = 0;
-  for (const char of text) {
-    value = (value << 6) | ALPHABET.indexOf(char);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const sextet = code < 128 ? (SEXTETS[code] as number) : -1;
+    if (sextet < 0) return undefined;
+    value = ((value << 6) | sextet) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;

@@ -90,9 +90,21 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
+/** A dotted path's segments, split once per path (the tables' paths are few). */
+const SEGMENTS = new Map<string, readonly string[]>();
+function segmentsOf(path: string): readonly string[] {
+  let segments = SEGMENTS.get(path);
+  if (!segments) {
+    segments = path.split('.');
+    if (SEGMENTS.size < 1_024) SEGMENTS.set(path, segments);
+  }
+  return segments;
+}
+
 /** Reads a dotted path through own properties only; reports the first segment that is not an object. */
 function locate(input: Record<string, unknown>, path: string): { value?: unknown; brokenParent?: string } {
-  const segments = path.split('.');
+  if (!path.includes('.')) return { value: Object.hasOwn(input, path) ? input[path] : undefined };
+  const segments = segmentsOf(path);
   let current: unknown = input;
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index] as string;
@@ -111,9 +123,14 @@ function read(output: Record<string, unknown>, path: string): unknown {
 }
 
 function assign(output: Record<string, unknown>, path: string, value: unknown): void {
-  const segments = path.split('.');
+  if (!path.includes('.')) {
+    output[path] = value;
+    return;
+  }
+  const segments = segmentsOf(path);
   let container = output;
-  for (const segment of segments.slice(0, -1)) {
+  for (let index = 0; index < segments.length - 1; index++) {
+    const segment = segments[index] as string;
     const next = container[segment];
     if (isPlainObject(next)) container = next;
     else {

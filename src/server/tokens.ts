@@ -70,14 +70,33 @@ const KEYRINGS_LIMIT = 32;
 const PROVED_LIMIT = 4_096;
 
 /** HMAC-SHA512(privateKey, purpose): a key for one purpose, computed once per key and purpose. */
+/** The last keyring used, per kind: a kit has one key, and a lookup would hash the key's text every call. */
+const lastRing: Partial<Record<TokenKind, { privateKey: string; ring: Keyring }>> = {};
+
 function keyringFor(privateKey: string, kind: TokenKind): Keyring {
+  const last = lastRing[kind];
+  if (last?.privateKey === privateKey) return last.ring;
+  const ring = findKeyring(privateKey, kind);
+  lastRing[kind] = { privateKey, ring };
+  return ring;
+}
+
+function findKeyring(privateKey: string, kind: TokenKind): Keyring {
   const id = `${kind}\u0000${privateKey}`;
   let ring = keyrings.get(id);
   if (!ring) {
     if (keyrings.size >= KEYRINGS_LIMIT) keyrings.delete(keyrings.keys().next().value as string);
     const key = hmacSha512Now(privateKey, PURPOSES[kind]) ?? hmacSha512Bytes(privateKey, PURPOSES[kind]);
     const created: Keyring = { key, proved: new Map() };
-    if (key instanceof Promise) void key.then((bytes) => (created.key = bytes), () => keyrings.delete(id));
+    if (key instanceof Promise) {
+      void key.then(
+        (bytes) => (created.key = bytes),
+        () => {
+          keyrings.delete(id);
+          if (lastRing[kind]?.ring === created) delete lastRing[kind];
+        },
+      );
+    }
     ring = created;
     keyrings.set(id, ring);
   }
