@@ -1,9 +1,8 @@
 /**
- * What `<svc-checkout>`'s parts render, through @lit/context: the session's state in words of the element's
+ * What `<svc-checkout>`'s parts render, passed down as their `context` property: the session's state in words of the element's
  * language (rebuilt at every update, so a change of language re-words everything), and the commands the parts
  * may send. The session owns the state; parts only render and ask.
  */
-import { createContext } from '@lit/context';
 import type { ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
 import type { PayMethod } from '../core/index.js';
 import { orderOf } from '../checkout/index.js';
@@ -46,8 +45,6 @@ export interface CheckoutContext {
   actions: CheckoutActions;
   localize: LocalizeController;
 }
-
-export const checkoutContext = createContext<CheckoutContext>(Symbol('svc-checkout'));
 
 /** The step a phase shows. */
 function stepOf(phase: SessionState['phase']): Step {

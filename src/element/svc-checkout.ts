@@ -1,4 +1,3 @@
-import { ContextProvider } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { ATTRIBUTES, CheckoutSession, type ActionType, type CheckoutEvent, type CheckoutSettings } from '../checkout/index.js';
 import type { PayMethod, PayParams, UserInfo } from '../core/index.js';
@@ -16,7 +15,7 @@ import {
 } from './events/index.js';
 import type { PartialTranslation } from './i18n/translation.js';
 import { announcementText } from './messages.js';
-import { checkoutContext, viewOf, type CheckoutActions, type CheckoutState as CheckoutViewState } from './state.js';
+import { viewOf, type CheckoutActions, type CheckoutContext, type CheckoutState as CheckoutViewState } from './state.js';
 import { styles } from './svc-checkout.styles.js';
 import './parts/index.js';
 import { renderAlert } from './parts/alert.js';
@@ -35,13 +34,13 @@ function declarationOf(row: (typeof ATTRIBUTES)[number]): PropertyDeclaration {
 }
 
 /** Which part shows each next action (and a pending order whose next action is not known here). */
-const ACTION_PARTS: Record<ActionType | 'waiting', (parts: string) => TemplateResult> = {
-  SWIPE_CARD: (parts) => html`<svc-swipe-step exportparts=${parts}></svc-swipe-step>`,
-  INPUT_OTP: (parts) => html`<svc-code-step exportparts=${parts}></svc-code-step>`,
-  INPUT_PIN: (parts) => html`<svc-code-step exportparts=${parts}></svc-code-step>`,
-  REDIRECT_3DS: (parts) => html`<svc-redirect-step exportparts=${parts}></svc-redirect-step>`,
-  REFERENCE_CODE: (parts) => html`<svc-reference-code-step exportparts=${parts}></svc-reference-code-step>`,
-  waiting: (parts) => html`<svc-waiting-step exportparts=${parts}></svc-waiting-step>`,
+const ACTION_PARTS: Record<ActionType | 'waiting', (context: CheckoutContext) => TemplateResult> = {
+  SWIPE_CARD: (context) => html`<svc-swipe-step exportparts=${STEP_PARTS} .context=${context}></svc-swipe-step>`,
+  INPUT_OTP: (context) => html`<svc-code-step exportparts=${STEP_PARTS} .context=${context}></svc-code-step>`,
+  INPUT_PIN: (context) => html`<svc-code-step exportparts=${STEP_PARTS} .context=${context}></svc-code-step>`,
+  REDIRECT_3DS: (context) => html`<svc-redirect-step exportparts=${STEP_PARTS} .context=${context}></svc-redirect-step>`,
+  REFERENCE_CODE: (context) => html`<svc-reference-code-step exportparts=${STEP_PARTS} .context=${context}></svc-reference-code-step>`,
+  waiting: (context) => html`<svc-waiting-step exportparts=${STEP_PARTS} .context=${context}></svc-waiting-step>`,
 };
 const STEP_PARTS = 'step, heading, status, spinner, countdown, alert, button, button-secondary, form, field, label, input, hint, error, code';
 const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
@@ -181,13 +180,14 @@ export class SvcCheckout extends LitElement {
   declare privateKey: string | undefined;
 
   readonly #localize = new LocalizeController(this);
-  readonly #provider = new ContextProvider(this, { context: checkoutContext });
   readonly #session = new CheckoutSession();
   #refused: string | undefined;
   #announcement = '';
   /** `svc-ready` to dispatch once the state it describes is rendered. */
   #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
   #view!: CheckoutViewState;
+  /** What the parts render: set as their `context` property at each update. */
+  #context!: CheckoutContext;
   #focusOnStep = false;
 
   readonly #actions: CheckoutActions = {
@@ -265,7 +265,7 @@ export class SvcCheckout extends LitElement {
     });
     this.#applyDirection();
     this.#view = viewOf(this.#session.state, this.#localize);
-    this.#provider.setValue({ state: this.#view, actions: this.#actions, localize: this.#localize }, true);
+    this.#context = { state: this.#view, actions: this.#actions, localize: this.#localize };
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -337,19 +337,19 @@ export class SvcCheckout extends LitElement {
         )}`;
       case 'form':
         return html`
-          <svc-method-picker exportparts="methods, method"></svc-method-picker>
+          <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
           ${{
-            Pos: html`<svc-pos-form exportparts=${FORM_PARTS}></svc-pos-form>`,
-            BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS}></svc-bank-account-form>`,
-            ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS}></svc-reference-code-form>`,
+            Pos: html`<svc-pos-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-pos-form>`,
+            BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-bank-account-form>`,
+            ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-reference-code-form>`,
           }[state.method]}
         `;
       case 'action':
-        return ACTION_PARTS[state.order?.actionType ?? 'waiting'](STEP_PARTS);
+        return ACTION_PARTS[state.order?.actionType ?? 'waiting'](this.#context);
       case 'waiting':
-        return ACTION_PARTS.waiting(STEP_PARTS);
+        return ACTION_PARTS.waiting(this.#context);
       case 'result':
-        return html`<svc-result exportparts="result, heading, button, alert"></svc-result><slot name="result"></slot>`;
+        return html`<svc-result exportparts="result, heading, button, alert" .context=${this.#context}></svc-result><slot name="result"></slot>`;
     }
   }
 

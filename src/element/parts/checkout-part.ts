@@ -2,23 +2,23 @@
  * What every part of `<svc-checkout>` shares: the checkout context (state, actions, terms), the shared
  * styles, guarded registration, and where focus goes when the part appears.
  */
-import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
-import { checkoutContext, type CheckoutContext } from '../state.js';
+import type { CheckoutContext } from '../state.js';
 import type { FieldName, FieldSpec } from '../../checkout/fields.js';
 import { partStyles } from './shared.styles.js';
 import { renderAlert } from './alert.js';
 
 export abstract class CheckoutPart extends LitElement {
   static override styles = [partStyles];
+  static override properties = { context: { attribute: false } };
 
-  protected readonly consumer = new ContextConsumer(this, { context: checkoutContext, subscribe: true });
-
-  protected get context(): CheckoutContext | undefined {
-    return this.consumer.value;
-  }
+  /**
+   * The checkout's state, actions and terms, set by the part that renders this one (`.context=${…}`): a new
+   * object at every update of the element, so each part renders what the element does.
+   */
+  declare context: CheckoutContext | undefined;
 
   #seenSubmits: number | undefined;
 

@@ -21,6 +21,6 @@ export function renderStatusLine(
           <span class="spinner" part="spinner" aria-hidden="true"></span>
           <span>${t.statusLabel}: ${t.status[order.status]}</span>
         </p>`}
-    <svc-countdown exportparts="countdown" ?always=${options.countdown === 'always'}></svc-countdown>
+    <svc-countdown exportparts="countdown" .context=${context} ?always=${options.countdown === 'always'}></svc-countdown>
   `;
 }

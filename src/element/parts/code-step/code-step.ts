@@ -61,7 +61,7 @@ export class SvcCodeStep extends CheckoutPart {
               </div>
             `}
         ${renderStatusLine(context, { status: false })}
-        <svc-leave-order exportparts="button-secondary"></svc-leave-order>
+        <svc-leave-order exportparts="button-secondary" .context=${context}></svc-leave-order>
       </section>
     `;
   }

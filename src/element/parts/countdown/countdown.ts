@@ -27,7 +27,7 @@ export class SvcCountdown extends CheckoutPart {
     `,
   ];
 
-  static override properties = { always: { type: Boolean } };
+  static override properties = { ...CheckoutPart.properties, always: { type: Boolean } };
   /** Shown all along (a reference code's deadline), not only in the last five minutes. */
   declare always: boolean;
 

@@ -73,7 +73,7 @@ export class SvcReferenceCodeStep extends CheckoutPart {
           <button class="secondary" part="button-secondary button-print" type="button" @click=${() => window.print()}>${t.printCode}</button>
         </div>
         ${renderStatusLine(context, { countdown: 'always' })}
-        <svc-leave-order exportparts="button-secondary"></svc-leave-order>
+        <svc-leave-order exportparts="button-secondary" .context=${context}></svc-leave-order>
       </section>
     `;
   }

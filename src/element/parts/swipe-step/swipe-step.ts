@@ -14,7 +14,7 @@ export class SvcSwipeStep extends CheckoutPart {
         <h2 id="heading" part="heading" tabindex="-1">${t.swipeTitle}</h2>
         <p>${t.swipeBody(order.sn ?? '')}</p>
         ${renderStatusLine(context)}
-        <svc-leave-order exportparts="button-secondary"></svc-leave-order>
+        <svc-leave-order exportparts="button-secondary" .context=${context}></svc-leave-order>
       </section>
     `;
   }
