@@ -184,6 +184,40 @@ async function streamGate(context, next) {
   return next();
 }
 
+/**
+ * Holds back a module the element imports on demand (the session's chunk, Arabic) while a test keeps its gate
+ * closed: `POST /module-gates/<name>/close|open`. Per browser (the three run at once): keyed by user agent.
+ */
+const MODULE_GATES = { engine: '/src/element/engine.ts', ar: '/src/element/i18n/ar.ts' };
+const heldModules = new Map();
+async function moduleGate(context, next) {
+  const command = /^\/module-gates\/(\w+)\/(close|open)$/.exec(context.path);
+  const browser = context.get('user-agent');
+  if (command && context.method === 'POST') {
+    const key = `${command[1]}:${browser}`;
+    if (command[2] === 'close') heldModules.set(key, heldModules.get(key) ?? []);
+    else {
+      for (const release of heldModules.get(key) ?? []) release();
+      heldModules.delete(key);
+    }
+    context.body = { [command[2]]: command[1] };
+    return undefined;
+  }
+  const name = Object.keys(MODULE_GATES).find((gate) => context.path === MODULE_GATES[gate]);
+  const waiting = name && heldModules.get(`${name}:${browser}`);
+  // Held until the test opens the gate, or 15 s at most.
+  if (waiting) await new Promise((resolve) => waiting.push(resolve) && setTimeout(resolve, 15_000));
+  await next();
+  // Never from the browser's cache, where an earlier test file's page would have left it: every page asks here.
+  // (The runner's own cacheMiddleware, outside this one, gives a year to any path with an extension once the
+  // answer is made: the path is read without it from here on.)
+  if (name) {
+    context.set('Cache-Control', 'no-store');
+    context.remove('ETag');
+    context.path = context.path.replace(/\.ts$/, '');
+  }
+}
+
 /** A shop's server that answers every call with one HTTP status and an HTML page: `/http-status/<code>/…`. */
 async function httpStatus(context, next) {
   const match = /^\/http-status\/(\d{3})\//.exec(context.path);
@@ -254,7 +288,7 @@ function frameworkApps() {
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [bufferingProxy, streamGate, httpStatus, shopServer, routeToStack, strictCsp],
+  middleware: [bufferingProxy, streamGate, moduleGate, httpStatus, shopServer, routeToStack, strictCsp],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { createMerchantHandler, issueCheckoutToken, toNodeListener } from 'svc-checkout/server';
 
 const credentials = {
@@ -19,8 +20,10 @@ const credentials = {
 const serviceUrl = process.env.SVC_BASE_URL ?? 'http://127.0.0.1:4010';
 const port = Number(process.env.PORT ?? 3000);
 
-// The element as one ES module with Lit inside (the package's `svc-checkout/cdn` file), served from here.
+// The element's ES modules with Lit inside (the package's `svc-checkout/cdn` file, and the chunks it imports from
+// `chunks/` beside it: the session, the steps, Arabic), served from here.
 const elementFile = createRequire(import.meta.url).resolve('svc-checkout/cdn');
+const chunksFolder = new URL('chunks/', pathToFileURL(elementFile));
 
 /** The shop's orders, as a database would keep them: reference -> what was sold and how its payment went. */
 const orders = new Map();
@@ -65,9 +68,13 @@ async function serve(request, response, checkout) {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  if (path === '/svc-checkout.js') {
+  const chunk = /^\/chunks\/([\w-]+\.js)$/.exec(path)?.[1];
+  if (path === '/svc-checkout.js' || chunk) {
+    const file = chunk ? new URL(chunk, chunksFolder) : elementFile;
+    const text = await readFile(file).catch(() => undefined);
+    if (!text) return response.writeHead(404).end();
     response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'max-age=300' });
-    response.end(await readFile(elementFile));
+    response.end(text);
     return;
   }
   if (path === '/orders') {

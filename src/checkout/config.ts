@@ -3,16 +3,12 @@
  * the attributes that mirror its fields (an attribute that is set wins over the same field of `payParams`).
  * `ATTRIBUTES` is the one table of the element's attributes; the element declares its properties from it.
  */
-import {
-  DEFAULT_ATTEMPTS,
-  isPayMethod,
-  parseCheckoutToken,
-  PAY_METHODS,
-  type CheckoutTokenClaims,
-  type PayMethod,
-  type PayParams,
-  type UserInfo,
-} from '../core/index.js';
+// Straight from the modules, not the core index: the element's first frame resolves its configuration with this
+// file, and must not carry the rules that check a token (the session brings them, with `checkedClaims`).
+import { isPayMethod, PAY_METHODS, type NotifyLanguage, type PayMethod } from '../core/status.js';
+import { DEFAULT_ATTEMPTS } from '../core/token-wire.js';
+import type { CheckoutTokenClaims } from '../core/tokens.js';
+import type { PayParams, UserInfo } from '../core/types.js';
 
 /**
  * Every attribute of `<svc-checkout>`: its property, attribute, type, the PayParams field it mirrors, the wire
@@ -109,6 +105,25 @@ export interface AttributeValues {
   terminal?: string | undefined;
 }
 
+/** What a checkout is configured with: the attributes, and what a host adds. */
+export interface CheckoutSettings extends AttributeValues {
+  payParams?: Partial<PayParams> | undefined;
+  userInfo?: UserInfo | undefined;
+  /** `new-window` opens 3-D Secure in a window cut off from this page. Default `same-window`. */
+  redirectMode?: 'same-window' | 'new-window' | undefined;
+  /** Base of the polling schedule, ms. Default 2500. */
+  pollInterval?: number | undefined;
+  /** `false`: follow the order by polling only, never through the kit's status stream. Default true. */
+  liveStatus?: boolean | undefined;
+  credentials?: RequestCredentials | undefined;
+  /** Show the status of the checkout token's order only, never a form (a thank-you page). */
+  statusOnly?: boolean | undefined;
+  /** The language reference code messages default to. */
+  language?: NotifyLanguage | undefined;
+  /** A setting the host refused (e.g. a private key): shown as a configuration error naming it. */
+  refused?: string | undefined;
+}
+
 /** Keys that must never reach the browser; the SDK's samples once carried one. */
 const PRIVATE_KEY_FIELDS = ['privateKey', 'privatekey', 'private_key', 'secretKey'];
 
@@ -148,19 +163,23 @@ function paramsOfToken(claims: CheckoutTokenClaims): Partial<PayParams> & { meth
   };
 }
 
+/**
+ * A checkout's configuration from its settings. `readClaims` reads a checkout token: the session's checks its
+ * claims with their rules (`checkedClaims` in session.ts); the first frame's only reads them, to show them.
+ */
 export function resolveConfig(
   set: AttributeValues,
   payParams: Partial<PayParams> | undefined,
   userInfo: UserInfo | undefined,
+  readClaims: (token: string) => CheckoutTokenClaims | undefined,
 ): { config: CheckoutConfig; problem?: string } {
   let attributes = set;
   let params = payParams ?? {};
   let tokenProblem: string | undefined;
   let claims: CheckoutTokenClaims | undefined;
   if (set.checkoutToken) {
-    const parsed = parseCheckoutToken(set.checkoutToken);
-    if (parsed.ok) {
-      claims = parsed.token.claims;
+    claims = readClaims(set.checkoutToken);
+    if (claims) {
       // The token decides the order: attributes may still choose among its methods, nothing else of it.
       const { methods, ...fixed } = paramsOfToken(claims);
       params = { ...params, ...fixed, callbackUrl: undefined };

@@ -4,9 +4,10 @@
  * it, and a shop's own UI can be another. No DOM is needed: what the session uses of a page comes through a
  * `CheckoutEnvironment`, found in the page by default.
  */
-export { CheckoutSession, type CheckoutSettings } from './session.js';
+export { CheckoutSession } from './session.js';
 export { defaultEnvironment, type CheckoutEnvironment, type KeyValueStorage, type Timers } from './environment.js';
-export { ATTRIBUTES, CONFIG_SOURCES, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig } from './config.js';
+export { ATTRIBUTES, CONFIG_SOURCES, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig, type CheckoutSettings } from './config.js';
+export { firstFrameOf } from './first-frame.js';
 export { CODE_FIELDS, METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES, formFieldOf, type FieldName, type FieldSpec, type HintName } from './fields.js';
 export { EndpointClient, EndpointError, type EndpointAnswer, type EndpointClientOptions } from './endpoint-client.js';
 export { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from './poller.js';

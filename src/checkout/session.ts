@@ -19,30 +19,30 @@ import {
   isTerminalStatus,
   MERCHANT_PATHS,
   OTP_REQUEST,
+  parseCheckoutToken,
   PIN_REQUEST,
   toAsciiDigits,
   validate,
   validateCreateRequest,
   violationsOf,
   type CashierStatusData,
+  type CheckoutTokenClaims,
   type CreatePaymentData,
   type Envelope,
-  type NotifyLanguage,
   type PayMethod,
-  type PayParams,
   type PaymentStatus,
   type StreamSchedule,
-  type UserInfo,
   type Violation,
 } from '../core/index.js';
-import { CONFIG_SOURCES, resolveConfig, type AttributeValues, type CheckoutConfig } from './config.js';
+import { CONFIG_SOURCES, resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
 import { EndpointClient, EndpointError } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
 import { CODE_FIELDS, formFieldOf, METHOD_FIELDS, type FieldName } from './fields.js';
 import { StatusFollower, type FollowerStreamHandlers, type FollowMode } from './follower.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
-import { SavedCheckoutStore, type SavedCheckout } from './storage.js';
+import { SavedCheckoutStore, storageKeyOf, type SavedCheckout } from './storage.js';
+import { formStateOf, IDLE_STATE, prefilled } from './first-frame.js';
 import {
   applyStatus,
   messageForEnvelope,
@@ -65,27 +65,17 @@ const EXPIRY_DRIFT_MS = 2_000;
 /** The longest a `before-redirect` listener may hold the redirect. */
 const REDIRECT_HOLD_MS = 10_000;
 
-export interface CheckoutSettings extends AttributeValues {
-  payParams?: Partial<PayParams> | undefined;
-  userInfo?: UserInfo | undefined;
-  /** `new-window` opens 3-D Secure in a window cut off from this page. Default `same-window`. */
-  redirectMode?: 'same-window' | 'new-window' | undefined;
-  /** Base of the polling schedule, ms. Default 2500. */
-  pollInterval?: number | undefined;
-  /** `false`: follow the order by polling only, never through the kit's status stream. Default true. */
-  liveStatus?: boolean | undefined;
-  credentials?: RequestCredentials | undefined;
-  /** Show the status of the checkout token's order only, never a form (a thank-you page). */
-  statusOnly?: boolean | undefined;
-  /** The language reference code messages default to. */
-  language?: NotifyLanguage | undefined;
-  /** A setting the host refused (e.g. a private key): shown as a configuration error naming it. */
-  refused?: string | undefined;
+
+export type { CheckoutSettings } from './config.js';
+
+/** A checkout token's claims, checked with their rules (the kit checks its tag). */
+function checkedClaims(token: string): CheckoutTokenClaims | undefined {
+  const parsed = parseCheckoutToken(token);
+  return parsed.ok ? parsed.token.claims : undefined;
 }
 
 type Listener<T> = (value: T) => void;
 
-const EMPTY_VALUES: CheckoutState['values'] = { Pos: {}, BankAccount: {}, ReferenceCode: {} };
 
 export class CheckoutSession {
   readonly #env: CheckoutEnvironment;
@@ -96,24 +86,7 @@ export class CheckoutSession {
   #settings: CheckoutSettings = {};
   #config: CheckoutConfig | undefined;
   #problem: string | undefined;
-  #state: CheckoutState = {
-    phase: { kind: 'idle' },
-    methods: [],
-    method: 'Pos',
-    amount: undefined,
-    merchantName: '',
-    productName: '',
-    values: EMPTY_VALUES,
-    errors: {},
-    alert: undefined,
-    notice: undefined,
-    busy: false,
-    resendWait: 0,
-    redirectMode: 'same-window',
-    redirectBlocked: false,
-    submitCount: 0,
-    terminal: undefined,
-  };
+  #state: CheckoutState = IDLE_STATE;
   #touched = new Set<FieldName>();
   /** Field errors the service reported, kept until the payer edits the field. */
   #serverErrors = new Map<FieldName, FieldError>();
@@ -192,24 +165,10 @@ export class CheckoutSession {
    */
   configure(settings: CheckoutSettings): void {
     this.#settings = settings;
-    const resolved = resolveConfig(settings, settings.payParams, settings.userInfo);
+    const resolved = resolveConfig(settings, settings.payParams, settings.userInfo, checkedClaims);
     this.#config = resolved.config;
     this.#problem = settings.refused ?? resolved.problem;
-    const methods = this.#config.methods;
-    const method = methods.includes(this.#state.method) ? this.#state.method : (methods[0] as PayMethod);
-    const amount =
-      this.#config.payAmount !== undefined && this.#config.currency ? { total: this.#config.payAmount, currency: this.#config.currency } : undefined;
-    this.#state = {
-      ...this.#state,
-      methods,
-      method,
-      amount,
-      merchantName: this.#config.merchantName,
-      productName: this.#config.productName ?? '',
-      redirectMode: settings.redirectMode === 'new-window' ? 'new-window' : 'same-window',
-      terminal: settings.terminal?.trim() || undefined,
-    };
-    if (this.#state.terminal) this.#state = { ...this.#state, values: { ...this.#state.values, Pos: { ...this.#state.values.Pos, sn: this.#state.terminal } } };
+    this.#state = formStateOf(this.#config, settings, this.#state);
     // The payer's details may come after the first render: they fill what is still empty.
     if (settings.userInfo && this.#state.phase.kind === 'form') this.#prefill();
     const broken = Boolean(this.#problem) || this.#configViolations().length > 0;
@@ -450,34 +409,14 @@ export class CheckoutSession {
 
   /** The payer's details the merchant already knows fill the reference code form. */
   #prefill(): void {
-    const info = (this.#config as CheckoutConfig).userInfo;
-    const current = this.#state.values.ReferenceCode;
-    this.#state = {
-      ...this.#state,
-      values: {
-        ...this.#state.values,
-        ReferenceCode: {
-          notifyUserName: info.userName ?? '',
-          notifyUserEmail: info.userEmail ?? '',
-          notifyUserMobile: info.userMobile ?? '',
-          notifyMethod: 'BOTH',
-          notifyLanguage: this.#settings.language ?? 'English',
-          ...Object.fromEntries(Object.entries(current).filter(([, value]) => value !== undefined && value !== '')),
-        },
-      },
-    };
+    this.#state = prefilled(this.#config as CheckoutConfig, this.#settings, this.#state);
   }
 
+
   #storageKey(): string {
-    const config = this.#config as CheckoutConfig;
-    let page = '';
-    try {
-      page = new URL(this.#env.pageUrl()).pathname;
-    } catch {
-      page = '';
-    }
-    return `svc-checkout:${config.merchantId ?? ''}:${config.reference ?? `page:${page}`}`;
+    return storageKeyOf(this.#config as CheckoutConfig, this.#env.pageUrl());
   }
+
 
   #baseReference(): string {
     const config = this.#config as CheckoutConfig;

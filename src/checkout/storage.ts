@@ -3,7 +3,8 @@
  * the attempt's reference and the order's public facts (DESIGN.md §6). Never an account number, a birth date,
  * an OTP or a PIN, and contacts only masked.
  */
-import type { PayMethod } from '../core/index.js';
+import type { PayMethod } from '../core/status.js';
+import type { CheckoutConfig } from './config.js';
 import type { KeyValueStorage } from './environment.js';
 import type { ActiveOrder } from './state.js';
 
@@ -49,4 +50,15 @@ export class SavedCheckoutStore {
       // as above
     }
   }
+}
+
+/** Where a checkout keeps what survives a reload: per merchant and reference, else per page. */
+export function storageKeyOf(config: Pick<CheckoutConfig, 'merchantId' | 'reference'>, pageUrl: string): string {
+  let page = '';
+  try {
+    page = new URL(pageUrl).pathname;
+  } catch {
+    page = '';
+  }
+  return `svc-checkout:${config.merchantId ?? ''}:${config.reference ?? `page:${page}`}`;
 }

@@ -6,12 +6,27 @@
  * private key for this purpose only (src/server/tokens.ts). Here they are only read: the element shows what a
  * checkout token says, and the kit checks the tag before it believes any of it.
  */
-import { integer, isPlainObject, type Format } from './formats.js';
-import { canonicalJson, parseJson } from './json.js';
+import { integer, type Format } from './formats.js';
+import { canonicalJson } from './json.js';
 import { LIMITS, ORDER_FORMATS, type RuleTable } from './rules.js';
 import { isPayMethod, PAY_METHODS, type PayMethod } from './status.js';
 import type { Amount } from './types.js';
 import { validate, type Validation } from './validate.js';
+import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';
+
+export {
+  base64UrlBytes,
+  base64UrlEncode,
+  DEFAULT_ATTEMPTS,
+  DEFAULT_CHECKOUT_TOKEN_SECONDS,
+  MAX_ATTEMPTS,
+  MAX_CHECKOUT_TOKEN_SECONDS,
+  TOKEN_KINDS,
+  uncheckedCheckoutClaims,
+  readTokenPayload,
+  type TokenKind,
+  type TokenRefusal,
+} from './token-wire.js';
 
 /** What the merchant's server decides about an order; the browser may add only the payer's part. */
 export interface CheckoutTokenClaims {
@@ -53,35 +68,6 @@ export interface OrderTokenClaims {
   clockOffset?: number | undefined;
 }
 
-export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1' } as const;
-export type TokenKind = keyof typeof TOKEN_KINDS;
-
-/** Retries of a checkout: `reference`, `reference-2`, … up to this many unless the token says otherwise. */
-export const DEFAULT_ATTEMPTS = 10;
-export const MAX_ATTEMPTS = 99;
-/** How long a checkout token is good for unless the merchant's server says otherwise: one hour. */
-export const DEFAULT_CHECKOUT_TOKEN_SECONDS = 3_600;
-/** At most a week: a token is a proof for one visit to the checkout, not a permanent link. */
-export const MAX_CHECKOUT_TOKEN_SECONDS = 7 * 86_400;
-
-/** Short wire names of the claims: a token goes into a page and into every request's headers. */
-const CHECKOUT_KEYS = {
-  merchantId: 'mid',
-  reference: 'ref',
-  total: 'amt',
-  currency: 'cur',
-  country: 'cty',
-  productName: 'pn',
-  productDescription: 'pd',
-  methods: 'pm',
-  expireAt: 'xa',
-  merchantName: 'mn',
-  callbackUrl: 'cb',
-  returnUrl: 'ru',
-  attempts: 'att',
-  issuedAt: 'iat',
-  expiresAt: 'exp',
-} as const;
 
 const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', country: 'cty', expiresAt: 'exp', clockOffset: 'off' } as const;
 
@@ -183,8 +169,6 @@ export function encodeOrderPayload(claims: OrderTokenClaims): string {
   return base64UrlEncode(canonicalJson(short));
 }
 
-export type TokenRefusal = 'missing' | 'malformed' | 'forged' | 'expired' | 'merchant' | 'reference';
-
 /** What each refusal tells the caller (the kit answers `02000` with it; the element explains it to the payer). */
 export const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
   missing: 'no checkout token: the shop must render one into the page',
@@ -208,22 +192,7 @@ export type TokenParse<T> = { ok: true; token: ParsedToken<T> } | { ok: false; r
 /** Reads a checkout token's claims without checking its tag (the page may; only the kit can check it). */
 export function parseCheckoutToken(token: unknown): TokenParse<CheckoutTokenClaims> {
   return parseToken(token, 'checkout', (short) => {
-    const k = CHECKOUT_KEYS;
-    const claims = validateCheckoutClaims({
-      merchantId: short[k.merchantId],
-      reference: short[k.reference],
-      amount: { total: short[k.total], currency: short[k.currency] },
-      country: short[k.country],
-      product: { name: short[k.productName], description: short[k.productDescription] },
-      methods: short[k.methods],
-      expireAt: short[k.expireAt],
-      merchantName: short[k.merchantName],
-      callbackUrl: short[k.callbackUrl],
-      returnUrl: short[k.returnUrl],
-      attempts: short[k.attempts],
-      issuedAt: short[k.issuedAt],
-      expiresAt: short[k.expiresAt],
-    });
+    const claims = validateCheckoutClaims(uncheckedCheckoutClaims(short));
     return claims.ok ? claims.value : undefined;
   });
 }
@@ -238,74 +207,11 @@ export function parseOrderToken(token: unknown): TokenParse<OrderTokenClaims> {
   });
 }
 
+
 function parseToken<T>(token: unknown, kind: TokenKind, read: (short: Record<string, unknown>) => T | undefined): TokenParse<T> {
-  if (typeof token !== 'string' || token.trim() === '') return { ok: false, reason: 'missing' };
-  const parts = token.trim().split('.');
-  if (parts.length !== 3 || parts[0] !== TOKEN_KINDS[kind] || (parts[1] as string).length > 4096) return { ok: false, reason: 'malformed' };
-  const [prefix, payload, tag] = parts as [string, string, string];
-  const text = base64UrlDecode(payload);
-  const parsed = text === undefined ? undefined : parseJson(text);
-  if (!parsed?.ok || !isPlainObject(parsed.value)) return { ok: false, reason: 'malformed' };
-  const claims = read(parsed.value);
+  const payload = readTokenPayload(token, kind);
+  if (typeof payload === 'string') return { ok: false, reason: payload };
+  const claims = read(payload.short);
   if (!claims) return { ok: false, reason: 'malformed' };
-  return { ok: true, token: { kind, signed: `${prefix}.${payload}`, tag, claims } };
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// base64url of UTF-8 text, written out: core runs where neither Buffer nor a DOM is certain.
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-export function base64UrlEncode(input: string | Uint8Array): string {
-  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-  let out = '';
-  for (let index = 0; index < bytes.length; index += 3) {
-    const a = bytes[index] as number;
-    const b = bytes[index + 1];
-    const c = bytes[index + 2];
-    out += ALPHABET[a >> 2];
-    out += ALPHABET[((a & 3) << 4) | ((b ?? 0) >> 4)];
-    if (b !== undefined) out += ALPHABET[((b & 15) << 2) | ((c ?? 0) >> 6)];
-    if (c !== undefined) out += ALPHABET[c & 63];
-  }
-  return out;
-}
-
-/** Each character's six bits by its code, -1 for a character outside the alphabet. */
-const SEXTETS = (() => {
-  const table = new Int8Array(128).fill(-1);
-  for (let index = 0; index < ALPHABET.length; index++) table[ALPHABET.charCodeAt(index)] = index;
-  return table;
-})();
-
-export function base64UrlBytes(text: string): Uint8Array | undefined {
-  if (text.length % 4 === 1) return undefined;
-  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let bits = 0;
-  let value = 0;
-  let offset = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    const sextet = code < 128 ? (SEXTETS[code] as number) : -1;
-    if (sextet < 0) return undefined;
-    value = ((value << 6) | sextet) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[offset++] = (value >> bits) & 255;
-    }
-  }
-  // One text per byte string: bits left over past the last byte must be zero, or a tag could be respelled.
-  if ((value & ((1 << bits) - 1)) !== 0) return undefined;
-  return bytes.subarray(0, offset);
-}
-
-function base64UrlDecode(text: string): string | undefined {
-  const bytes = base64UrlBytes(text);
-  if (!bytes) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
+  return { ok: true, token: { kind, signed: payload.signed, tag: payload.tag, claims } };
 }

@@ -5,9 +5,8 @@
  */
 import type { ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
 import type { PayMethod } from '../core/index.js';
-import { orderOf } from '../checkout/index.js';
 import type { LocalizeController } from './controllers/localize.js';
-import { fieldErrorText, wordedMessage, type WordedMessage } from './messages.js';
+import type { WordedMessage } from './messages.js';
 
 export type { ActionType, ActiveOrder, ResultOutcome } from '../checkout/index.js';
 
@@ -46,24 +45,8 @@ export interface CheckoutContext {
   localize: LocalizeController;
 }
 
-/** The step a phase shows. */
-function stepOf(phase: SessionState['phase']): Step {
-  switch (phase.kind) {
-    case 'idle':
-    case 'form':
-      return { kind: 'form' };
-    case 'looking-up':
-    case 'waiting':
-      return { kind: 'waiting' };
-    default:
-      return phase;
-  }
-}
-
-/** The session's state, worded in the element's language. */
-export function viewOf(session: SessionState, localize: LocalizeController): CheckoutState {
-  const { phase, errors, alert, notice, ...rest } = session;
-  const worded: Partial<Record<FieldName, string>> = {};
-  for (const [field, error] of Object.entries(errors)) if (error) worded[field as FieldName] = fieldErrorText(field as FieldName, error, localize);
-  return { ...rest, step: stepOf(phase), order: orderOf(phase), errors: worded, alert: wordedMessage(alert, localize), notice: wordedMessage(notice, localize) };
+/** The first frame's view: the form of a state no session has yet (no messages, no errors to word). */
+export function formView(state: SessionState): CheckoutState {
+  const { phase: _phase, errors: _errors, alert: _alert, notice: _notice, ...rest } = state;
+  return { ...rest, step: { kind: 'form' }, order: undefined, errors: {}, alert: undefined, notice: undefined };
 }

@@ -1,7 +1,10 @@
 import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { ATTRIBUTES, CheckoutSession, type ActionType, type CheckoutEvent, type CheckoutSettings } from '../checkout/index.js';
+import type { ActionType, CheckoutEvent, CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../checkout/index.js';
 import type { PayMethod, PayParams, UserInfo } from '../core/index.js';
-import { carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
+import { PAY_METHODS } from '../core/status.js';
+import { ATTRIBUTES, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
+import { defaultEnvironment } from '../checkout/environment.js';
+import { firstFrameOf } from '../checkout/first-frame.js';
 import { LocalizeController } from './controllers/localize.js';
 import {
   SvcActionEvent,
@@ -14,11 +17,32 @@ import {
   SvcReadyEvent,
 } from './events/index.js';
 import type { PartialTranslation } from './i18n/translation.js';
-import { announcementText } from './messages.js';
-import { viewOf, type CheckoutActions, type CheckoutContext, type CheckoutState as CheckoutViewState } from './state.js';
+import { formView, type CheckoutActions, type CheckoutContext, type CheckoutState as CheckoutViewState } from './state.js';
 import { styles } from './svc-checkout.styles.js';
-import './parts/index.js';
+import { loadForm } from './parts/forms.js';
 import { renderAlert } from './parts/alert.js';
+
+type Engine = typeof import('./engine.js');
+
+/** The session's chunk, fetched once for every element on the page. */
+let engine: Promise<Engine> | undefined;
+const loadEngine = () => (engine ??= import('./engine.js'));
+const environment = defaultEnvironment();
+
+/** A form action taken before the session came. */
+type EarlyAction = ['selectMethod', PayMethod] | ['input', FieldName, string] | ['blur', FieldName];
+
+/** The first frame's state with what the payer did in it: the method chosen, the values typed. */
+function withEarly(state: SessionState, early: readonly EarlyAction[]): SessionState {
+  let result = state;
+  for (const action of early) {
+    if (action[0] === 'selectMethod' && result.methods.includes(action[1])) result = { ...result, method: action[1] };
+    if (action[0] === 'input') {
+      result = { ...result, values: { ...result.values, [result.method]: { ...result.values[result.method], [action[1]]: action[2] } } };
+    }
+  }
+  return result;
+}
 
 /** `sandbox` is true, false, or unset (then `SvcCheckout.isSandBox` decides). */
 const optionalBoolean = {
@@ -180,64 +204,124 @@ export class SvcCheckout extends LitElement {
   declare privateKey: string | undefined;
 
   readonly #localize = new LocalizeController(this);
-  readonly #session = new CheckoutSession();
+  /** The session, once its chunk has loaded (src/element/engine.ts). */
+  #session: CheckoutSession | undefined;
+  #engine: Engine | undefined;
+  /** What the payer did in the first frame, before the session came: replayed into it, in order. */
+  #early: EarlyAction[] | undefined = [];
   #refused: string | undefined;
   #announcement = '';
   /** `svc-ready` to dispatch once the state it describes is rendered. */
   #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
-  #view!: CheckoutViewState;
+  #view: CheckoutViewState | undefined;
   /** What the parts render: set as their `context` property at each update. */
   #context!: CheckoutContext;
   #focusOnStep = false;
 
   readonly #actions: CheckoutActions = {
-    selectMethod: (method) => this.#session.selectMethod(method),
-    input: (name, value) => this.#session.input(name, value),
+    selectMethod: (method) => this.#act(['selectMethod', method]),
+    input: (name, value) => this.#act(['input', name, value]),
     // Chromium blurs a focused input while Lit removes it, in the middle of a part's update: handle the blur
     // once that update is done.
-    blur: (name) => queueMicrotask(() => this.#session.blur(name)),
+    blur: (name) => queueMicrotask(() => this.#act(['blur', name])),
     submit: () => this.submit(),
-    submitCode: (code) => this.#session.submitCode(code),
-    resendOtp: () => this.#session.resendOtp(),
-    openRedirect: () => this.#session.openRedirect(),
+    // The steps come with the session: these are never called before it.
+    submitCode: async (code) => (await this.#start()).submitCode(code),
+    resendOtp: async () => (await this.#start()).resendOtp(),
+    openRedirect: () => this.#session?.openRedirect(),
     copyReferenceCode: () => this.#copyReferenceCode(),
     retry: () => this.reset(),
   };
 
-  constructor() {
-    super();
-    this.#session.subscribe(() => {
-      // Read before the update: the focused control (Pay, Confirm) goes away with its step.
-      this.#focusOnStep ||= this.matches(':focus-within');
+  /** A form action: to the session, or kept for it while the first frame is all there is. */
+  #act(action: EarlyAction): void {
+    const session = this.#session;
+    if (!session || this.#early) {
+      this.#early?.push(action);
+      this.requestUpdate();
+      return;
+    }
+    if (action[0] === 'selectMethod') session.selectMethod(action[1]);
+    else if (action[0] === 'input') session.input(action[1], action[2]);
+    else session.blur(action[1]);
+  }
+
+  /** Loads the session's chunk and makes the session (once); the next update configures it. */
+  #start(): Promise<CheckoutSession> {
+    return loadEngine().then((module) => {
+      if (this.#session) return this.#session;
+      const session = new module.CheckoutSession();
+      this.#engine = module;
+      this.#session = session;
+      session.subscribe(() => {
+        // Read before the update: the focused control (Pay, Confirm) goes away with its step.
+        this.#focusOnStep ||= this.matches(':focus-within');
+        this.requestUpdate();
+      });
+      session.on((event) => this.#dispatch(event));
+      if (this.isConnected) session.resume();
+      this.requestUpdate();
+      return session;
+    });
+  }
+
+  /** Complete once the session has taken over: what a page reads then is what the payer can use. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    await this.#start();
+    await this.#localize.loading;
+    return super.getUpdateComplete();
+  }
+
+  /** Nothing is painted in a language whose words are still on their way (never English first, then Arabic). */
+  protected override shouldUpdate(changed: PropertyValues<this>): boolean {
+    const loading = this.#localize.loading;
+    if (!loading) return super.shouldUpdate(changed);
+    // Lit forgets what changed once an update is skipped: asked again, with the same names and old values.
+    const held = [...changed];
+    void loading.then(() => {
+      for (const [name, old] of held) this.requestUpdate(name as keyof this, old);
       this.requestUpdate();
     });
-    this.#session.on((event) => this.#dispatch(event));
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------------------------
   // Public API
 
-  /** The headless session behind this element: its state, commands and events (`svc-checkout/checkout`). */
-  get session(): CheckoutSession {
+  /**
+   * The headless session behind this element: its state, commands and events (`svc-checkout/checkout`). It
+   * loads after the first frame: undefined until then, always there once `updateComplete` resolves.
+   */
+  get session(): CheckoutSession | undefined {
     return this.#session;
   }
 
   /** Sends the form of the selected method. A second call while one is in flight returns the same promise. */
   submit(): Promise<void> {
-    return this.#session.submit();
+    if (this.#session && !this.#early) return this.#session.submit();
+    // Before the session: once it is configured, with what the payer typed in the first frame.
+    this.#submitting ??= (async () => {
+      const session = await this.#start();
+      await this.updateComplete;
+      return session.submit();
+    })().finally(() => (this.#submitting = undefined));
+    return this.#submitting;
   }
+  #submitting: Promise<void> | undefined;
 
   /**
    * Leaves the current order (it is not cancelled) for a new attempt with a new reference, and shows the form.
    * Does nothing while a create, or the search for its lost answer, is under way.
    */
   reset(): void {
-    this.#session.leave();
+    this.#session?.leave();
   }
 
   /** Asks the merchant endpoint for the order's status now (sharing the poll's request). Resolves to the envelope. */
-  getCashierStatus(): ReturnType<CheckoutSession['checkNow']> {
-    return this.#session.checkNow();
+  async getCashierStatus(): ReturnType<CheckoutSession['checkNow']> {
+    const session = await this.#start();
+    await this.updateComplete;
+    return session.checkNow();
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -254,18 +338,39 @@ export class SvcCheckout extends LitElement {
       this.payParams = withoutPrivateKey(this.payParams as Record<string, unknown>) as Partial<PayParams>;
       this.#refusePrivateKey();
     }
-    const settings = Object.fromEntries(ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => [row.property, this[row.property as keyof this]]));
-    this.#session.configure({
-      ...(settings as CheckoutSettings),
+    const attributes = Object.fromEntries(ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => [row.property, this[row.property as keyof this]]));
+    const settings: CheckoutSettings = {
+      ...(attributes as CheckoutSettings),
       redirectMode: this.redirectMode === 'new-window' ? 'new-window' : 'same-window',
       payParams: this.payParams,
       userInfo: this.userInfo,
       language: this.#localize.term.$code.startsWith('ar') ? 'Arabic' : 'English',
       refused: this.#refused,
-    });
+    };
     this.#applyDirection();
-    this.#view = viewOf(this.#session.state, this.#localize);
-    this.#context = { state: this.#view, actions: this.#actions, localize: this.#localize };
+    const session = this.#session;
+    if (session && this.#engine) {
+      session.configure(settings);
+      const early = this.#early;
+      this.#early = undefined;
+      for (const action of early ?? []) this.#act(action);
+      this.#view = this.#engine.viewOf(session.state, this.#localize);
+    } else {
+      // The first frame: the form from the settings alone, or nothing until the session decides.
+      const first = firstFrameOf(settings, environment);
+      this.#view = first && formView(withEarly(first, this.#early ?? []));
+      if (!first) void this.#start();
+    }
+    this.#context = { state: this.#view as CheckoutViewState, actions: this.#actions, localize: this.#localize };
+  }
+
+  protected override firstUpdated(changed: PropertyValues<this>): void {
+    super.firstUpdated(changed);
+    // The rest is fetched once the first frame is painted.
+    setTimeout(() => {
+      void this.#start();
+      for (const method of PAY_METHODS) void loadForm(method);
+    });
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -283,12 +388,12 @@ export class SvcCheckout extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#session.resume();
+    this.#session?.resume();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#session.pause();
+    this.#session?.pause();
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -300,7 +405,7 @@ export class SvcCheckout extends LitElement {
     const t = this.#localize.term;
     const state = this.#view;
     const sandbox = this.sandbox ?? SvcCheckout.isSandBox;
-    const stepKey = `${state.step.kind}:${state.order?.actionType ?? ''}`;
+    const stepKey = `${state?.step.kind}:${state?.order?.actionType ?? ''}`;
     if (stepKey === this.#lastStep) this.#focusOnStep = false;
     this.#lastStep = stepKey;
     return html`
@@ -308,20 +413,20 @@ export class SvcCheckout extends LitElement {
         <slot name="header">
           <div part="header" class="header">
             <div class="merchant">
-              <span class="merchant-name">${state.merchantName}</span>
+              <span class="merchant-name">${state?.merchantName}</span>
               ${sandbox ? html`<span part="badge" class="badge" title=${t.testModeHint}>${t.testMode}</span>` : nothing}
             </div>
-            ${state.amount
+            ${state?.amount
               ? html`<p part="amount" class="amount">
                   <span class="amount-label">${t.total}</span>
                   <span class="amount-value">${this.#localize.money(state.amount.total, state.amount.currency)}</span>
                 </p>`
               : nothing}
-            ${state.productName ? html`<p class="product">${state.productName}</p>` : nothing}
+            ${state?.productName ? html`<p class="product">${state.productName}</p>` : nothing}
           </div>
         </slot>
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.#announcement}</div>
-        <div class="body">${this.#renderStep(state)}</div>
+        <div class="body" aria-busy=${state ? 'false' : 'true'}>${state ? this.#renderStep(state) : nothing}</div>
         <slot name="footer"></slot>
       </div>
     `;
@@ -336,6 +441,7 @@ export class SvcCheckout extends LitElement {
           { urgent: true },
         )}`;
       case 'form':
+        void loadForm(state.method);
         return html`
           <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
           ${{
@@ -404,7 +510,7 @@ export class SvcCheckout extends LitElement {
         this.#ready = event.detail;
         return;
       case 'announce':
-        return this.#announce(announcementText(event.detail, this.#localize));
+        return this.#announce(this.#engine!.announcementText(event.detail, this.#localize));
       case 'before-redirect': {
         const dom = new SvcBeforeRedirectEvent({ ...event.detail, waitUntil: (promise) => event.waitUntil(promise) });
         if (!this.dispatchEvent(dom)) event.preventDefault();
@@ -414,13 +520,13 @@ export class SvcCheckout extends LitElement {
   }
 
   async #copyReferenceCode(): Promise<void> {
-    const code = this.#view.order?.referenceCode;
+    const code = this.#view?.order?.referenceCode;
     if (!code) return;
     try {
       await navigator.clipboard.writeText(code);
-      this.#session.note({ kind: 'copied' });
+      this.#session?.note({ kind: 'copied' });
     } catch {
-      this.#session.note({ kind: 'copy-failed' });
+      this.#session?.note({ kind: 'copy-failed' });
     }
   }
 

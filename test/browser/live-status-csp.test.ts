@@ -33,9 +33,9 @@ describe('<svc-checkout> live status under a connect-src that forbids the stream
       if (refused) {
         await until('a poll', () => status.count > 0);
         expect(events.count).to.equal(1);
-        expect(element.session.following).to.equal('poll');
+        expect(element.session!.following).to.equal('poll');
       } else {
-        await until('the stream', () => element.session.following === 'stream');
+        await until('the stream', () => element.session!.following === 'stream');
         expect(status.count).to.equal(0);
       }
       await stack.control('POST', '/sandbox/v1/pos/N78101818605/swipe', { outcome: 'success' });

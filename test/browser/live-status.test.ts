@@ -41,7 +41,7 @@ describe('<svc-checkout> live status', () => {
       await type(element, 'input[name=sn]', 'N78101818601');
       await clickButton(element, /^Pay/);
       await untilText(element, 'Swipe or insert');
-      await until('the stream', () => seen.events.count === 1 && element.session.following === 'stream');
+      await until('the stream', () => seen.events.count === 1 && element.session!.following === 'stream');
       // poll-interval is 100 ms: polling would have asked several times by now.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       await payAtTerminal(element, 'N78101818601');
@@ -59,14 +59,14 @@ describe('<svc-checkout> live status', () => {
       await type(element, 'input[name=sn]', 'N78101818605');
       await clickButton(element, /^Pay/);
       await untilText(element, 'Swipe or insert');
-      await until('the stream', () => seen.events.count === 1 && element.session.following === 'stream');
+      await until('the stream', () => seen.events.count === 1 && element.session!.following === 'stream');
       const parent = element.parentElement!;
       element.remove();
-      expect(element.session.following).to.equal('off');
+      expect(element.session!.following).to.equal('off');
       await stack.control('POST', '/sandbox/v1/pos/N78101818605/swipe', { outcome: 'success' });
       // Away, the element hears nothing: no stream is open to tell it, and nothing polls.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(element.session.state.phase.kind).to.equal('action');
+      expect(element.session!.state.phase.kind).to.equal('action');
       parent.append(element);
       // Back: the stream again, whose first event is the payment.
       await untilText(element, 'Payment received');
@@ -87,7 +87,7 @@ describe('<svc-checkout> live status', () => {
       await until('the stream asked for', () => seen.events.count === 1);
       expect(seen.status.count, 'no poll while the stream may still deliver').to.equal(0);
       await until('a poll, the stream given up', () => seen.status.count > 0, 7_000);
-      expect(element.session.following).to.equal('poll');
+      expect(element.session!.following).to.equal('poll');
       // The stream's request was given up before the first poll went: never both at once.
       expect(seen.events.inFlight).to.equal(0);
       await payAtTerminal(element, 'N78101818602');
@@ -125,7 +125,7 @@ describe('<svc-checkout> live status', () => {
       await fetch(`/gates/${gate}/open`, { method: 'POST' });
       // The element tries the stream again on a back-off, and at once when the browser is back online.
       window.dispatchEvent(new Event('online'));
-      await until('the stream again', () => seen.events.count === 2 && element.session.following === 'stream');
+      await until('the stream again', () => seen.events.count === 2 && element.session!.following === 'stream');
       // A poll that was in flight may still land; after it, none.
       await until('no poll in flight', () => seen.status.inFlight === 0);
       const polled = seen.status.count;

@@ -10,6 +10,12 @@ beforeAll(() => assertDistFresh());
 
 const root = new URL('../../', import.meta.url).pathname;
 
+/** Every script of the CDN build: the entry and its chunks. */
+async function cdnFiles(): Promise<string[]> {
+  const entries = await readdir(`${root}dist/cdn`, { recursive: true });
+  return entries.map(String).filter((entry) => entry.endsWith('.js')).map((entry) => `dist/cdn/${entry}`);
+}
+
 describe('dist/cdn/svc-checkout.js', () => {
   it('is built from the element, the session, core and Lit only', async () => {
     const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
@@ -20,15 +26,21 @@ describe('dist/cdn/svc-checkout.js', () => {
     expect(inputs.some((input) => input.includes('/development/'))).toBe(false);
   });
 
-  it('imports nothing and holds no server-side code', async () => {
-    const bundle = await readFile(`${root}dist/cdn/svc-checkout.js`, 'utf8');
-    expect(bundle).not.toMatch(/\bimport\s*(?:[\w{}*\s,]+from\s*)?["'](?!\.)/);
-    expect(bundle).not.toMatch(/node:|createHmac|subtle\.sign|svc-sandbox|createSandbox|MerchantId/);
-    expect(bundle).toMatch(/customElements\.define\(\s*["']svc-checkout["']/);
+  it('imports only its own chunks, relative to itself, and holds no server-side code', async () => {
+    const files = await cdnFiles();
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) {
+      const text = await readFile(`${root}${file}`, 'utf8');
+      // No bare import (a page has no import map), no absolute URL: every import is a file beside it.
+      expect(text, file).not.toMatch(/\bimport\s*(?:[\w{}*\s,]+from\s*)?["'](?!\.\.?\/)/);
+      expect(text, file).not.toMatch(/\bimport\(\s*["'](?!\.\.?\/)/);
+      expect(text, file).not.toMatch(/node:|createHmac|subtle\.sign|svc-sandbox|createSandbox|MerchantId/);
+    }
+    expect(await readFile(`${root}dist/cdn/svc-checkout.js`, 'utf8')).toMatch(/customElements\.define\(\s*["']svc-checkout["']/);
   });
 
   it('holds no private key: searched in the CDN file and in every module a browser loads', async () => {
-    const browserFiles = ['dist/cdn/svc-checkout.js'];
+    const browserFiles = await cdnFiles();
     for (const folder of ['dist/element', 'dist/core', 'dist/react']) {
       for (const entry of await readdir(`${root}${folder}`, { recursive: true })) {
         if (String(entry).endsWith('.js')) browserFiles.push(`${folder}/${entry}`);

@@ -186,7 +186,9 @@ describe('GET /payments/events', () => {
     // The kit's deadline or the service's EXPIRED, whichever comes first: the service's Date rounds to the second.
     expect(data(await events.next('end')).reason).toMatch(/^(expired|terminal)$/);
     await events.ended;
-    expect(kit.statusQueries).toBe(2);
+    // The first query, perhaps one on the schedule's first step (2.5 s) if the deadline is later, and the last.
+    expect(kit.statusQueries).toBeGreaterThanOrEqual(2);
+    expect(kit.statusQueries).toBeLessThanOrEqual(3);
   });
 
   it("keeps the service's deadline when only the kit's clock moves", async () => {

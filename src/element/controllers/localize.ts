@@ -6,7 +6,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { formatMinorUnits } from '../../core/index.js';
-import { FALLBACK_LOCALE, onTranslationsChanged, resolveTranslation } from '../i18n/registry.js';
+import { FALLBACK_LOCALE, onTranslationsChanged, resolveTranslation, translationLoading } from '../i18n/registry.js';
 import type { PartialTranslation, Translation } from '../i18n/translation.js';
 
 export interface LocalizedHost extends ReactiveControllerHost, HTMLElement {
@@ -79,6 +79,11 @@ export class LocalizeController implements ReactiveController {
       node = root instanceof ShadowRoot ? root.host : null;
     }
     return document.documentElement.lang?.trim() || FALLBACK_LOCALE;
+  }
+
+  /** While the catalog of this element's language is being fetched (Arabic ships in a chunk of its own). */
+  get loading(): Promise<void> | undefined {
+    return translationLoading(this.locale);
   }
 
   /** The terms, with fallback and the element's overrides (re-read when `strings` is set anew). */

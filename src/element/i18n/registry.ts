@@ -1,16 +1,18 @@
 /**
  * The catalogs every `<svc-checkout>` can speak, shared by all instances on the page. English and Arabic
- * ship; a merchant adds a locale or overrides terms with `registerTranslation`, and one element's terms with
- * its `strings` property.
+ * ship: English with the element, Arabic in its own chunk, fetched when an element speaks it. A merchant adds a
+ * locale or overrides terms with `registerTranslation`, and one element's terms with its `strings` property.
  */
-import ar from './ar.js';
 import en from './en.js';
 import type { PartialTranslation, Translation } from './translation.js';
 
-const catalogs = new Map<string, PartialTranslation>([
-  ['en', en],
-  ['ar', ar],
-]);
+const catalogs = new Map<string, PartialTranslation>([['en', en]]);
+/** Catalogs that ship in a chunk of their own, by language. */
+const SHIPPED: Readonly<Record<string, () => Promise<{ default: PartialTranslation }>>> = {
+  ar: () => import('./ar.js'),
+};
+const loading = new Map<string, Promise<void>>();
+const shipped = new Set<string>();
 const listeners = new Set<() => void>();
 
 export const FALLBACK_LOCALE = 'en';
@@ -44,10 +46,36 @@ export function resolveTranslation(locale: string, overrides?: Omit<PartialTrans
   return result as Translation;
 }
 
-/** Whether some catalog speaks this locale or its language. */
+/** Whether some catalog speaks this locale or its language (loaded or not). */
 export function hasTranslation(locale: string): boolean {
   const code = locale.toLowerCase();
-  return catalogs.has(code) || catalogs.has(code.split('-')[0] ?? code);
+  const language = code.split('-')[0] ?? code;
+  return catalogs.has(code) || catalogs.has(language) || Object.hasOwn(SHIPPED, language);
+}
+
+/**
+ * The shipped catalog of a locale's language still to load: a promise that settles once it is registered (the
+ * terms of a merchant registered before it stay on top); undefined when there is nothing to wait for.
+ */
+export function translationLoading(locale: string): Promise<void> | undefined {
+  const language = locale.toLowerCase().split('-')[0] ?? '';
+  const load = Object.hasOwn(SHIPPED, language) ? SHIPPED[language] : undefined;
+  if (!load || shipped.has(language)) return undefined;
+  let promise = loading.get(language);
+  if (!promise) {
+    promise = load().then(
+      (module) => {
+        shipped.add(language);
+        const own = catalogs.get(language);
+        catalogs.set(language, own ? merge(module.default, own) : module.default);
+        for (const listener of listeners) listener();
+      },
+      // A chunk that cannot be fetched leaves the page in English, and may be tried again.
+      () => void loading.delete(language),
+    );
+    loading.set(language, promise);
+  }
+  return promise;
 }
 
 function merge<T extends object>(base: T, next: object): T {

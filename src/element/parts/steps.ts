@@ -1,8 +1,4 @@
-// Registers every part of <svc-checkout>.
-import './method-picker/method-picker.js';
-import './pos-form/pos-form.js';
-import './bank-account-form/bank-account-form.js';
-import './reference-code-form/reference-code-form.js';
+// Registers the parts of the steps after the form: they load with the session (src/element/engine.ts).
 import './countdown/countdown.js';
 import './leave-order.js';
 import './swipe-step/swipe-step.js';

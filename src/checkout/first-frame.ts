@@ -1,0 +1,103 @@
+/**
+ * The form a checkout starts with, from its settings alone. The session starts its state from it; the element
+ * paints it as its first frame, before the session (its rules, endpoint client and status follower) has loaded,
+ * when nothing else could be shown: no order to resume, no lost create to look for, a configuration that reads.
+ */
+import { readTokenPayload, uncheckedCheckoutClaims } from '../core/token-wire.js';
+import type { CheckoutTokenClaims } from '../core/tokens.js';
+import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
+import type { KeyValueStorage } from './environment.js';
+import type { CheckoutState } from './state.js';
+import { SavedCheckoutStore, storageKeyOf } from './storage.js';
+
+/** A checkout before it is configured. */
+export const IDLE_STATE: CheckoutState = {
+  phase: { kind: 'idle' },
+  methods: [],
+  method: 'Pos',
+  amount: undefined,
+  merchantName: '',
+  productName: '',
+  values: { Pos: {}, BankAccount: {}, ReferenceCode: {} },
+  errors: {},
+  alert: undefined,
+  notice: undefined,
+  busy: false,
+  resendWait: 0,
+  redirectMode: 'same-window',
+  redirectBlocked: false,
+  submitCount: 0,
+  terminal: undefined,
+};
+
+/** What the configuration decides of the state: the methods and the chosen one, the amount and the names. */
+export function formStateOf(config: CheckoutConfig, settings: CheckoutSettings, current: CheckoutState): CheckoutState {
+  const { methods } = config;
+  const terminal = settings.terminal?.trim() || undefined;
+  const state: CheckoutState = {
+    ...current,
+    methods,
+    method: methods.includes(current.method) ? current.method : methods[0]!,
+    amount: config.payAmount !== undefined && config.currency ? { total: config.payAmount, currency: config.currency } : undefined,
+    merchantName: config.merchantName,
+    productName: config.productName ?? '',
+    redirectMode: settings.redirectMode === 'new-window' ? 'new-window' : 'same-window',
+    terminal,
+  };
+  return terminal ? { ...state, values: { ...state.values, Pos: { ...state.values.Pos, sn: terminal } } } : state;
+}
+
+/** The payer's details the merchant already knows fill the reference code form where it is still empty. */
+export function prefilled(config: CheckoutConfig, settings: CheckoutSettings, state: CheckoutState): CheckoutState {
+  const info = config.userInfo;
+  const current = state.values.ReferenceCode;
+  return {
+    ...state,
+    values: {
+      ...state.values,
+      ReferenceCode: {
+        notifyUserName: info.userName ?? '',
+        notifyUserEmail: info.userEmail ?? '',
+        notifyUserMobile: info.userMobile ?? '',
+        notifyMethod: 'BOTH',
+        notifyLanguage: settings.language ?? 'English',
+        ...Object.fromEntries(Object.entries(current).filter(([, value]) => value !== undefined && value !== '')),
+      },
+    },
+  };
+}
+
+/**
+ * What a checkout token says, to show it: read, not checked (the session checks the claims with their rules, the
+ * kit the tag). Undefined unless it has the shape the form shows.
+ */
+export function shownClaims(token: string): CheckoutTokenClaims | undefined {
+  const payload = readTokenPayload(token, 'checkout');
+  if (typeof payload === 'string') return undefined;
+  const claims = uncheckedCheckoutClaims(payload.short);
+  const amount = claims.amount as { total: unknown; currency: unknown };
+  const product = claims.product as { name: unknown };
+  const fine =
+    typeof claims.merchantId === 'string' &&
+    typeof claims.reference === 'string' &&
+    typeof claims.country === 'string' &&
+    Number.isSafeInteger(amount.total) &&
+    typeof amount.currency === 'string' &&
+    typeof product.name === 'string' &&
+    (claims.methods === undefined || (Array.isArray(claims.methods) && claims.methods.length > 0)) &&
+    (claims.merchantName === undefined || typeof claims.merchantName === 'string');
+  return fine ? (claims as CheckoutTokenClaims) : undefined;
+}
+
+/**
+ * The first frame's state: the form, when the settings read and nothing of this checkout was saved that the
+ * session must resume or look for; undefined otherwise (the session decides what to show).
+ */
+export function firstFrameOf(settings: CheckoutSettings, environment: { storage?: KeyValueStorage | undefined; pageUrl(): string }): CheckoutState | undefined {
+  if (settings.statusOnly || settings.refused) return undefined;
+  const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
+  if (problem) return undefined;
+  const saved = new SavedCheckoutStore(storageKeyOf(config, environment.pageUrl()), environment.storage).load();
+  if (saved?.order || saved?.creating) return undefined;
+  return { ...prefilled(config, settings, formStateOf(config, settings, IDLE_STATE)), phase: { kind: 'form' } };
+}

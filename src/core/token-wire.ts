@@ -1,0 +1,133 @@
+/**
+ * The wire form of the two tokens (src/core/tokens.ts), and nothing that checks them: their kinds, short keys,
+ * base64url, and a reader of the payload. Light on purpose: the element's first frame reads what a checkout
+ * token says (to show it) with this alone; the rules that validate the claims load with the session.
+ */
+import { parseJson } from './json.js';
+import type { CheckoutTokenClaims } from './tokens.js';
+
+export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1' } as const;
+export type TokenKind = keyof typeof TOKEN_KINDS;
+
+/** Retries of a checkout: `reference`, `reference-2`, … up to this many unless the token says otherwise. */
+export const DEFAULT_ATTEMPTS = 10;
+export const MAX_ATTEMPTS = 99;
+/** How long a checkout token is good for unless the merchant's server says otherwise: one hour. */
+export const DEFAULT_CHECKOUT_TOKEN_SECONDS = 3_600;
+/** At most a week: a token is a proof for one visit to the checkout, not a permanent link. */
+export const MAX_CHECKOUT_TOKEN_SECONDS = 7 * 86_400;
+
+/** Short wire names of the claims: a token goes into a page and into every request's headers. */
+export const CHECKOUT_KEYS = {
+  merchantId: 'mid',
+  reference: 'ref',
+  total: 'amt',
+  currency: 'cur',
+  country: 'cty',
+  productName: 'pn',
+  productDescription: 'pd',
+  methods: 'pm',
+  expireAt: 'xa',
+  merchantName: 'mn',
+  callbackUrl: 'cb',
+  returnUrl: 'ru',
+  attempts: 'att',
+  issuedAt: 'iat',
+  expiresAt: 'exp',
+} as const;
+
+export type TokenRefusal = 'missing' | 'malformed' | 'forged' | 'expired' | 'merchant' | 'reference';
+
+/** A token's parts and its payload's short-key object, before any claim is checked; or why it has none. */
+export function readTokenPayload(
+  token: unknown,
+  kind: TokenKind,
+): { signed: string; tag: string; short: Record<string, unknown> } | Extract<TokenRefusal, 'missing' | 'malformed'> {
+  if (typeof token !== 'string' || token.trim() === '') return 'missing';
+  const parts = token.trim().split('.');
+  if (parts.length !== 3 || parts[0] !== TOKEN_KINDS[kind] || (parts[1] as string).length > 4096) return 'malformed';
+  const [prefix, payload, tag] = parts as [string, string, string];
+  const text = base64UrlDecode(payload);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (!parsed?.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) return 'malformed';
+  return { signed: `${prefix}.${payload}`, tag, short: parsed.value as Record<string, unknown> };
+}
+
+/** A checkout token's claims by their long names, as written: not checked (tokens.ts checks them). */
+export function uncheckedCheckoutClaims(short: Record<string, unknown>): Record<keyof CheckoutTokenClaims, unknown> {
+  const k = CHECKOUT_KEYS;
+  return {
+    merchantId: short[k.merchantId],
+    reference: short[k.reference],
+    amount: { total: short[k.total], currency: short[k.currency] },
+    country: short[k.country],
+    product: { name: short[k.productName], description: short[k.productDescription] },
+    methods: short[k.methods],
+    expireAt: short[k.expireAt],
+    merchantName: short[k.merchantName],
+    callbackUrl: short[k.callbackUrl],
+    returnUrl: short[k.returnUrl],
+    attempts: short[k.attempts],
+    issuedAt: short[k.issuedAt],
+    expiresAt: short[k.expiresAt],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// base64url of UTF-8 text, written out: core runs where neither Buffer nor a DOM is certain.
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+export function base64UrlEncode(input: string | Uint8Array): string {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  let out = '';
+  for (let index = 0; index < bytes.length; index += 3) {
+    const a = bytes[index] as number;
+    const b = bytes[index + 1];
+    const c = bytes[index + 2];
+    out += ALPHABET[a >> 2];
+    out += ALPHABET[((a & 3) << 4) | ((b ?? 0) >> 4)];
+    if (b !== undefined) out += ALPHABET[((b & 15) << 2) | ((c ?? 0) >> 6)];
+    if (c !== undefined) out += ALPHABET[c & 63];
+  }
+  return out;
+}
+
+/** Each character's six bits by its code, -1 for a character outside the alphabet. */
+const SEXTETS = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let index = 0; index < ALPHABET.length; index++) table[ALPHABET.charCodeAt(index)] = index;
+  return table;
+})();
+
+export function base64UrlBytes(text: string): Uint8Array | undefined {
+  if (text.length % 4 === 1) return undefined;
+  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let offset = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const sextet = code < 128 ? (SEXTETS[code] as number) : -1;
+    if (sextet < 0) return undefined;
+    value = ((value << 6) | sextet) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[offset++] = (value >> bits) & 255;
+    }
+  }
+  // One text per byte string: bits left over past the last byte must be zero, or a tag could be respelled.
+  if ((value & ((1 << bits) - 1)) !== 0) return undefined;
+  return bytes.subarray(0, offset);
+}
+
+export function base64UrlDecode(text: string): string | undefined {
+  const bytes = base64UrlBytes(text);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,79 @@
+// The first frame: the form paints from the element's own chunk while the session's chunk (src/element/engine.ts)
+// and Arabic are still on their way, held back by the test server (`moduleGate` in web-test-runner.config.mjs).
+// What the payer does meanwhile reaches the session when it comes. Each test runs before its page loaded either.
+import { expect } from '@open-wc/testing';
+import type { SvcCheckout } from '../../src/element/index.js';
+import { deepQuery, uniqueReference, untilText, until, visibleText } from './support/checkout.js';
+import { countRequests } from './support/requests.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const gate = (name: 'engine' | 'ar', action: 'close' | 'open') => fetch(`/module-gates/${name}/${action}`, { method: 'POST' });
+const frames = async (count: number) => {
+  for (let index = 0; index < count; index++) await new Promise((resolve) => requestAnimationFrame(resolve));
+};
+
+async function place(stack: Stack, attributes: Record<string, string>): Promise<SvcCheckout> {
+  const element = document.createElement('svc-checkout') as SvcCheckout;
+  const token = await stack.checkoutToken({ reference: uniqueReference('first'), amount: { total: 12_500, currency: 'EGP' } });
+  for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'poll-interval': '100', sandbox: '', ...attributes })) {
+    element.setAttribute(name, value);
+  }
+  document.body.append(element);
+  return element;
+}
+
+describe('<svc-checkout> first frame', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(async () => {
+    await gate('engine', 'open');
+    await gate('ar', 'open');
+    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
+    sessionStorage.clear();
+  });
+
+  it('shows the form before the session has loaded, keeps what the payer types and sends it once the session is there', async () => {
+    await gate('engine', 'close');
+    const creates = countRequests('/payments');
+    try {
+      const element = await place(stack, { 'pay-method': 'Pos', locale: 'en' });
+      await frames(3);
+      // The form, the amount and the Pay button, with no session behind them yet.
+      expect(element.session).to.equal(undefined);
+      const input = await until('the serial number field', () => deepQuery<HTMLInputElement>(element, 'input[name=sn]'));
+      expect(visibleText(element)).to.contain('Pay EGP');
+      input.value = 'N78101818390';
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      await frames(2);
+      expect(deepQuery<HTMLInputElement>(element, 'input[name=sn]')!.value).to.equal('N78101818390');
+      (deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!).click();
+      // Long enough for the session to have come and sent, were it not held back.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Pressed before the session came: nothing is sent until it does.
+      expect(element.session).to.equal(undefined);
+      expect(creates.count).to.equal(0);
+      await gate('engine', 'open');
+      await untilText(element, 'Swipe or insert');
+      expect(creates.count).to.equal(1);
+      expect(visibleText(element)).to.contain('N78101818390');
+    } finally {
+      creates.restore();
+    }
+  });
+
+  it('paints an Arabic page in Arabic, never in English first', async () => {
+    await gate('ar', 'close');
+    const element = await place(stack, { 'pay-method': 'Pos', locale: 'ar' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing painted while the Arabic words are on their way.
+    expect(visibleText(element).trim()).to.equal('');
+    await gate('ar', 'open');
+    await until('the Arabic form', () => deepQuery(element, 'input[name=sn]'));
+    await element.updateComplete;
+    expect(visibleText(element)).to.match(/ادفع/);
+    expect(visibleText(element)).not.to.contain('Pay');
+    expect(element.getAttribute('dir')).to.equal('rtl');
+  });
+});
