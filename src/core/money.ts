@@ -4,8 +4,16 @@
 
 /** How many minor units a currency has, as Intl knows it (EGP 2, JPY 0, KWD 3). */
 export function minorUnitDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = MINOR_DIGITS.get(currency);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    MINOR_DIGITS.set(currency, digits);
+  }
+  return digits;
 }
+// A formatter costs far more to make than to use (a page shows the same amount in several places): made once.
+const MINOR_DIGITS = new Map<string, number>();
+const FORMATTERS = new Map<string, Intl.NumberFormat>();
 
 /**
  * The decimal text of an amount in minor units, exact for every safe integer ("123456" with 2 digits ->
@@ -26,7 +34,12 @@ export function formatMinorUnits(
   locale?: string | readonly string[],
   options: Intl.NumberFormatOptions = {},
 ): string {
-  const format = new Intl.NumberFormat(locale as string | string[] | undefined, { style: 'currency', currency, ...options });
+  const key = JSON.stringify([locale, currency, options]);
+  let format = FORMATTERS.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale as string | string[] | undefined, { style: 'currency', currency, ...options });
+    if (FORMATTERS.size < 64) FORMATTERS.set(key, format);
+  }
   // The wire's minor units follow the currency, whatever fraction digits the display options ask for.
   const digits = minorUnitDigits(currency);
   // Intl accepts decimal strings and formats them without converting to a float first.

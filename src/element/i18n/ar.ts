@@ -1,6 +1,8 @@
 import type { NumberFormat, Translation } from './translation.js';
 
-const plural = new Intl.PluralRules('ar');
+/** Made at the first count, not when the catalog loads: the first frame counts nothing. */
+let rules: Intl.PluralRules | undefined;
+const plural = { select: (n: number) => (rules ??= new Intl.PluralRules('ar')).select(n) };
 
 /**
  * Arabic counted nouns (Intl.PluralRules): one and two have their own forms, 3–10 take the plural, 11–99 the

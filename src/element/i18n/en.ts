@@ -1,6 +1,8 @@
 import type { NumberFormat, Translation } from './translation.js';
 
-const plural = new Intl.PluralRules('en');
+/** Made at the first count, not when the catalog loads: the first frame counts nothing. */
+let rules: Intl.PluralRules | undefined;
+const plural = { select: (n: number) => (rules ??= new Intl.PluralRules('en')).select(n) };
 const count = (n: number, format: NumberFormat, one: string, other: string) => `${format(n)} ${plural.select(n) === 'one' ? one : other}`;
 
 const en: Translation = {
