@@ -21,9 +21,9 @@ export {
   DEFAULT_CHECKOUT_TOKEN_SECONDS,
   MAX_ATTEMPTS,
   MAX_CHECKOUT_TOKEN_SECONDS,
+  readTokenPayload,
   TOKEN_KINDS,
   uncheckedCheckoutClaims,
-  readTokenPayload,
   type TokenKind,
   type TokenRefusal,
 } from './token-wire.js';
@@ -67,7 +67,6 @@ export interface OrderTokenClaims {
    */
   clockOffset?: number | undefined;
 }
-
 
 const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', country: 'cty', expiresAt: 'exp', clockOffset: 'off' } as const;
 
@@ -206,7 +205,6 @@ export function parseOrderToken(token: unknown): TokenParse<OrderTokenClaims> {
     return claims.ok ? claims.value : undefined;
   });
 }
-
 
 function parseToken<T>(token: unknown, kind: TokenKind, read: (short: Record<string, unknown>) => T | undefined): TokenParse<T> {
   const payload = readTokenPayload(token, kind);

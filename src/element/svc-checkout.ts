@@ -21,12 +21,12 @@ import { formView, type CheckoutActions, type CheckoutContext, type CheckoutStat
 import { styles } from './svc-checkout.styles.js';
 import { loadForm } from './parts/forms.js';
 import { renderAlert } from './parts/alert.js';
+import { lazy } from './lazy.js';
 
 type Engine = typeof import('./engine.js');
 
-/** The session's chunk, fetched once for every element on the page. */
-let engine: Promise<Engine> | undefined;
-const loadEngine = () => (engine ??= import('./engine.js'));
+/** The session's chunk. */
+const loadEngine = lazy((): Promise<Engine> => import('./engine.js'));
 const environment = defaultEnvironment();
 
 /** A form action taken before the session came. */
@@ -217,6 +217,8 @@ export class SvcCheckout extends LitElement {
   /** What the parts render: set as their `context` property at each update. */
   #context!: CheckoutContext;
   #focusOnStep = false;
+  /** A submit asked for before the session came: a second one gets the same promise. */
+  #submitting: Promise<void> | undefined;
 
   readonly #actions: CheckoutActions = {
     selectMethod: (method) => this.#act(['selectMethod', method]),
@@ -299,15 +301,11 @@ export class SvcCheckout extends LitElement {
   /** Sends the form of the selected method. A second call while one is in flight returns the same promise. */
   submit(): Promise<void> {
     if (this.#session && !this.#early) return this.#session.submit();
-    // Before the session: once it is configured, with what the payer typed in the first frame.
-    this.#submitting ??= (async () => {
-      const session = await this.#start();
-      await this.updateComplete;
-      return session.submit();
-    })().finally(() => (this.#submitting = undefined));
+    this.#submitting ??= this.#configured()
+      .then((session) => session.submit())
+      .finally(() => (this.#submitting = undefined));
     return this.#submitting;
   }
-  #submitting: Promise<void> | undefined;
 
   /**
    * Leaves the current order (it is not cancelled) for a new attempt with a new reference, and shows the form.
@@ -319,9 +317,13 @@ export class SvcCheckout extends LitElement {
 
   /** Asks the merchant endpoint for the order's status now (sharing the poll's request). Resolves to the envelope. */
   async getCashierStatus(): ReturnType<CheckoutSession['checkNow']> {
-    const session = await this.#start();
+    return (await this.#configured()).checkNow();
+  }
+
+  /** The session once it is configured, with what the payer did in the first frame (`updateComplete` waits for it). */
+  async #configured(): Promise<CheckoutSession> {
     await this.updateComplete;
-    return session.checkNow();
+    return this.#session as CheckoutSession;
   }
 
   // ---------------------------------------------------------------------------------------------------------

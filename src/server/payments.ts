@@ -95,7 +95,7 @@ export interface StatusProofs {
   checkoutToken: string | null;
 }
 
-export type ProvenStatusQuery = { ok: true; proof: StreamProof; orderClaims?: OrderTokenClaims } | { ok: false; response: Answer };
+export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Answer };
 
 export interface PaymentRoutes {
   routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
@@ -340,12 +340,10 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
    */
   async function proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery> {
     let proof: StreamProof;
-    let orderClaims: OrderTokenClaims | undefined;
     if (proofs.orderToken) {
       const checked = await orderProof(proofs.orderToken);
       if (!checked.ok) return checked;
       const { claims } = checked;
-      orderClaims = claims;
       proof = { query: { country: claims.country, orderNo: claims.orderNo }, expiresAt: deadlineOf(claims), deadline: () => deadlineOf(claims) };
     } else if (options.orderSource === 'checkout-token') {
       const checked = await checkoutProof(proofs.checkoutToken);
@@ -374,7 +372,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       const allowed = await hook(() => options.authorizeAction!('status', { ...proof.query }, webRequestOf(request)));
       if (!allowed.ok) return allowed;
     }
-    return orderClaims ? { ok: true, proof, orderClaims } : { ok: true, proof };
+    return { ok: true, proof };
   }
 
   /** The status of an order; a query by reference answers with the order's token, so that the page can go on with it. */
@@ -385,7 +383,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER),
     });
     if (!proven.ok) return proven.response;
-    const { query, vouchFor } = proven.proof;
+    const { query, vouchFor, deadline } = proven.proof;
     // Tried once: the element polls again anyway, and must hear within its own timeout. The query was checked
     // above (from a token's checked claims, or with the status rules), so it is sent as it is.
     const answer = await callService('status', () => client.send<CashierStatusData>('status', query, { signal: request.signal, retries: 0 }));
@@ -398,8 +396,8 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     // The order's own token knows its expiry: each answer of a pending order says how long it has left, in the
     // service's time as this very answer dated it, so that a page's deadline and countdown follow the service's
     // clock rather than the device's.
-    if (proven.orderClaims && data?.['status'] === 'PENDING') {
-      headers[EXPIRES_IN_HEADER] = String(Math.max(0, Math.round((deadlineOf(proven.orderClaims) - options.now()) / 1000)));
+    if (deadline && data?.['status'] === 'PENDING') {
+      headers[EXPIRES_IN_HEADER] = String(Math.max(0, Math.round((deadline() - options.now()) / 1000)));
     }
     return envelope(answer, headers);
   }

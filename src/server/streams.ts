@@ -103,8 +103,9 @@ export interface StreamProof {
   /** A stream by reference gets the order's token once the order is known (as the status route answers). */
   vouchFor?: { reference: string; country: string; expireAt: number | undefined };
   /**
-   * `expiresAt` again, as the kit now knows the service's clock (each dated answer tells it): a stream whose
-   * order's deadline moved sends its schedule again.
+   * `expiresAt` again, as the kit now knows the service's clock (each dated answer tells it): the status
+   * route's `Svc-Expires-In` reads it after its query, and a stream whose order's deadline moved sends its
+   * schedule again.
    */
   deadline?: (() => number) | undefined;
 }

@@ -29,6 +29,15 @@ describe('<svc-checkout> live status', () => {
     };
   }
 
+  /** A POS order made through the element (at `endpoint`, by default its stack's), at its swipe step. */
+  async function posOrder(sn: string, { endpoint, on = stack }: { endpoint?: string; on?: Stack } = {}) {
+    const element = await checkout(on, { payMethod: 'Pos', ...(endpoint ? { endpoint } : {}) });
+    await type(element, 'input[name=sn]', sn);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    return element;
+  }
+
   async function payAtTerminal(element: HTMLElement, sn: string, on: Stack = stack): Promise<void> {
     await on.control('POST', `/sandbox/v1/pos/${sn}/swipe`, { outcome: 'success' });
     await untilText(element, 'Payment received');
@@ -37,10 +46,7 @@ describe('<svc-checkout> live status', () => {
   it('sees the payment through the stream, with no status request', async () => {
     const seen = watch();
     try {
-      const element = await checkout(stack, { payMethod: 'Pos' });
-      await type(element, 'input[name=sn]', 'N78101818601');
-      await clickButton(element, /^Pay/);
-      await untilText(element, 'Swipe or insert');
+      const element = await posOrder('N78101818601');
       await until('the stream', () => seen.events.count === 1 && element.session!.following === 'stream');
       // poll-interval is 100 ms: polling would have asked several times by now.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -55,10 +61,7 @@ describe('<svc-checkout> live status', () => {
   it('closes the stream when the element leaves the page, and on its return sees a payment made meanwhile', async () => {
     const seen = watch();
     try {
-      const element = await checkout(stack, { payMethod: 'Pos' });
-      await type(element, 'input[name=sn]', 'N78101818605');
-      await clickButton(element, /^Pay/);
-      await untilText(element, 'Swipe or insert');
+      const element = await posOrder('N78101818605');
       await until('the stream', () => seen.events.count === 1 && element.session!.following === 'stream');
       const parent = element.parentElement!;
       element.remove();
@@ -80,10 +83,7 @@ describe('<svc-checkout> live status', () => {
   it('polls within 5 s when a proxy holds the stream back, and still sees the payment', async () => {
     const seen = watch();
     try {
-      const element = await checkout(stack, { payMethod: 'Pos', endpoint: `/buffered${stack.endpoint}` });
-      await type(element, 'input[name=sn]', 'N78101818602');
-      await clickButton(element, /^Pay/);
-      await untilText(element, 'Swipe or insert');
+      const element = await posOrder('N78101818602', { endpoint: `/buffered${stack.endpoint}` });
       await until('the stream asked for', () => seen.events.count === 1);
       expect(seen.status.count, 'no poll while the stream may still deliver').to.equal(0);
       await until('a poll, the stream given up', () => seen.status.count > 0, 7_000);
@@ -100,10 +100,7 @@ describe('<svc-checkout> live status', () => {
     const polling = await startStack({ handler: { streams: false } });
     const seen = watch();
     try {
-      const element = await checkout(polling, { payMethod: 'Pos' });
-      await type(element, 'input[name=sn]', 'N78101818603');
-      await clickButton(element, /^Pay/);
-      await untilText(element, 'Swipe or insert');
+      const element = await posOrder('N78101818603', { on: polling });
       await until('polls', () => seen.status.count >= 3);
       await payAtTerminal(element, 'N78101818603', polling);
       expect(seen.events.count).to.equal(1);
@@ -117,10 +114,7 @@ describe('<svc-checkout> live status', () => {
     const gate = `g${Date.now().toString(36)}`;
     const seen = watch();
     try {
-      const element = await checkout(stack, { payMethod: 'Pos', endpoint: `/gate/${gate}${stack.endpoint}` });
-      await type(element, 'input[name=sn]', 'N78101818604');
-      await clickButton(element, /^Pay/);
-      await untilText(element, 'Swipe or insert');
+      const element = await posOrder('N78101818604', { endpoint: `/gate/${gate}${stack.endpoint}` });
       await until('polls, the stream refused', () => seen.events.count === 1 && seen.status.count >= 2);
       await fetch(`/gates/${gate}/open`, { method: 'POST' });
       // The element tries the stream again on a back-off, and at once when the browser is back online.

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS } from '../../src/core/index.js';
-import { STREAM_RETRY_MS, type CheckoutSession } from '../../src/checkout/index.js';
+import { STREAM_RETRY_MS, type CheckoutSession, type CheckoutSettings } from '../../src/checkout/index.js';
 import { harness, type Harness, type HarnessOptions } from './support.js';
 
 let h: Harness | undefined;
@@ -302,78 +302,64 @@ describe('the session follows an order through the status stream', () => {
 describe("the order's deadline follows the service's clock", () => {
   const expiresAtOf = (session: CheckoutSession) => (session.state.phase.kind === 'action' ? session.state.phase.order.expiresAt! : NaN);
 
-  it('moves when a status answer says the order has less time left than the page thought', async () => {
-    let ahead = 0;
+  /** A POS order made through a kit whose clock runs `shop.ahead` ms past the page's; its deadline as made. */
+  async function posOrderWithShopClock(sn: string, settings: Partial<CheckoutSettings> = {}) {
+    const shop = { ahead: 0 };
     let clock: { now: number } | undefined;
-    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + ahead } });
+    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + shop.ahead } });
     clock = h.clock;
-    const { session } = await h.session({ liveStatus: false });
+    const checkoutToken = await h.token();
+    const { session } = await h.session({ liveStatus: false, checkoutToken, ...settings });
     sessions.push(session);
     session.selectMethod('Pos');
-    session.input('sn', 'N78101818508');
+    session.input('sn', sn);
     await session.submit();
     await h.settle();
-    const created = expiresAtOf(session);
-    expect(Math.abs(created - (h.clock.now + 30 * 60_000))).toBeLessThanOrEqual(1_000);
+    return { shop, session, checkoutToken, created: expiresAtOf(session) };
+  }
+
+  it('moves when a status answer says the order has less time left than the page thought', async () => {
+    const { shop, session, created } = await posOrderWithShopClock('N78101818508');
+    expect(Math.abs(created - (h!.clock.now + 30 * 60_000))).toBeLessThanOrEqual(1_000);
     // The page slept while time went on for the shop and the service: their clocks are 10 minutes past the page's.
-    ahead = 10 * 60_000;
-    h.sandbox.clock.advance(10 * 60_000);
-    await h.advance(2_500);
+    shop.ahead = 10 * 60_000;
+    h!.sandbox.clock.advance(10 * 60_000);
+    await h!.advance(2_500);
     // Seconds, as the header and the service's Date have them: within two of the service's deadline.
     expect(Math.abs(expiresAtOf(session) - (created - 10 * 60_000))).toBeLessThanOrEqual(2_000);
     const moved = expiresAtOf(session);
     // Within two seconds of what the page has, nothing moves (an answer's own travel time, a Date's rounding).
-    ahead += 500;
-    h.sandbox.clock.advance(500);
-    await h.advance(2_500);
+    shop.ahead += 500;
+    h!.sandbox.clock.advance(500);
+    await h!.advance(2_500);
     expect(expiresAtOf(session)).toBe(moved);
   });
 
   it('moves when only the service\'s clock moved (the sandbox clock), and not when only the shop\'s did', async () => {
-    let ahead = 0;
-    let clock: { now: number } | undefined;
-    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + ahead } });
-    clock = h.clock;
-    const { session } = await h.session({ liveStatus: false });
-    sessions.push(session);
-    session.selectMethod('Pos');
-    session.input('sn', 'N78101818510');
-    await session.submit();
-    await h.settle();
-    const created = expiresAtOf(session);
+    const { shop, session, created } = await posOrderWithShopClock('N78101818510');
     // The service expires the order by its own clock: 10 minutes on there are 10 minutes less here.
-    await h.control.advanceClock(10);
-    await h.advance(2_500);
+    await h!.control.advanceClock(10);
+    await h!.advance(2_500);
     expect(Math.abs(expiresAtOf(session) - (created - 10 * 60_000))).toBeLessThanOrEqual(2_000);
     const moved = expiresAtOf(session);
     // The shop's server clock jumps an hour (a bad NTP step): the service's time left did not change.
-    ahead = 60 * 60_000;
-    await h.advance(2_500);
+    shop.ahead = 60 * 60_000;
+    await h!.advance(2_500);
     expect(Math.abs(expiresAtOf(session) - moved)).toBeLessThanOrEqual(2_000);
     expect(session.state.phase.kind).toBe('action');
   });
 
   it('moves with the schedule the status stream sends when a page comes back to the order', async () => {
-    let ahead = 0;
-    let clock: { now: number } | undefined;
-    h = await harness({ kit: { now: () => (clock?.now ?? Date.now()) + ahead } });
-    clock = h.clock;
-    const checkoutToken = await h.token();
-    const { session } = await h.session({ liveStatus: false, checkoutToken });
-    session.selectMethod('Pos');
-    session.input('sn', 'N78101818509');
-    await session.submit();
-    await h.settle();
-    const created = expiresAtOf(session);
+    const { shop, session, checkoutToken, created } = await posOrderWithShopClock('N78101818509');
     session.dispose();
     // The page is reloaded 10 minutes later by the shop's and the service's clocks: the stream's schedule, sent
     // again once the kit's first query read the service's time, says so.
-    ahead = 10 * 60_000;
-    h.sandbox.clock.advance(10 * 60_000);
-    const { session: again } = await h.session({ liveStatus: true, checkoutToken });
+    shop.ahead = 10 * 60_000;
+    h!.sandbox.clock.advance(10 * 60_000);
+    const { session: again } = await h!.session({ liveStatus: true, checkoutToken });
     sessions.push(again);
     await until('the stream', () => again.following === 'stream');
-    await h.advance(1); // the kit's first query of the order, at once
+    await h!.advance(1); // the kit's first query of the order, at once
     await until('the new deadline', () => Math.abs(expiresAtOf(again) - (created - 10 * 60_000)) <= 2_000);
   });
 

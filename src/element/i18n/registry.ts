@@ -3,15 +3,15 @@
  * ship: English with the element, Arabic in its own chunk, fetched when an element speaks it. A merchant adds a
  * locale or overrides terms with `registerTranslation`, and one element's terms with its `strings` property.
  */
+import { lazy } from '../lazy.js';
 import en from './en.js';
 import type { PartialTranslation, Translation } from './translation.js';
 
 const catalogs = new Map<string, PartialTranslation>([['en', en]]);
-/** Catalogs that ship in a chunk of their own, by language. */
-const SHIPPED: Readonly<Record<string, () => Promise<{ default: PartialTranslation }>>> = {
-  ar: () => import('./ar.js'),
+/** Catalogs that ship in a chunk of their own, by language: each is registered once fetched. */
+const SHIPPED: Readonly<Record<string, () => Promise<void>>> = {
+  ar: lazy(() => import('./ar.js').then((module) => addShipped('ar', module.default))),
 };
-const loading = new Map<string, Promise<void>>();
 const shipped = new Set<string>();
 const listeners = new Set<() => void>();
 
@@ -61,21 +61,16 @@ export function translationLoading(locale: string): Promise<void> | undefined {
   const language = locale.toLowerCase().split('-')[0] ?? '';
   const load = Object.hasOwn(SHIPPED, language) ? SHIPPED[language] : undefined;
   if (!load || shipped.has(language)) return undefined;
-  let promise = loading.get(language);
-  if (!promise) {
-    promise = load().then(
-      (module) => {
-        shipped.add(language);
-        const own = catalogs.get(language);
-        catalogs.set(language, own ? merge(module.default, own) : module.default);
-        for (const listener of listeners) listener();
-      },
-      // A chunk that cannot be fetched leaves the page in English, and may be tried again.
-      () => void loading.delete(language),
-    );
-    loading.set(language, promise);
-  }
-  return promise;
+  // A chunk that cannot be fetched leaves the page in English, and is tried again at the next ask.
+  return load().catch(() => undefined);
+}
+
+/** A shipped catalog, under the terms a merchant registered for its language before it came. */
+function addShipped(language: string, catalog: PartialTranslation): void {
+  shipped.add(language);
+  const own = catalogs.get(language);
+  catalogs.set(language, own ? merge(catalog, own) : catalog);
+  for (const listener of listeners) listener();
 }
 
 function merge<T extends object>(base: T, next: object): T {

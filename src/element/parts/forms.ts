@@ -2,25 +2,17 @@
 // payment forms are chunks of their own, fetched when chosen or after the first frame (src/element/engine.ts
 // registers the steps).
 import type { PayMethod } from '../../core/status.js';
+import { lazy } from '../lazy.js';
 import './method-picker/method-picker.js';
 import './pos-form/pos-form.js';
 
 const LOADERS: Record<PayMethod, () => Promise<unknown>> = {
   Pos: () => Promise.resolve(),
-  BankAccount: () => import('./bank-account-form/bank-account-form.js'),
-  ReferenceCode: () => import('./reference-code-form/reference-code-form.js'),
+  BankAccount: lazy(() => import('./bank-account-form/bank-account-form.js')),
+  ReferenceCode: lazy(() => import('./reference-code-form/reference-code-form.js')),
 };
-const loaded = new Map<PayMethod, Promise<unknown>>();
 
 /** Registers a method's form (its element upgrades where it is already rendered); once per page. */
 export function loadForm(method: PayMethod): Promise<unknown> {
-  let promise = loaded.get(method);
-  if (!promise) {
-    promise = LOADERS[method]().catch((error: unknown) => {
-      loaded.delete(method); // fetched again at the next render
-      throw error;
-    });
-    loaded.set(method, promise);
-  }
-  return promise;
+  return LOADERS[method]();
 }
