@@ -1,10 +1,9 @@
 // Size: the CDN file against a one-input Lit element built the same way (the floor), the CDN file with its CSS
 // as written (before scripts/minify-css-templates.mjs), and what takes the bytes.
-import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { pageBundle } from '../scripts/page-bundle.mjs';
-import { cdnBuildOptions } from '../scripts/cdn-options.mjs';
+import { buildCdn, textBySource } from '../scripts/cdn-build.mjs';
 import { cdnSizes, firstFrameFiles } from '../scripts/size-budget.mjs';
 
 const CDN_FILE = 'dist/cdn/svc-checkout.js';
@@ -17,24 +16,9 @@ export const brotli = (bytes) => brotliCompressSync(bytes).length;
 export const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
 export const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
-/** Bundles an entry point in memory with the CDN file's options. */
-async function bundle(entryPoint, options) {
-  const result = await build({ ...cdnBuildOptions(options), entryPoints: [entryPoint], write: false, logLevel: 'warning' });
-  return Buffer.from(result.outputFiles[0].contents);
-}
-
-/** Bundles an entry point in memory as the CDN build does (an entry and its chunks): files by relative path. */
-export async function bundleSplit(entryPoint, options) {
-  const result = await build({
-    ...cdnBuildOptions(options),
-    entryPoints: { 'svc-checkout': entryPoint },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    outdir: '/virtual',
-    write: false,
-    logLevel: 'warning',
-  });
-  return Object.fromEntries(result.outputFiles.filter((file) => file.path.endsWith('.js')).map((file) => [file.path.slice('/virtual/'.length), Buffer.from(file.contents)]));
+/** One entry built in memory as the CDN build is built (the floor element imports nothing on demand): its one file. */
+async function bundle(entry) {
+  return (await buildCdn({ entry })).files['svc-checkout.js'];
 }
 
 /** Which part of the package a bundled input belongs to (source maps name Lit's own TypeScript sources). */
@@ -56,49 +40,13 @@ function groupOf(path) {
   return input;
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Decodes one line of source map mappings into [generatedColumn, sourceIndex | undefined] segments. */
-function* segments(line, state) {
-  for (const segment of line.split(',')) {
-    if (!segment) continue;
-    const values = [];
-    let value = 0;
-    let shift = 0;
-    for (const char of segment) {
-      const digit = BASE64.indexOf(char);
-      value += (digit & 31) << shift;
-      if (digit & 32) shift += 5;
-      else {
-        values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-        value = 0;
-        shift = 0;
-      }
-    }
-    state.column += values[0];
-    if (values.length > 1) {
-      state.source += values[1];
-      yield [state.column, state.source];
-    } else yield [state.column, undefined];
-  }
-}
-
 /** The output text attributed to each group, through the source map: the basis of the brotli estimate. */
 function textByGroup(code, map) {
   const texts = new Map();
-  const add = (group, text) => texts.set(group, (texts.get(group) ?? '') + text);
-  const lines = code.split('\n');
-  const state = { column: 0, source: 0 };
-  map.mappings.split(';').forEach((mappings, lineIndex) => {
-    const line = lines[lineIndex] ?? '';
-    state.column = 0;
-    const marks = [...segments(mappings, state)];
-    if (marks.length === 0 || marks[0][0] > 0) add('esbuild glue (unmapped)', line.slice(0, marks[0]?.[0] ?? line.length));
-    marks.forEach(([column, source], index) => {
-      const end = marks[index + 1]?.[0] ?? line.length;
-      add(source === undefined ? 'esbuild glue (unmapped)' : groupOf(map.sources[source]), line.slice(column, end));
-    });
-  });
+  for (const [source, text] of textBySource(code, map)) {
+    const group = source === undefined ? 'bundler glue (unmapped)' : groupOf(source);
+    texts.set(group, (texts.get(group) ?? '') + text);
+  }
   return texts;
 }
 
@@ -107,8 +55,9 @@ export async function measureSize(row, note) {
   const first = firstFrameFiles(meta);
   const shipped = Buffer.concat(await Promise.all(first.map((file) => readFile(file))));
   const floor = await bundle('bench/floor/floor-element.ts');
-  const asWritten = await bundleSplit('src/element/index.ts', { minifyCss: false });
-  const writtenFirst = Buffer.concat(firstFrameFiles(metaOfFiles(asWritten), 'svc-checkout.js').map((file) => asWritten[file]));
+  const written = await buildCdn({ minifyCss: false });
+  const asWritten = written.files;
+  const writtenFirst = Buffer.concat(firstFrameFiles(written.meta).map((file) => asWritten[file.slice('dist/cdn/'.length)]));
   const budget = await cdnSizes();
   const sum = (values) => values.reduce((total, value) => total + value, 0);
   const sizes = {
@@ -148,7 +97,7 @@ export async function measureSize(row, note) {
     compared: `CSS as written ${w.raw} B: ${s.raw - w.raw} B (${(((s.raw - w.raw) / w.raw) * 100).toFixed(1)} %)`,
   });
 
-  // What takes the first frame's bytes: minified bytes from esbuild's metafile (exact); brotli bytes estimated by
+  // What takes the first frame's bytes: minified bytes through the build's source maps; brotli bytes estimated by
   // compressing each group's output text alone (found through the source maps) and sharing the first frame's
   // brotli size in proportion, since a compressed byte belongs to no one input.
   const minified = new Map();
@@ -172,7 +121,7 @@ export async function measureSize(row, note) {
     const share = `${((bytes / s.raw) * 100).toFixed(0)} %`;
     note(`  ${group.padEnd(56)} ${`${bytes} B`.padStart(9)} ${share.padStart(6)} ${`${Math.round(estimate)} B`.padStart(14)}`);
   }
-  note('  (minified: esbuild metafile, exact; brotli: each part compressed alone, scaled to the first frame)');
+  note('  (minified: through the source maps, exact; brotli: each part compressed alone, scaled to the first frame)');
   const top = groups.slice(0, 3).map(({ group, brotli: estimate }) => `${group.replace(/ \(.*$/, '')} ${(estimate / 1000).toFixed(1)} kB`);
   row({ what: 'largest parts of the first frame, brotli (estimated)', figure: top.join('; '), compared: 'see the list above the table' });
 
@@ -188,16 +137,4 @@ export async function measureSize(row, note) {
     met: lit(sessionPage.files) === 0,
   });
   return { sizes, floor, asWritten };
-}
-
-/** The import graph of files bundled in memory (bundleSplit), in the metafile's shape firstFrameFiles reads. */
-function metaOfFiles(files) {
-  const outputs = {};
-  for (const [file, contents] of Object.entries(files)) {
-    const text = contents.toString('utf8');
-    const statics = [...text.matchAll(/(?:^|[;}\s])import\s*(?:[\w{}*\s,$]+from\s*)?["'](\.\.?\/[^"']+)["']/g)].map((match) => match[1]);
-    const base = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
-    outputs[file] = { imports: statics.map((path) => ({ path: new URL(path, `file:///${base}`).pathname.slice(1), kind: 'import-statement' })) };
-  }
-  return { outputs };
 }

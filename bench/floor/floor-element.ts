@@ -1,5 +1,5 @@
 // The floor of the size and start-up figures: the least a Lit widget that takes one typed value can be. One
-// labelled input and a little CSS, bundled like the CDN file (scripts/cdn-options.mjs).
+// labelled input and a little CSS, bundled like the CDN file (scripts/cdn-build.mjs).
 import { css, html, LitElement } from 'lit';
 
 export class FloorElement extends LitElement {

@@ -1,0 +1,135 @@
+// How the CDN build is made, shared by scripts/build-cdn.mjs and by `npm run bench` (which builds its floor element,
+// bench/floor/, and the CDN build with its CSS as written the same way). Rollup bundles, because it keeps what the
+// entry already holds inside the entry: a chunk loaded on demand imports Lit and the shared code from the entry
+// (`../svc-checkout.js`), so the first frame is one file, one request, with no shared chunk to wait for. esbuild
+// turns each TypeScript module into JavaScript and minifies each output file. Lit's production build is used (no
+// `development` condition), and the CSS inside css`` templates is minified (scripts/minify-css-templates.mjs).
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { transform } from 'esbuild';
+import { dirname, relative, resolve } from 'node:path';
+import { rollup } from 'rollup';
+import { minifyCssTemplatesIn } from './minify-css-templates.mjs';
+
+const TARGET = 'es2022';
+
+/** TypeScript to JavaScript, module by module, with the CSS of our own css`` templates minified. */
+function typescript({ minifyCss }) {
+  return {
+    name: 'typescript',
+    async transform(code, id) {
+      if (!id.endsWith('.ts')) return null;
+      const source = minifyCss && !id.includes('/node_modules/') && code.includes('css`') ? minifyCssTemplatesIn(code).code : code;
+      const result = await transform(source, { loader: 'ts', target: TARGET, sourcefile: id, sourcemap: true });
+      return { code: result.code, map: result.map };
+    },
+  };
+}
+
+/** Each output file minified whole; licence comments gathered at its end. Arabic stays UTF-8 (module scripts are). */
+const minify = {
+  name: 'minify',
+  async renderChunk(code, chunk) {
+    const result = await transform(code, { minify: true, format: 'esm', target: TARGET, charset: 'utf8', legalComments: 'eof', sourcemap: true, sourcefile: chunk.fileName });
+    return { code: result.code, map: result.map };
+  },
+};
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes one line of source map mappings into [generatedColumn, sourceIndex | undefined] segments. */
+export function* segments(line, state) {
+  for (const segment of line.split(',')) {
+    if (!segment) continue;
+    const values = [];
+    let value = 0;
+    let shift = 0;
+    for (const char of segment) {
+      const digit = BASE64.indexOf(char);
+      value += (digit & 31) << shift;
+      if (digit & 32) shift += 5;
+      else {
+        values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+        value = 0;
+        shift = 0;
+      }
+    }
+    state.column += values[0];
+    if (values.length > 1) {
+      state.source += values[1];
+      yield [state.column, state.source];
+    } else yield [state.column, undefined];
+  }
+}
+
+/** The output text each source of a file's map produced (unmapped text under `undefined`). */
+export function textBySource(code, map) {
+  const texts = new Map();
+  const add = (source, text) => texts.set(source, (texts.get(source) ?? '') + text);
+  const lines = code.split('\n');
+  const state = { column: 0, source: 0 };
+  map.mappings.split(';').forEach((mappings, lineIndex) => {
+    const line = lines[lineIndex] ?? '';
+    state.column = 0;
+    const marks = [...segments(mappings, state)];
+    if (marks.length === 0 || marks[0][0] > 0) add(undefined, line.slice(0, marks[0]?.[0] ?? line.length));
+    marks.forEach(([column, source], index) => {
+      const end = marks[index + 1]?.[0] ?? line.length;
+      add(source === undefined ? undefined : map.sources[source], line.slice(column, end));
+    });
+  });
+  return texts;
+}
+
+/**
+ * Builds an entry as the CDN build is built: `svc-checkout.js` and `chunks/…`, in memory. Returns the files by path
+ * relative to `outdir` (each `.js` with its `.js.map`), and a description in the shape of esbuild's metafile, paths
+ * relative to the project: every input, and for each output its bytes, its imports (`import-statement` or
+ * `dynamic-import`) and the minified bytes each input put in it (through the source map).
+ */
+export async function buildCdn({ entry = 'src/element/index.ts', outdir = 'dist/cdn', minifyCss = true } = {}) {
+  const bundle = await rollup({
+    input: { 'svc-checkout': entry },
+    // The entry may export more than its own names: the bindings its chunks take from it.
+    preserveEntrySignatures: 'allow-extension',
+    plugins: [nodeResolve({ browser: true, extensions: ['.ts', '.js'] }), typescript({ minifyCss })],
+    onwarn(warning, warn) {
+      // Lit's modules say `this` at the top level of a module; Rollup reads it as undefined, as a browser does.
+      if (warning.code !== 'THIS_IS_UNDEFINED') warn(warning);
+    },
+  });
+  const { output } = await bundle.generate({
+    dir: outdir,
+    format: 'es',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    sourcemap: true,
+    plugins: [minify],
+  });
+  await bundle.close();
+  const project = process.cwd();
+  const files = {};
+  const meta = { inputs: {}, outputs: {} };
+  for (const chunk of output) {
+    if (chunk.type !== 'chunk') continue;
+    const code = chunk.code; // it ends with its sourceMappingURL comment
+    files[chunk.fileName] = Buffer.from(code);
+    files[`${chunk.fileName}.map`] = Buffer.from(chunk.map.toString());
+    const fromFile = (source) => relative(project, resolve(project, outdir, dirname(chunk.fileName), source));
+    const inputs = {};
+    for (const [source, text] of textBySource(chunk.code, chunk.map)) {
+      if (source === undefined) continue;
+      const input = fromFile(source);
+      inputs[input] = { bytesInOutput: (inputs[input]?.bytesInOutput ?? 0) + Buffer.byteLength(text) };
+    }
+    for (const id of Object.keys(chunk.modules)) meta.inputs[relative(project, id)] = {};
+    meta.outputs[`${outdir}/${chunk.fileName}`] = {
+      bytes: Buffer.byteLength(code),
+      imports: [
+        ...chunk.imports.map((path) => ({ path: `${outdir}/${path}`, kind: 'import-statement' })),
+        ...chunk.dynamicImports.map((path) => ({ path: `${outdir}/${path}`, kind: 'dynamic-import' })),
+      ],
+      inputs,
+    };
+  }
+  return { files, meta };
+}
