@@ -1,9 +1,8 @@
-// An esbuild plugin for the CDN build: minifies the CSS inside Lit's css`…` tagged templates of our own sources,
+// For the CDN build (scripts/cdn-build.mjs): minifies the CSS inside Lit's css`…` tagged templates of our own sources,
 // which esbuild leaves as written (a template literal is a string to it). Comments go, whitespace runs become one
 // space, and the space beside { } ; , > ( ) : goes, outside CSS strings. Only the text between interpolations
 // changes; `${…}` stays as it is. html`…` templates are never touched: whitespace there is content. A template
 // holding a backslash is left as written (an escape's whitespace can be part of it).
-import { readFile } from 'node:fs/promises';
 
 /** Characters a space may be dropped after, and before. */
 const NO_SPACE_AFTER = new Set(['{', '}', ';', ',', '>', '(', ':']);
@@ -125,16 +124,29 @@ export function minifyCssTemplatesIn(source) {
   return { code: out + source.slice(copied), count };
 }
 
-export function minifyCssTemplates() {
-  return {
-    name: 'minify-css-templates',
-    setup(build) {
-      build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-        if (path.includes('/node_modules/')) return undefined;
-        const source = await readFile(path, 'utf8');
-        if (!source.includes('css`')) return undefined;
-        return { contents: minifyCssTemplatesIn(source).code, loader: 'ts' };
-      });
-    },
-  };
+/**
+ * The source with every whitespace run that holds a line break, in the text of html`` and svg`` templates, made one
+ * space: the indentation of templates as written. HTML collapses such a run to one space anyway (no template here
+ * holds a <pre>, a <textarea> or `white-space: pre`), so the DOM reads the same; the text between interpolations
+ * is all that changes.
+ */
+export function collapseHtmlTemplatesIn(source) {
+  let out = '';
+  let copied = 0;
+  const tag = /(?<![\w$.])(?:html|svg)`/g;
+  for (let match = tag.exec(source); match; match = tag.exec(source)) {
+    const start = match.index + match[0].length;
+    const template = scanTemplate(source, start);
+    if (!template) continue;
+    tag.lastIndex = template.end + 1;
+    out += source.slice(copied, start);
+    template.pieces.forEach(([from, to], index) => {
+      // An interpolation may hold templates of its own.
+      if (index > 0) out += collapseHtmlTemplatesIn(source.slice(template.pieces[index - 1][1], from));
+      out += source.slice(from, to).replace(/[ \t]*\n\s*/g, ' ');
+    });
+    copied = template.end;
+  }
+  return out + source.slice(copied);
 }
+

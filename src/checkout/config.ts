@@ -5,32 +5,33 @@
  */
 // Straight from the modules, not the core index: the element's first frame resolves its configuration with this
 // file, and must not carry the rules that check a token (the session brings them, with `checkedClaims`).
-import { isPayMethod, PAY_METHODS, type NotifyLanguage, type PayMethod } from '../core/status.js';
+import { isPayMethod, PAY_METHODS, type PayMethod } from '../core/pay-methods.js';
+import type { NotifyLanguage } from '../core/status.js';
 import { DEFAULT_ATTEMPTS } from '../core/token-wire.js';
 import type { CheckoutTokenClaims } from '../core/tokens.js';
 import type { PayParams, UserInfo } from '../core/types.js';
 
 /**
- * Every attribute of `<svc-checkout>`: its property, attribute, type, the PayParams field it mirrors, the wire
- * fields of the create request it fills (a violation of one names the attribute), and whose it is: `order`
- * (what is paid, fixed by a checkout token), `session` (how the payment runs) or `view` (how it looks).
+ * Every attribute of `<svc-checkout>`: its property, attribute, type, and whose it is: `order` (what is paid, fixed
+ * by a checkout token), `session` (how the payment runs) or `view` (how it looks). The attributes of the order
+ * mirror the PayParams fields of the same name (resolveConfig); config-sources.ts says which wire fields each fills.
  */
 export const ATTRIBUTES = [
   { property: 'endpoint', attribute: 'endpoint', type: 'string', role: 'session' },
   { property: 'checkoutToken', attribute: 'checkout-token', type: 'string', role: 'order' },
-  { property: 'merchantId', attribute: 'merchant-id', type: 'string', role: 'order', payParams: 'merchantId' },
-  { property: 'merchantName', attribute: 'merchant-name', type: 'string', role: 'order', payParams: 'merchantName', wire: ['merchantName'] },
-  { property: 'reference', attribute: 'reference', type: 'string', role: 'order', payParams: 'reference', wire: ['reference'] },
-  { property: 'countryCode', attribute: 'country-code', type: 'string', role: 'order', payParams: 'countryCode', wire: ['country'] },
-  { property: 'currency', attribute: 'currency', type: 'string', role: 'order', payParams: 'currency', wire: ['amount.currency'] },
-  { property: 'payAmount', attribute: 'pay-amount', type: 'number', role: 'order', payParams: 'payAmount', wire: ['amount.total'] },
-  { property: 'productName', attribute: 'product-name', type: 'string', role: 'order', payParams: 'productName', wire: ['product.name'] },
-  { property: 'productDescription', attribute: 'product-description', type: 'string', role: 'order', payParams: 'productDescription', wire: ['product.description'] },
-  { property: 'callbackUrl', attribute: 'callback-url', type: 'string', role: 'order', payParams: 'callbackUrl', wire: ['callbackUrl'] },
-  { property: 'expireAt', attribute: 'expire-at', type: 'number', role: 'order', payParams: 'expireAt', wire: ['expireAt'] },
-  { property: 'payMethod', attribute: 'pay-method', type: 'string', role: 'order', payParams: 'payMethod', wire: ['payMethod'] },
+  { property: 'merchantId', attribute: 'merchant-id', type: 'string', role: 'order' },
+  { property: 'merchantName', attribute: 'merchant-name', type: 'string', role: 'order' },
+  { property: 'reference', attribute: 'reference', type: 'string', role: 'order' },
+  { property: 'countryCode', attribute: 'country-code', type: 'string', role: 'order' },
+  { property: 'currency', attribute: 'currency', type: 'string', role: 'order' },
+  { property: 'payAmount', attribute: 'pay-amount', type: 'number', role: 'order' },
+  { property: 'productName', attribute: 'product-name', type: 'string', role: 'order' },
+  { property: 'productDescription', attribute: 'product-description', type: 'string', role: 'order' },
+  { property: 'callbackUrl', attribute: 'callback-url', type: 'string', role: 'order' },
+  { property: 'expireAt', attribute: 'expire-at', type: 'number', role: 'order' },
+  { property: 'payMethod', attribute: 'pay-method', type: 'string', role: 'order' },
   { property: 'methods', attribute: 'methods', type: 'string', role: 'order' },
-  { property: 'returnUrl', attribute: 'return-url', type: 'string', role: 'session', wire: ['returnUrl'] },
+  { property: 'returnUrl', attribute: 'return-url', type: 'string', role: 'session' },
   { property: 'statusOnly', attribute: 'status-only', type: 'boolean', role: 'session' },
   { property: 'terminal', attribute: 'terminal', type: 'string', role: 'session' },
   { property: 'redirectMode', attribute: 'redirect-mode', type: 'string', role: 'session' },
@@ -44,20 +45,7 @@ export const ATTRIBUTES = [
   attribute: string;
   type: 'string' | 'number' | 'boolean';
   role: 'order' | 'session' | 'view';
-  payParams?: keyof PayParams;
-  wire?: readonly string[];
 }[];
-
-/**
- * Wire fields the merchant configures rather than the payer types, and the setting each comes from: a
- * violation of one of them is a configuration error that names the setting.
- */
-export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(ATTRIBUTES.flatMap((row) => ('wire' in row ? row.wire.map((wire) => [wire, row.attribute]) : []))),
-  customerName: 'userInfo.userName',
-  userPhone: 'userInfo.userMobile',
-  body: 'payParams',
-};
 
 export interface CheckoutConfig {
   endpoint: string | undefined;

@@ -3,7 +3,8 @@
  * anywhere: the clock and timers, the network, the page's visibility and connectivity, storage that survives a
  * reload, and leaving for the bank. `defaultEnvironment()` finds each in the running page when it is there.
  */
-import { RETURN_CHANNEL, RETURN_MESSAGE } from '../core/index.js';
+import { RETURN_CHANNEL, RETURN_MESSAGE } from '../core/return-channel.js';
+import { page, pageStorage, pageUrl, type PageGlobals } from './page.js';
 
 /** A `Storage` (sessionStorage) or anything with its three methods. */
 export interface KeyValueStorage {
@@ -38,28 +39,6 @@ export interface CheckoutEnvironment {
   onReturn?(listener: () => void): () => void;
 }
 
-/** The few browser objects the defaults use, described structurally (no DOM types in this folder). */
-interface PageGlobals {
-  fetch?: typeof fetch;
-  document?: { visibilityState?: string; addEventListener(type: string, listener: () => void): void; removeEventListener(type: string, listener: () => void): void };
-  addEventListener?(type: string, listener: () => void): void;
-  removeEventListener?(type: string, listener: () => void): void;
-  sessionStorage?: KeyValueStorage;
-  location?: { href: string; assign(url: string): void };
-  open?(url: string, target: string): { opener: unknown; location: { replace(url: string): void } } | null;
-  BroadcastChannel?: new (name: string) => { onmessage: ((event: { data: unknown }) => void) | null; close(): void };
-}
-
-const page = globalThis as unknown as PageGlobals;
-
-function storageOf(): KeyValueStorage | undefined {
-  try {
-    return page.sessionStorage;
-  } catch {
-    return undefined; // storage disabled (a sandboxed frame)
-  }
-}
-
 /** The running page's parts, where they exist; a part that is missing works as a page always in view. */
 export function defaultEnvironment(overrides: Partial<CheckoutEnvironment> = {}): CheckoutEnvironment {
   return {
@@ -79,8 +58,8 @@ export function defaultEnvironment(overrides: Partial<CheckoutEnvironment> = {})
         return () => page.removeEventListener?.('online', listener);
       },
     },
-    storage: storageOf(),
-    pageUrl: () => page.location?.href ?? 'http://localhost/',
+    storage: pageStorage(),
+    pageUrl,
     navigate: (url) => page.location?.assign(url),
     openWindow: (url) => openDetached(url),
     onReturn: page.BroadcastChannel ? (listener) => listenForReturn(listener) : undefined,

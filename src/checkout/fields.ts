@@ -3,6 +3,7 @@
  * stay in src/core: this table only says how each field is asked for, and under which name it appears.
  */
 import type { NotifyLanguage, NotifyMethod, PayMethod } from '../core/index.js';
+import { POS_FIELDS } from './pos-fields.js';
 
 /** The payer's fields, by the names the forms use (a view labels each; see the element's `Translation`). */
 export type FieldName =
@@ -43,7 +44,7 @@ export interface FieldSpec {
 
 /** Fields per method, in the order they are asked. The date of birth is three fields shown as one group. */
 export const METHOD_FIELDS: Record<PayMethod, readonly FieldSpec[]> = {
-  Pos: [{ name: 'sn', wire: 'sn', autocomplete: 'off', maxlength: 32, hint: 'sn' }],
+  Pos: POS_FIELDS,
   BankAccount: [
     { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber', secret: true },
     { name: 'bankCode', wire: 'bankCode', inputmode: 'numeric', autocomplete: 'off', maxlength: 11, hint: 'bankCode' },
@@ -59,11 +60,6 @@ export const METHOD_FIELDS: Record<PayMethod, readonly FieldSpec[]> = {
     { name: 'notifyLanguage', wire: 'notify.notifyLanguage', autocomplete: 'off' },
   ],
 };
-
-export const CODE_FIELDS = {
-  INPUT_OTP: { name: 'otp', wire: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 8, digits: true, hint: 'otp', secret: true },
-  INPUT_PIN: { name: 'pin', wire: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 6, digits: true, hint: 'pin', secret: true },
-} as const satisfies Record<string, FieldSpec>;
 
 export const NOTIFY_METHOD_CHOICES: readonly NotifyMethod[] = ['BOTH', 'SMS', 'EMAIL'];
 export const NOTIFY_LANGUAGE_CHOICES: readonly NotifyLanguage[] = ['English', 'Arabic'];

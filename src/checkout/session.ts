@@ -34,10 +34,12 @@ import {
   type StreamSchedule,
   type Violation,
 } from '../core/index.js';
-import { CONFIG_SOURCES, resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
+import { CONFIG_SOURCES } from './config-sources.js';
+import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
 import { EndpointClient, EndpointError } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
-import { CODE_FIELDS, formFieldOf, METHOD_FIELDS, type FieldName } from './fields.js';
+import { CODE_FIELDS } from './code-fields.js';
+import { formFieldOf, METHOD_FIELDS, type FieldName } from './fields.js';
 import { StatusFollower, type FollowerStreamHandlers, type FollowMode } from './follower.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';

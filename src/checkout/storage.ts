@@ -3,7 +3,7 @@
  * the attempt's reference and the order's public facts (DESIGN.md §6). Never an account number, a birth date,
  * an OTP or a PIN, and contacts only masked.
  */
-import type { PayMethod } from '../core/status.js';
+import type { PayMethod } from '../core/pay-methods.js';
 import type { CheckoutConfig } from './config.js';
 import type { KeyValueStorage } from './environment.js';
 import type { ActiveOrder } from './state.js';

@@ -2,7 +2,7 @@
  * The service's result codes: one table for every code the specification lists. The element, the merchant
  * kit and the sandbox all read messages and retry advice from here.
  */
-import type { PayMethod } from './status.js';
+import type { PayMethod } from './pay-methods.js';
 import type { Envelope, Violation } from './types.js';
 
 /** Which of the specification's error tables a code appears in; `kit` for the merchant kit's own answers. */

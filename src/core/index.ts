@@ -5,8 +5,11 @@
  */
 export * from './types.js';
 export * from './status.js';
+export * from './pay-methods.js';
+export * from './pay-result.js';
 export * from './errors.js';
 export * from './paths.js';
+export * from './return-channel.js';
 export * from './formats.js';
 export * from './rules.js';
 export * from './validate.js';

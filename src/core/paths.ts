@@ -50,11 +50,6 @@ export const MERCHANT_PATHS = {
   returnPage: '/return',
 } as const;
 
-/** The channel the return page tells the shop's tabs on (BroadcastChannel, same origin). */
-export const RETURN_CHANNEL = 'svc-checkout';
-/** The message the return page posts on `RETURN_CHANNEL`: the bank's window is done with. */
-export const RETURN_MESSAGE = '3ds-return';
-
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
 
 /**

@@ -17,14 +17,6 @@ export function isTerminalStatus(status: PaymentStatus): boolean {
 export const REFUND_STATUSES = ['INITIAL', 'PENDING', 'SUCCESS', 'FAIL'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** The payment methods the service offers, spelt exactly as `payMethod` must be. */
-export const PAY_METHODS = ['Pos', 'BankAccount', 'ReferenceCode'] as const;
-export type PayMethod = (typeof PAY_METHODS)[number];
-
-export function isPayMethod(value: unknown): value is PayMethod {
-  return typeof value === 'string' && (PAY_METHODS as readonly string[]).includes(value);
-}
-
 /** `data.nextAction.actionType` values. */
 export const NEXT_ACTION_TYPES = ['SWIPE_CARD', 'INPUT_OTP', 'INPUT_PIN', 'REDIRECT_3DS'] as const;
 export type NextActionType = (typeof NEXT_ACTION_TYPES)[number];
@@ -45,15 +37,6 @@ export function normalizeNextActionType(value: unknown): NextActionType | undefi
   if (typeof value !== 'string') return undefined;
   return NEXT_ACTION_ALIASES[value.trim().toUpperCase()];
 }
-
-/** The SDK's `PayResultStatus` constants, mapped to the wire values of `orderStatus`. */
-export const PayResultStatus = {
-  initial: 'INITIAL',
-  pending: 'PENDING',
-  success: 'SUCCESS',
-  fail: 'FAIL',
-  close: 'CLOSE',
-} as const satisfies Record<string, PaymentStatus>;
 
 /** `notify.notifyLanguage` values. */
 export const NOTIFY_LANGUAGES = ['English', 'Arabic'] as const;

@@ -9,7 +9,7 @@
 import { integer, type Format } from './formats.js';
 import { canonicalJson } from './json.js';
 import { LIMITS, ORDER_FORMATS, type RuleTable } from './rules.js';
-import { isPayMethod, PAY_METHODS, type PayMethod } from './status.js';
+import { isPayMethod, PAY_METHODS, type PayMethod } from './pay-methods.js';
 import type { Amount } from './types.js';
 import { validate, type Validation } from './validate.js';
 import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';

@@ -7,11 +7,11 @@ import type {
   NextActionType,
   NotifyLanguage,
   NotifyMethod,
-  PayMethod,
   PaymentStatus,
   RefundStatus,
   RefundWay,
 } from './status.js';
+import type { PayMethod } from './pay-methods.js';
 
 /** Every response of the service: `code` `00000` with `data` on success, an error code otherwise. */
 export interface Envelope<T = unknown> {

@@ -6,7 +6,7 @@
  */
 import { isPlainObject } from './formats.js';
 import { CREATE_RULES, type FieldRule, type GroupRule, type RuleTable } from './rules.js';
-import { isPayMethod, PAY_METHODS } from './status.js';
+import { isPayMethod, PAY_METHODS } from './pay-methods.js';
 import type { CreatePaymentRequest, Violation } from './types.js';
 
 export interface ValidateOptions {

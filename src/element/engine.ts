@@ -1,10 +1,13 @@
 /**
  * What `<svc-checkout>` loads after its first frame (src/element/svc-checkout.ts): the session and what it needs
- * (the rules, the endpoint client, the status follower), the words of its messages, and the parts of every step
- * after the form. One chunk of the CDN build; the element fetches it as soon as the first frame is painted.
+ * (the rules, the endpoint client, the status follower), the words of its messages and steps, the parts of every
+ * step after the form, what the element does for them, and the DOM event of each session event. One chunk of the CDN build; the element fetches it
+ * as soon as the first frame is painted.
  */
-import './parts/steps.js';
-
 export { CheckoutSession } from '../checkout/session.js';
 export { announcementText } from './messages.js';
 export { viewOf } from './view.js';
+export { renderStep } from './parts/steps.js';
+export { domEventOf } from './events/of-session.js';
+export { copyReferenceCode, focusStep } from './step-commands.js';
+export { default as englishSteps } from './i18n/en-steps.js';

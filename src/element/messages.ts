@@ -4,6 +4,7 @@
  */
 import type { Announcement, FieldError, FieldName, Message } from '../checkout/index.js';
 import type { LocalizeController } from './controllers/localize.js';
+import { numberIn } from './format.js';
 
 /** How a message is shown: an error to act on, a warning, or information. Decided once, per kind. */
 export type Tone = 'error' | 'warning' | 'info';
@@ -45,7 +46,7 @@ export function wordedMessage(message: Message | undefined, localize: LocalizeCo
 export function messageText(message: Message | undefined, localize: LocalizeController): string | undefined {
   if (!message) return undefined;
   const t = localize.term;
-  const number = (n: number) => localize.number(n);
+  const number = (n: number) => numberIn(localize, n);
   switch (message.kind) {
     case 'network':
       return t.networkError;
@@ -96,7 +97,7 @@ export function announcementText(announcement: Announcement, localize: LocalizeC
     case 'processing':
       return t.processing;
     case 'form-errors':
-      return t.formHasErrors(announcement.count, (n) => localize.number(n));
+      return t.formHasErrors(announcement.count, (n) => numberIn(localize, n));
     case 'step':
       return { SWIPE_CARD: t.swipeTitle, INPUT_OTP: t.otpTitle, INPUT_PIN: t.pinTitle, REDIRECT_3DS: t.redirectTitle, REFERENCE_CODE: t.codeTitle }[announcement.actionType] ?? t.waiting;
     case 'status':
@@ -133,7 +134,7 @@ export function fieldErrorText(field: FieldName, error: FieldError, localize: Lo
       return field === 'dobYear' ? t.fieldError.tooOld : t.fieldError.other(label);
     case 'mismatch':
       if (field !== 'otp' && field !== 'pin') return t.fieldError.mismatchDateOfBirth;
-      return error.left !== undefined && error.left > 0 ? t.codeTriesLeft(error.left, (n) => localize.number(n)) : t.fieldError.mismatchCode;
+      return error.left !== undefined && error.left > 0 ? t.codeTriesLeft(error.left, (n) => numberIn(localize, n)) : t.fieldError.mismatchCode;
     case 'merchant':
       return error.text ?? t.fieldError.other(label);
     case 'limit':

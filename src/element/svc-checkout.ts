@@ -1,33 +1,32 @@
 import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { ActionType, CheckoutEvent, CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../checkout/index.js';
+import type { CheckoutEvent, CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../checkout/index.js';
 import type { PayMethod, PayParams, UserInfo } from '../core/index.js';
-import { PAY_METHODS } from '../core/status.js';
+import { PAY_METHODS } from '../core/pay-methods.js';
 import { ATTRIBUTES, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
-import { defaultEnvironment } from '../checkout/environment.js';
+import { pageStorage, pageUrl } from '../checkout/page.js';
 import { firstFrameOf } from '../checkout/first-frame.js';
 import { LocalizeController } from './controllers/localize.js';
-import {
-  SvcActionEvent,
-  SvcBeforeRedirectEvent,
-  SvcChangeEvent,
-  SvcErrorEvent,
-  SvcExpiredEvent,
-  SvcHttpResponseEvent,
-  SvcPayResultEvent,
-  SvcReadyEvent,
-} from './events/index.js';
+import { SvcErrorEvent } from './events/svc-error.js';
+import { SvcReadyEvent } from './events/svc-ready.js';
+import { addShippedTerms } from './i18n/registry.js';
 import type { PartialTranslation } from './i18n/translation.js';
 import { formView, type CheckoutActions, type CheckoutContext, type CheckoutState as CheckoutViewState } from './state.js';
 import { styles } from './svc-checkout.styles.js';
 import { loadForm } from './parts/forms.js';
-import { renderAlert } from './parts/alert.js';
 import { lazy } from './lazy.js';
 
 type Engine = typeof import('./engine.js');
 
-/** The session's chunk. */
-const loadEngine = lazy((): Promise<Engine> => import('./engine.js'));
-const environment = defaultEnvironment();
+/** The session's chunk, with the English words of the steps. */
+const loadEngine = lazy(
+  (): Promise<Engine> =>
+    import('./engine.js').then((engine) => {
+      addShippedTerms('en', engine.englishSteps);
+      return engine;
+    }),
+);
+/** What the first frame reads of the page: whether an order of this page is kept (the session then decides). */
+const environment = { storage: pageStorage(), pageUrl };
 
 /** A form action taken before the session came. */
 type EarlyAction = ['selectMethod', PayMethod] | ['input', FieldName, string] | ['blur', FieldName];
@@ -57,16 +56,6 @@ function declarationOf(row: (typeof ATTRIBUTES)[number]): PropertyDeclaration {
   return { type, attribute: row.attribute, reflect: row.property === 'theme' };
 }
 
-/** Which part shows each next action (and a pending order whose next action is not known here). */
-const ACTION_PARTS: Record<ActionType | 'waiting', (context: CheckoutContext) => TemplateResult> = {
-  SWIPE_CARD: (context) => html`<svc-swipe-step exportparts=${STEP_PARTS} .context=${context}></svc-swipe-step>`,
-  INPUT_OTP: (context) => html`<svc-code-step exportparts=${STEP_PARTS} .context=${context}></svc-code-step>`,
-  INPUT_PIN: (context) => html`<svc-code-step exportparts=${STEP_PARTS} .context=${context}></svc-code-step>`,
-  REDIRECT_3DS: (context) => html`<svc-redirect-step exportparts=${STEP_PARTS} .context=${context}></svc-redirect-step>`,
-  REFERENCE_CODE: (context) => html`<svc-reference-code-step exportparts=${STEP_PARTS} .context=${context}></svc-reference-code-step>`,
-  waiting: (context) => html`<svc-waiting-step exportparts=${STEP_PARTS} .context=${context}></svc-waiting-step>`,
-};
-const STEP_PARTS = 'step, heading, status, spinner, countdown, alert, button, button-secondary, form, field, label, input, hint, error, code';
 const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
 
 /**
@@ -231,7 +220,7 @@ export class SvcCheckout extends LitElement {
     submitCode: async (code) => (await this.#start()).submitCode(code),
     resendOtp: async () => (await this.#start()).resendOtp(),
     openRedirect: () => this.#session?.openRedirect(),
-    copyReferenceCode: () => this.#copyReferenceCode(),
+    copyReferenceCode: () => this.#engine!.copyReferenceCode(this.#session!),
     retry: () => this.reset(),
   };
 
@@ -384,7 +373,7 @@ export class SvcCheckout extends LitElement {
     }
     if (this.#focusOnStep) {
       this.#focusOnStep = false;
-      void this.#focusStep();
+      void this.#engine?.focusStep(this.shadowRoot?.querySelector('.body'));
     }
   }
 
@@ -435,40 +424,16 @@ export class SvcCheckout extends LitElement {
   }
 
   #renderStep(state: CheckoutViewState): TemplateResult {
-    switch (state.step.kind) {
-      case 'config-error':
-        // The payer never reads a setting's name; a developer in test mode does.
-        return html`${renderAlert(
-          { tone: 'error', text: (this.sandbox ?? SvcCheckout.isSandBox) ? this.#localize.term.configError(state.step.setting) : this.#localize.term.unavailable },
-          { urgent: true },
-        )}`;
-      case 'form':
-        void loadForm(state.method);
-        return html`
-          <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
-          ${{
-            Pos: html`<svc-pos-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-pos-form>`,
-            BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-bank-account-form>`,
-            ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-reference-code-form>`,
-          }[state.method]}
-        `;
-      case 'action':
-        return ACTION_PARTS[state.order?.actionType ?? 'waiting'](this.#context);
-      case 'waiting':
-        return ACTION_PARTS.waiting(this.#context);
-      case 'result':
-        return html`<svc-result exportparts="result, heading, button, alert" .context=${this.#context}></svc-result><slot name="result"></slot>`;
-    }
-  }
-
-  /** Moves focus to the new step's start, so that keyboard and screen reader users follow it. */
-  async #focusStep(): Promise<void> {
-    // The step is the last part in the body (the shop's result slot may follow it).
-    const parts = [...(this.shadowRoot?.querySelector('.body')?.children ?? [])].filter((child) => child.localName !== 'slot');
-    const part = parts.at(-1) as (HTMLElement & { focusStart?: () => void }) | undefined;
-    if (!part) return;
-    await (part as unknown as LitElement).updateComplete;
-    part.focusStart?.();
+    if (state.step.kind !== 'form') return this.#engine!.renderStep(state.step, this.#context, this.sandbox ?? SvcCheckout.isSandBox);
+    void loadForm(state.method);
+    return html`
+      <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
+      ${{
+        Pos: html`<svc-pos-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-pos-form>`,
+        BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-bank-account-form>`,
+        ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-reference-code-form>`,
+      }[state.method]}
+    `;
   }
 
   #announce(text: string): void {
@@ -495,46 +460,16 @@ export class SvcCheckout extends LitElement {
 
   /** The session's events as the element's DOM events. */
   #dispatch(event: CheckoutEvent): void {
-    switch (event.type) {
-      case 'http-response':
-        return void this.dispatchEvent(new SvcHttpResponseEvent(event.detail));
-      case 'pay-result':
-        return void this.dispatchEvent(new SvcPayResultEvent(event.detail));
-      case 'action':
-        return void this.dispatchEvent(new SvcActionEvent(event.detail));
-      case 'expired':
-        return void this.dispatchEvent(new SvcExpiredEvent(event.detail));
-      case 'error':
-        return void this.dispatchEvent(new SvcErrorEvent(event.detail));
-      case 'change':
-        return void this.dispatchEvent(new SvcChangeEvent(event.detail));
-      case 'ready':
-        this.#ready = event.detail;
-        return;
-      case 'announce':
-        return this.#announce(this.#engine!.announcementText(event.detail, this.#localize));
-      case 'before-redirect': {
-        const dom = new SvcBeforeRedirectEvent({ ...event.detail, waitUntil: (promise) => event.waitUntil(promise) });
-        if (!this.dispatchEvent(dom)) event.preventDefault();
-        return;
-      }
-    }
-  }
-
-  async #copyReferenceCode(): Promise<void> {
-    const code = this.#view?.order?.referenceCode;
-    if (!code) return;
-    try {
-      await navigator.clipboard.writeText(code);
-      this.#session?.note({ kind: 'copied' });
-    } catch {
-      this.#session?.note({ kind: 'copy-failed' });
-    }
+    const engine = this.#engine!;
+    if (event.type === 'ready') this.#ready = event.detail;
+    else if (event.type === 'announce') this.#announce(engine.announcementText(event.detail, this.#localize));
+    else if (!this.dispatchEvent(engine.domEventOf(event)) && event.type === 'before-redirect') event.preventDefault();
   }
 
   #refusePrivateKey(): void {
     this.#refused = 'private-key';
-    this.dispatchEvent(new SvcErrorEvent({ code: 'CONFIG', message: 'the element never takes a private key: keep it on your server, in the merchant kit', retryable: false }));
-    console.error('<svc-checkout>: a private key was given to the element and ignored. Keep it on your server.');
+    const message = 'the element never takes a private key: keep it on your server, in the merchant kit';
+    this.dispatchEvent(new SvcErrorEvent({ code: 'CONFIG', message, retryable: false }));
+    console.error(`<svc-checkout>: a private key was given and ignored; ${message}.`);
   }
 }

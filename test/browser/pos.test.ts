@@ -35,6 +35,20 @@ describe('<svc-checkout> POS terminal', () => {
     );
   });
 
+  it('leaves the caret where the payer types, in the middle of a value, as the element writes the value back', async () => {
+    const element = await checkout(stack, { payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N7810181');
+    const input = deepQuery<HTMLInputElement>(element, 'input[name=sn]')!;
+    input.focus();
+    input.setSelectionRange(3, 3);
+    input.setRangeText('X', 3, 3, 'end');
+    input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    await settle(element);
+    expect(input.value).to.equal('N78X10181');
+    expect([input.selectionStart, input.selectionEnd]).to.deep.equal([4, 4]);
+    expect(element.session?.state.values.Pos.sn).to.equal('N78X10181');
+  });
+
   it('shows why the payment failed, and pays again with a new reference without reloading', async () => {
     const reference = `pos-fail-${Date.now()}`;
     const element = await checkout(stack, { payMethod: 'Pos', reference });

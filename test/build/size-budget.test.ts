@@ -32,14 +32,37 @@ describe('the size budget of the CDN build', () => {
     expect(sizes.total, `the CDN files are ${sizes.total} B brotli together, over their budget of ${budget.totalBrotliBytes} B`).toBeLessThanOrEqual(budget.totalBrotliBytes);
   });
 
-  it('leaves out of the first frame what it does not show: the session, the rules, the steps, Arabic', () => {
+  it('is the goal itself: 15 kB brotli, never raised', () => {
+    expect(budget.firstFrameBrotliBytes).toBeLessThanOrEqual(15_000);
+  });
+
+  it('leaves out of the first frame what it does not show: the session, the rules, the steps, their words, Arabic', () => {
     const first = Object.keys(sizes.modules);
-    for (const later of ['src/checkout/session.ts', 'src/core/rules.ts', 'src/core/validate.ts', 'src/checkout/status-stream.ts', 'src/element/messages.ts', 'src/element/i18n/ar.ts', 'src/element/parts/result/result.ts', 'src/element/parts/bank-account-form/bank-account-form.ts']) {
-      expect(first, later).not.toContain(later);
-      expect(Object.keys(sizes.later), later).toContain(later);
+    const later = [
+      'src/checkout/session.ts',
+      'src/core/rules.ts',
+      'src/core/validate.ts',
+      'src/checkout/status-stream.ts',
+      'src/checkout/fields.ts',
+      'src/checkout/code-fields.ts',
+      'src/checkout/config-sources.ts',
+      'src/checkout/environment.ts',
+      'src/element/messages.ts',
+      'src/element/parts/steps.ts',
+      'src/element/parts/step-part.ts',
+      'src/element/parts/result/result.ts',
+      'src/element/parts/bank-account-form/bank-account-form.ts',
+      'src/element/i18n/en-steps.ts',
+      'src/element/i18n/en-bank-account.ts',
+      'src/element/i18n/ar.ts',
+    ];
+    for (const module of later) {
+      expect(first, module).not.toContain(module);
+      expect(Object.keys(sizes.later), module).toContain(module);
     }
     expect(first).toContain('src/element/parts/pos-form/pos-form.ts');
     expect(first).toContain('src/element/i18n/en.ts');
+    expect(first).toContain('src/checkout/pos-fields.ts');
   });
 
   it('counts a chunk the entry imports statically, however deep, and never one it imports on demand', () => {

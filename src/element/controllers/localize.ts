@@ -119,15 +119,4 @@ export class LocalizeController implements ReactiveController {
   money(total: number, currency: string): string {
     return formatMinorUnits(total, currency, this.formatLocale);
   }
-
-  /** A moment as a payer reads a deadline: the time today, else the day and the time. */
-  time(epochMs: number, now = Date.now()): string {
-    const sameDay = new Date(epochMs).toDateString() === new Date(now).toDateString();
-    const options: Intl.DateTimeFormatOptions = sameDay ? { hour: 'numeric', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' };
-    return new Intl.DateTimeFormat(this.formatLocale, options).format(epochMs);
-  }
-
-  number(value: number, options?: Intl.NumberFormatOptions): string {
-    return new Intl.NumberFormat(this.formatLocale, options).format(value);
-  }
 }

@@ -1,16 +1,17 @@
 /**
  * The catalogs every `<svc-checkout>` can speak, shared by all instances on the page. English and Arabic
- * ship: English with the element, Arabic in its own chunk, fetched when an element speaks it. A merchant adds a
+ * ship: English with the element (the words of its steps with the session), Arabic in its own chunk, fetched when an element speaks it. A merchant adds a
  * locale or overrides terms with `registerTranslation`, and one element's terms with its `strings` property.
  */
 import { lazy } from '../lazy.js';
 import en from './en.js';
 import type { PartialTranslation, Translation } from './translation.js';
 
+// English's words of the first frame; its words of the steps come with the session (addShippedTerms).
 const catalogs = new Map<string, PartialTranslation>([['en', en]]);
 /** Catalogs that ship in a chunk of their own, by language: each is registered once fetched. */
 const SHIPPED: Readonly<Record<string, () => Promise<void>>> = {
-  ar: lazy(() => import('./ar.js').then((module) => addShipped('ar', module.default))),
+  ar: lazy(() => import('./ar.js').then((module) => addShippedTerms('ar', module.default))),
 };
 const shipped = new Set<string>();
 const listeners = new Set<() => void>();
@@ -65,11 +66,14 @@ export function translationLoading(locale: string): Promise<void> | undefined {
   return load().catch(() => undefined);
 }
 
-/** A shipped catalog, under the terms a merchant registered for its language before it came. */
-function addShipped(language: string, catalog: PartialTranslation): void {
+/**
+ * A shipped catalog, or shipped terms of one (English's words of the steps come with the session's chunk), under
+ * the terms already there: the first frame's and those a merchant registered before it came.
+ */
+export function addShippedTerms(language: string, catalog: Omit<PartialTranslation, '$code'>): void {
   shipped.add(language);
   const own = catalogs.get(language);
-  catalogs.set(language, own ? merge(catalog, own) : catalog);
+  catalogs.set(language, merge({ $code: language, ...catalog }, own ?? {}));
   for (const listener of listeners) listener();
 }
 

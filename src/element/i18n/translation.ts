@@ -181,3 +181,6 @@ export type PartialTranslation = { $code: string } & DeepPartial<Omit<Translatio
 type DeepPartial<T> = {
   [K in keyof T]?: T[K] extends (...args: never[]) => unknown ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
 };
+
+/** Terms a chunk brings to a catalog already registered (registry.ts, addShippedTerms). */
+export type ShippedTerms = Omit<PartialTranslation, '$code'>;

@@ -4,9 +4,8 @@
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
 import type { CheckoutContext } from '../state.js';
-import type { FieldName, FieldSpec } from '../../checkout/fields.js';
+import type { FieldSpec } from '../../checkout/fields.js';
 import { partStyles } from './shared.styles.js';
 import { renderAlert } from './alert.js';
 
@@ -63,7 +62,12 @@ export interface FieldOptions {
   focusStart?: boolean;
 }
 
-/** A labelled input with its hint and error, tied together with aria-describedby and aria-invalid. */
+/**
+ * A labelled input with its hint and error, tied together with aria-describedby and aria-invalid. Its value is a
+ * plain property binding, without Lit's `live`: every change the payer makes goes through the state (input, then
+ * the same value back), so the state never differs from the input where Lit compares them, and writing an input's
+ * own value back leaves the caret where it was (test/browser/pos.test.ts). The other forms bind theirs the same way.
+ */
 export function renderTextField(options: FieldOptions): TemplateResult {
   const { context, spec } = options;
   const { state, actions, localize } = context;
@@ -91,7 +95,7 @@ export function renderTextField(options: FieldOptions): TemplateResult {
         aria-describedby=${ifDefined(describedBy || undefined)}
         ?data-focus-start=${options.focusStart ?? false}
         spellcheck="false"
-        .value=${live(value)}
+        .value=${value}
         @input=${(event: Event) => {
           const input = (event.target as HTMLInputElement).value;
           if (options.onInput) options.onInput(input);
@@ -100,33 +104,6 @@ export function renderTextField(options: FieldOptions): TemplateResult {
         @blur=${() => actions.blur(name)}
       />
       ${error ? html`<p class="error" part="error" id="${name}-error"><span class="visually-hidden">${t.errorPrefix}</span>${error}</p>` : nothing}
-    </div>
-  `;
-}
-
-/** A labelled select of fixed choices. */
-export function renderSelectField(
-  context: CheckoutContext,
-  name: FieldName,
-  choices: readonly { value: string; label: string; lang?: string }[],
-): TemplateResult {
-  const { state, actions, localize } = context;
-  const value = state.values[state.method][name] ?? choices[0]?.value ?? '';
-  return html`
-    <div class="field" part="field">
-      <label part="label" for=${name}>${localize.term.label[name]}</label>
-      <select
-        part="input"
-        id=${name}
-        name=${name}
-        .value=${live(value)}
-        @change=${(event: Event) => actions.input(name, (event.target as HTMLSelectElement).value)}
-      >
-        ${choices.map(
-          (choice) =>
-            html`<option value=${choice.value} lang=${ifDefined(choice.lang)} ?selected=${choice.value === value}>${choice.label}</option>`,
-        )}
-      </select>
     </div>
   `;
 }

@@ -1,7 +1,7 @@
 // The parts of the first frame: the choice of method and the POS form register with the element; the other
 // payment forms are chunks of their own, fetched when chosen or after the first frame (src/element/engine.ts
 // registers the steps).
-import type { PayMethod } from '../../core/status.js';
+import type { PayMethod } from '../../core/pay-methods.js';
 import { lazy } from '../lazy.js';
 import './method-picker/method-picker.js';
 import './pos-form/pos-form.js';

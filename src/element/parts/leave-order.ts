@@ -1,11 +1,12 @@
 import { html, nothing } from 'lit';
-import { CheckoutPart, definePart } from './checkout-part.js';
+import { definePart } from './checkout-part.js';
+import { StepPart } from './step-part.js';
 
 /**
  * "Use another method" on a waiting step, with a confirmation: the order is left (not cancelled) and the form
  * comes back for a new attempt. A payer who chose wrong is never locked in until the order expires.
  */
-export class SvcLeaveOrder extends CheckoutPart {
+export class SvcLeaveOrder extends StepPart {
   #confirming = false;
 
   protected override render() {

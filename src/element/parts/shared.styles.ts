@@ -46,7 +46,7 @@ export const alertBox = css`
   }
 `;
 
-/** Styles every part shares: fields, buttons, alerts, steps. Colours come from the host's `--_*` tokens. */
+/** Styles every part shares: fields, buttons, alerts (the steps add theirs: parts/step-part.ts). Colours come from the host's `--_*` tokens. */
 export const partStyles = css`
   ${visuallyHidden}
   ${alertBox}
@@ -89,13 +89,6 @@ export const partStyles = css`
   :host(:dir(rtl)) input[name='bankAccountNumber'] {
     direction: ltr;
     text-align: right;
-  }
-
-  .confirm {
-    display: grid;
-    gap: 0.5rem;
-    border-block-start: 1px solid var(--_border);
-    padding-block-start: 0.75rem;
   }
 
   form {
@@ -187,7 +180,6 @@ export const partStyles = css`
     font-weight: 800;
   }
 
-
   button {
     font: inherit;
     cursor: pointer;
@@ -204,13 +196,6 @@ export const partStyles = css`
     inline-size: 100%;
   }
 
-  .secondary {
-    background: transparent;
-    color: var(--_primary);
-    border: 2px solid var(--_primary);
-    font-weight: 600;
-  }
-
   /* Inactive controls may be dimmed; a busy one ("Processing…") is the status the payer reads, so it is not. */
   button[aria-disabled='true']:not([aria-busy='true']) {
     cursor: not-allowed;
@@ -221,56 +206,7 @@ export const partStyles = css`
     cursor: progress;
   }
 
-  /* A step sits in the element's own container: no second card inside it. */
-  .step {
-    display: grid;
-    gap: var(--_space);
-  }
-
-  h2 {
-    margin: 0;
-    font-size: 1.25em;
-    line-height: 1.3;
-  }
-
   p {
     margin: 0;
-  }
-
-  .status {
-    display: flex;
-    align-items: center;
-    gap: 0.5em;
-    color: var(--_muted);
-  }
-
-  .spinner {
-    inline-size: 1.25em;
-    block-size: 1.25em;
-    flex: none;
-    border-radius: 50%;
-    border: 3px solid var(--_border);
-    border-block-start-color: var(--_primary);
-    animation: spin 0.9s linear infinite;
-  }
-
-  @keyframes spin {
-    to {
-      transform: rotate(1turn);
-    }
-  }
-
-  @media (prefers-reduced-motion: reduce) {
-    .spinner {
-      animation: none;
-      border-block-start-color: var(--_border);
-      background: radial-gradient(circle, var(--_primary) 30%, transparent 32%);
-    }
-  }
-
-  .row {
-    display: flex;
-    flex-wrap: wrap;
-    gap: calc(var(--_space) / 2);
   }
 `;

@@ -1,7 +1,8 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
 import { METHOD_FIELDS, type FieldSpec } from '../../../checkout/fields.js';
+import { addShippedTerms } from '../../i18n/registry.js';
+import enBankAccount from '../../i18n/en-bank-account.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
 import { PaymentForm } from '../payment-form.js';
@@ -67,7 +68,7 @@ export class SvcBankAccountForm extends PaymentForm {
           required
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${error ? 'dob-hint dob-error' : 'dob-hint'}
-          .value=${live(state.values.BankAccount[spec.name] ?? '')}
+          .value=${state.values.BankAccount[spec.name] ?? ''}
           @input=${(event: Event) => actions.input(spec.name, (event.target as HTMLInputElement).value)}
           @blur=${() => actions.blur(spec.name)}
         />
@@ -76,4 +77,6 @@ export class SvcBankAccountForm extends PaymentForm {
   }
 }
 
+// Its English words come with it: registered before it renders.
+addShippedTerms('en', enBankAccount);
 definePart('svc-bank-account-form', SvcBankAccountForm);

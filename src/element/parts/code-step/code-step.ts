@@ -1,13 +1,15 @@
 import { html, nothing } from 'lit';
-import { CODE_FIELDS } from '../../../checkout/fields.js';
-import { CheckoutPart, definePart, renderFormEnd, renderTextField } from '../checkout-part.js';
+import { CODE_FIELDS } from '../../../checkout/code-fields.js';
+import { definePart, renderFormEnd, renderTextField } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
+import { numberIn } from '../../format.js';
 
 /**
  * INPUT_OTP and INPUT_PIN: a one-time code (offered by the phone's keyboard and autofill through
  * `autocomplete="one-time-code"`) or the account's PIN (masked), with "send the code again" for OTPs.
  */
-export class SvcCodeStep extends CheckoutPart {
+export class SvcCodeStep extends StepPart {
   #code = '';
   protected override render() {
     const context = this.context;
@@ -56,7 +58,7 @@ export class SvcCodeStep extends CheckoutPart {
                   aria-disabled=${state.resendWait > 0 || state.busy ? 'true' : 'false'}
                   @click=${() => actions.resendOtp()}
                 >
-                  ${state.resendWait > 0 ? t.resendIn(state.resendWait, (n) => localize.number(n)) : t.resend}
+                  ${state.resendWait > 0 ? t.resendIn(state.resendWait, (n) => numberIn(localize, n)) : t.resend}
                 </button>
               </div>
             `}

@@ -1,6 +1,8 @@
 import { css, html, nothing } from 'lit';
 import { CountdownController } from '../../controllers/countdown.js';
-import { CheckoutPart, definePart } from '../checkout-part.js';
+import { definePart } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
+import { numberIn } from '../../format.js';
 
 /** Outside a reference code, the time left shows in the last five minutes only. */
 const LAST_MINUTES_SECONDS = 5 * 60;
@@ -9,9 +11,9 @@ const LAST_MINUTES_SECONDS = 5 * 60;
  * The time left to pay, counted down to the order's own expiry. The visible timer ticks every second;
  * screen readers hear the time left at milestones (30, 20, 10, 5, 2 and 1 minutes, 30 and 10 seconds).
  */
-export class SvcCountdown extends CheckoutPart {
+export class SvcCountdown extends StepPart {
   static override styles = [
-    ...CheckoutPart.styles,
+    ...StepPart.styles,
     css`
       .countdown {
         display: flex;
@@ -27,7 +29,7 @@ export class SvcCountdown extends CheckoutPart {
     `,
   ];
 
-  static override properties = { ...CheckoutPart.properties, always: { type: Boolean } };
+  static override properties = { ...StepPart.properties, always: { type: Boolean } };
   /** Shown all along (a reference code's deadline), not only in the last five minutes. */
   declare always: boolean;
 
@@ -42,12 +44,12 @@ export class SvcCountdown extends CheckoutPart {
     if (!context || left === undefined || (!this.always && left > LAST_MINUTES_SECONDS)) return nothing;
     const { localize } = context;
     const t = localize.term;
-    const format = (n: number) => localize.number(n);
-    const two = (n: number) => localize.number(n, { minimumIntegerDigits: 2, useGrouping: false });
+    const format = (n: number) => numberIn(localize, n);
+    const two = (n: number) => numberIn(localize, n, { minimumIntegerDigits: 2, useGrouping: false });
     const hours = Math.floor(left / 3600);
     const minutes = Math.floor((left % 3600) / 60);
     const seconds = left % 60;
-    const clock = hours > 0 ? `${localize.number(hours)}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
+    const clock = hours > 0 ? `${numberIn(localize, hours)}:${two(minutes)}:${two(seconds)}` : `${two(minutes)}:${two(seconds)}`;
     const spokenMinutes = Math.ceil(left / 60);
     return html`
       <p class="countdown" part="countdown">
@@ -64,7 +66,7 @@ export class SvcCountdown extends CheckoutPart {
     const localize = this.context?.localize;
     if (!localize) return;
     const t = localize.term;
-    const format = (n: number) => localize.number(n);
+    const format = (n: number) => numberIn(localize, n);
     this.#spoken = secondsLeft >= 60 ? t.timeLeft(Math.round(secondsLeft / 60), 0, format) : t.timeLeft(0, secondsLeft, format);
     this.requestUpdate();
   }

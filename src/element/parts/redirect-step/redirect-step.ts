@@ -1,5 +1,6 @@
 import { css, html, nothing } from 'lit';
-import { CheckoutPart, definePart } from '../checkout-part.js';
+import { definePart } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 import { renderAlert } from '../alert.js';
 
@@ -7,9 +8,9 @@ import { renderAlert } from '../alert.js';
  * REDIRECT_3DS: the bank's 3-D Secure page, in this window (the element resumes the same order when the
  * payer comes back) or in a new one (this page keeps polling).
  */
-export class SvcRedirectStep extends CheckoutPart {
+export class SvcRedirectStep extends StepPart {
   static override styles = [
-    ...CheckoutPart.styles,
+    ...StepPart.styles,
     css`
       .forward {
         display: inline-block;

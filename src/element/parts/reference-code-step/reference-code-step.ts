@@ -1,16 +1,18 @@
 import { css, html, nothing } from 'lit';
 import { groupReferenceCode } from '../../../core/index.js';
-import { CheckoutPart, definePart } from '../checkout-part.js';
+import { definePart } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
+import { timeIn } from '../../format.js';
 
 /**
  * The reference code as a voucher: the code grouped for reading (123 456 789) with its copy button inside its
  * box, the amount and the moment it stops working together, the channel the payer was notified through (so the
  * page may be closed), the countdown to the order's own expiry, and the live status.
  */
-export class SvcReferenceCodeStep extends CheckoutPart {
+export class SvcReferenceCodeStep extends StepPart {
   static override styles = [
-    ...CheckoutPart.styles,
+    ...StepPart.styles,
     css`
       .code {
         display: flex;
@@ -58,7 +60,7 @@ export class SvcReferenceCodeStep extends CheckoutPart {
     const grouped = groupReferenceCode(order.referenceCode);
     const amount = context.state.amount;
     const deadline =
-      amount && order.expiresAt !== undefined ? t.payBefore(localize.money(amount.total, amount.currency), localize.time(order.expiresAt)) : undefined;
+      amount && order.expiresAt !== undefined ? t.payBefore(localize.money(amount.total, amount.currency), timeIn(localize, order.expiresAt)) : undefined;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${t.codeTitle}</h2>

@@ -1,14 +1,15 @@
 import { css, html, nothing, svg } from 'lit';
 import type { PayMethod } from '../../../core/index.js';
-import { CheckoutPart, definePart } from '../checkout-part.js';
+import { definePart } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
 
 /**
  * The outcome: paid (here, or before this checkout), failed (with the service's reason), expired, or an order of
  * this reference for another amount; failed and expired offer a new attempt.
  */
-export class SvcResult extends CheckoutPart {
+export class SvcResult extends StepPart {
   static override styles = [
-    ...CheckoutPart.styles,
+    ...StepPart.styles,
     css`
       .result {
         display: grid;

@@ -1,9 +1,10 @@
 import { html, nothing } from 'lit';
-import { CheckoutPart, definePart } from '../checkout-part.js';
+import { definePart } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 
 /** SWIPE_CARD: the payer swipes or inserts the card at the terminal; the status follows live. */
-export class SvcSwipeStep extends CheckoutPart {
+export class SvcSwipeStep extends StepPart {
   protected override render() {
     const context = this.context;
     const order = context?.state.order;

@@ -1,10 +1,11 @@
 import { html, nothing } from 'lit';
-import { CheckoutPart, definePart } from '../checkout-part.js';
+import { definePart } from '../checkout-part.js';
+import { StepPart } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 import { renderAlert } from '../alert.js';
 
 /** A pending order whose next action this page does not know (its create answer was lost): wait, or start again. */
-export class SvcWaitingStep extends CheckoutPart {
+export class SvcWaitingStep extends StepPart {
   protected override render() {
     const context = this.context;
     if (!context) return nothing;

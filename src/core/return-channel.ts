@@ -1,0 +1,5 @@
+// Apart from the paths (paths.ts): the element's first frame listens on the channel, and needs no path.
+/** The channel the return page tells the shop's tabs on (BroadcastChannel, same origin). */
+export const RETURN_CHANNEL = 'svc-checkout';
+/** The message the return page posts on `RETURN_CHANNEL`: the bank's window is done with. */
+export const RETURN_MESSAGE = '3ds-return';

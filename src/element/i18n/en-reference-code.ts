@@ -1,0 +1,22 @@
+import type { ShippedTerms } from './translation.js';
+
+/**
+ * English words of the reference code form: its chunk registers them, under the words already there (en.ts, and any a
+ * merchant registered).
+ */
+const enReferenceCode: ShippedTerms = {
+  label: {
+    notifyUserName: 'Your name',
+    notifyUserEmail: 'Email',
+    notifyUserMobile: 'Mobile number',
+    notifyLanguage: 'Language of the message',
+    notifyMethod: 'Send me the code by',
+  },
+  hint: {
+    notifyUserMobile: 'With the country code, e.g. +20 100 123 4567.',
+  },
+  notifyMethodOption: { BOTH: 'SMS and email', EMAIL: 'Email', SMS: 'SMS' },
+  notifyLanguageOption: { English: 'English', Arabic: 'العربية' },
+};
+
+export default enReferenceCode;

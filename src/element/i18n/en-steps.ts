@@ -1,0 +1,133 @@
+import type { NumberFormat, ShippedTerms } from './translation.js';
+
+/** Made at the first count, not when the catalog loads. */
+let rules: Intl.PluralRules | undefined;
+const plural = { select: (n: number) => (rules ??= new Intl.PluralRules('en')).select(n) };
+const count = (n: number, format: NumberFormat, one: string, other: string) => `${format(n)} ${plural.select(n) === 'one' ? one : other}`;
+
+/**
+ * English words of the steps, results and errors: they come with the session's chunk, which registers them under
+ * the words already there (en.ts, and any a merchant registered).
+ */
+const enSteps: ShippedTerms = {
+  label: {
+    otp: 'One-time code',
+    pin: 'PIN',
+  },
+  hint: {
+    otp: 'The code in the message your bank sent.',
+    pin: 'The PIN of your bank account.',
+  },
+
+  fieldError: {
+    required: (label) => `Enter ${label.toLowerCase()}.`,
+    format: (label) => `${label} is not in the right format.`,
+    length: (label) => `${label} has too few or too many characters.`,
+    date: 'Enter a real date.',
+    past: 'The date of birth must be in the past.',
+    tooOld: 'Check the year of birth.',
+    mismatchCode: 'That code is not right. Check the message and try again.',
+    mismatchDateOfBirth: 'The date of birth does not match the account.',
+    limit: 'You asked for too many codes. Wait for the last one, or start again.',
+    state: 'This payment has moved past that step.',
+    characters: (label) => `${label} has characters that are not allowed, such as line breaks.`,
+    other: (label) => `Check ${label.toLowerCase()}.`,
+  },
+  errorPrefix: 'Error:',
+  formHasErrors: (n, format) => `There ${n === 1 ? 'is' : 'are'} ${count(n, format, 'problem', 'problems')} with the form.`,
+
+  swipeTitle: 'Pay at the terminal',
+  swipeBody: (sn) => `Swipe or insert the card at terminal ${sn}.`,
+  waiting: 'Waiting for the payment…',
+
+  otpTitle: 'Enter the code',
+  otpBody: 'Your bank sent a one-time code to the phone number of the account.',
+  pinTitle: 'Enter your PIN',
+  pinBody: 'Your bank asks for the PIN of the account.',
+  confirm: 'Confirm',
+  resend: 'Send the code again',
+  resendIn: (seconds, format) => `Send again in ${count(seconds, format, 'second', 'seconds')}`,
+  resent: 'A new code is on its way.',
+
+  redirectTitle: 'Confirm with your bank',
+  redirectBody: 'Your bank needs to confirm this payment on its own page. You will come back here afterwards.',
+  redirectGo: 'Continue to your bank',
+  redirecting: 'Taking you to your bank…',
+  redirectWindowOpened: 'Complete the check in the window that opened. This page updates by itself.',
+  redirectReopen: 'Open the bank’s page again',
+
+  codeTitle: 'Your reference code',
+  codeBody: 'Pay this code at any payment point before it expires.',
+  payBefore: (amount, time) => `Pay ${amount} with this code at any payment point before ${time}.`,
+  canClose: 'You can close this page.',
+  printCode: 'Print or save',
+  copy: 'Copy code',
+  copied: 'Code copied.',
+  copyFailed: 'Could not copy. Select the code and copy it.',
+  sentBy: (method, email, mobile) =>
+    method === 'BOTH'
+      ? `We also sent it by SMS to ${mobile} and by email to ${email}.`
+      : method === 'SMS'
+        ? `We also sent it by SMS to ${mobile}.`
+        : `We also sent it by email to ${email}.`,
+  expiresIn: 'Expires in',
+  timeLeft: (minutes, seconds, format) =>
+    minutes > 0 ? `${count(minutes, format, 'minute', 'minutes')} left` : `${count(seconds, format, 'second', 'seconds')} left`,
+
+  status: { INITIAL: 'Starting', PENDING: 'Waiting for payment', SUCCESS: 'Paid', FAIL: 'Failed', CLOSE: 'Expired' },
+  statusLabel: 'Status',
+
+  successTitle: 'Payment received',
+  successBody: (amount, orderNo) => `We received ${amount}. Order number ${orderNo}.`,
+  failTitle: 'The payment did not go through',
+  failBody: 'Nothing was charged. You can try again.',
+  failReason: (reason) => `Reason: ${reason}`,
+  expiredTitle: 'This payment expired',
+  expiredBody: 'The time to pay ran out and nothing was charged. You can start again.',
+  paidBeforeTitle: 'This order is already paid',
+  paidBeforeBody: (amount, orderNo) => `A payment of ${amount} was made for this order before (order number ${orderNo}). Nothing more is needed.`,
+  mismatchTitle: 'This order cannot be paid here',
+  mismatchBody: 'A payment for this order already exists for a different amount. Contact the shop.',
+  retry: 'Try again',
+  startOver: 'Start again',
+
+  networkError: 'We could not reach the shop. Check your connection and try again.',
+  serviceError: 'Payments are not available right now. Try again in a moment.',
+  codeSentOnly: (method, email, mobile) =>
+    method === 'BOTH'
+      ? `Your reference code was sent by SMS to ${mobile} and by email to ${email}. Pay it at any payment point.`
+      : method === 'SMS'
+        ? `Your reference code was sent by SMS to ${mobile}. Pay it at any payment point.`
+        : `Your reference code was sent by email to ${email}. Pay it at any payment point.`,
+  answerLost: 'Your payment has started, but its next step did not reach this page. This page follows it; you can also start again.',
+  duplicateInProgress: 'A payment for this order is already in progress.',
+  genericError: 'Something went wrong. Try again.',
+  configError: (setting) => `This checkout is not set up correctly (${setting}).`,
+  redirectBlocked: 'Your browser blocked the bank’s window. Use the button to open it.',
+  statusCheckFailed: 'We could not check the payment status. We keep trying.',
+  checkoutExpired: 'This checkout has expired. Reload the page to continue.',
+  checkoutRefused: 'This checkout cannot be used any more. Reload the page.',
+  tooMany: (seconds, format) => `Too many attempts. Try again in ${count(seconds, format, 'second', 'seconds')}.`,
+  shopError: 'The shop could not take payments just now. Try again in a moment.',
+  timeoutError: 'The shop is taking too long to answer. Try again in a moment.',
+  notFoundError: 'Payments are not set up on this page. Please contact the shop.',
+  unavailable: 'This checkout is not available right now. Please contact the shop.',
+
+  leaveOrder: 'Use another method',
+  leaveConfirm: 'Stop this payment and choose another way to pay? Do not complete this one afterwards.',
+  leaveYes: 'Yes, use another method',
+  leaveNo: 'Keep this payment',
+  codeTriesLeft: (left, format) =>
+    left === 1 ? 'That code is not right. You have one last try.' : `That code is not right. ${count(left, format, 'try', 'tries')} left.`,
+  failure: {
+    CARD_DECLINED: 'Your card was declined. Try another card or another method.',
+    INSUFFICIENT_FUNDS: 'There is not enough money in the account.',
+    ACCOUNT_BLOCKED: 'This account cannot make payments. Contact your bank.',
+    AUTH_ATTEMPTS_EXCEEDED: 'Too many wrong codes were entered.',
+    '3DS_DECLINED': 'The payment was not confirmed with your bank.',
+    ORDER_EXPIRED: 'The time to pay ran out.',
+  },
+  receipt: { method: 'Method', time: 'Time', orderNo: 'Order number', copy: 'Copy order number' },
+};
+
+export default enSteps;

@@ -1,0 +1,73 @@
+import { css } from 'lit';
+import { CheckoutPart } from './checkout-part.js';
+
+/** What the parts of the steps after the form share: their box, headings, status line, spinner, secondary buttons. */
+export const stepStyles = css`
+  .confirm {
+    display: grid;
+    gap: 0.5rem;
+    border-block-start: 1px solid var(--_border);
+    padding-block-start: 0.75rem;
+  }
+
+  .secondary {
+    background: transparent;
+    color: var(--_primary);
+    border: 2px solid var(--_primary);
+    font-weight: 600;
+  }
+
+  /* A step sits in the element's own container: no second card inside it. */
+  .step {
+    display: grid;
+    gap: var(--_space);
+  }
+
+  h2 {
+    margin: 0;
+    font-size: 1.25em;
+    line-height: 1.3;
+  }
+
+  .status {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    color: var(--_muted);
+  }
+
+  .spinner {
+    inline-size: 1.25em;
+    block-size: 1.25em;
+    flex: none;
+    border-radius: 50%;
+    border: 3px solid var(--_border);
+    border-block-start-color: var(--_primary);
+    animation: spin 0.9s linear infinite;
+  }
+
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation: none;
+      border-block-start-color: var(--_border);
+      background: radial-gradient(circle, var(--_primary) 30%, transparent 32%);
+    }
+  }
+
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--_space) / 2);
+  }
+`;
+
+/** A part of the steps after the form: it comes with the session's chunk, and so do its styles. */
+export abstract class StepPart extends CheckoutPart {
+  static override styles = [...CheckoutPart.styles, stepStyles];
+}
