@@ -22,7 +22,6 @@ const PAGE = (theme) => `<!doctype html>
 await rm(OUT, { recursive: true, force: true });
 await mkdir(OUT, { recursive: true });
 
-const bundle = await readFile('dist/cdn/svc-checkout.js');
 let stack;
 const server = createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -30,8 +29,13 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE(url.searchParams.get('theme')));
     return;
   }
-  if (url.pathname === '/svc-checkout.js') {
-    response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(bundle);
+  // The CDN build whole, under its names: the entry and the chunks it imports relative to itself.
+  const file = url.pathname === '/svc-checkout.js' || /^\/chunks\/[\w-]+\.js$/.test(url.pathname) ? `dist/cdn${url.pathname}` : undefined;
+  if (file) {
+    readFile(file).then(
+      (body) => response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(body),
+      () => response.writeHead(404).end(),
+    );
     return;
   }
   stack.middleware(request, response, () => response.writeHead(404).end());

@@ -357,11 +357,16 @@ export class SvcCheckout extends LitElement {
 
   protected override firstUpdated(changed: PropertyValues<this>): void {
     super.firstUpdated(changed);
-    // The rest is fetched once the first frame is painted.
-    setTimeout(() => {
-      void this.#start();
-      for (const method of PAY_METHODS) void loadForm(method);
-    });
+    // The rest is fetched once the first frame is painted: a task queued from the next animation frame runs after
+    // that frame's paint (a bare timeout may run before it, and the session's chunk would delay the paint). A hidden
+    // page paints no frame: there, at once.
+    const fetchTheRest = () =>
+      setTimeout(() => {
+        void this.#start();
+        for (const method of PAY_METHODS) void loadForm(method);
+      });
+    if (document.visibilityState === 'hidden') fetchTheRest();
+    else requestAnimationFrame(fetchTheRest);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
