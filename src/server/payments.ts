@@ -247,14 +247,16 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     } else {
       proposed = orderFromBrowser(value);
     }
+    const address = clientAddressOf(request);
+    // The payer's address as the shop's server sees it (the browser's own claim of it is never taken), put in before
+    // the order is validated, so that it is validated once.
+    const built = proposed as Record<string, unknown>;
+    if (address && built['payMethod'] !== 'ReferenceCode' && /^[0-9A-Fa-f:.]{2,45}$/.test(address)) built['userClientIP'] = address;
     const checked = validateCreateRequest(proposed);
     if (!checked.ok) return invalid(...checked.violations);
     let order = checked.value;
     const wrongReturn = returnUrlViolation(order, request, claims?.returnUrl !== undefined);
     if (wrongReturn) return invalid(wrongReturn);
-    const address = clientAddressOf(request);
-    // The payer's address as the shop's server sees it; the browser's own claim of it is never taken.
-    if (address && order.payMethod !== 'ReferenceCode' && /^[0-9A-Fa-f:.]{2,45}$/.test(address)) order = { ...order, userClientIP: address };
 
     const notify = order.payMethod === 'ReferenceCode' ? order.notify : undefined;
     const channel = notify?.notifyMethod ?? 'BOTH';
