@@ -68,7 +68,7 @@ export async function measureSize(row, note) {
   };
   const { shipped: s, floor: f, asWritten: w } = sizes;
   row({
-    what: `first frame: ${CDN_FILE} and the ${first.length - 1} chunks it imports statically, brotli`,
+    what: `first frame: ${CDN_FILE}${first.length > 1 ? ` and the ${first.length - 1} chunks it imports statically` : ', one file (no chunk before the form)'}, brotli`,
     figure: `${kB(s.brotli)} (${s.brotli} B)`,
     compared: `floor ${kB(f.brotli)} (${f.brotli} B): ${(s.brotli / f.brotli).toFixed(1)}×`,
     target: `≤ ${kB(BROTLI_TARGET_BYTES)}`,
