@@ -185,10 +185,10 @@ async function streamGate(context, next) {
 }
 
 /**
- * Holds back a module the element imports on demand (the session's chunk, Arabic) while a test keeps its gate
+ * Holds back a module the element imports on demand (the session's chunk, Arabic, a form) while a test keeps its gate
  * closed: `POST /module-gates/<name>/close|open`. Per browser (the three run at once): keyed by user agent.
  */
-const MODULE_GATES = { engine: '/src/element/engine.ts', ar: '/src/element/i18n/ar.ts' };
+const MODULE_GATES = { engine: '/src/element/engine.ts', ar: '/src/element/i18n/ar.ts', bankForm: '/src/element/parts/bank-account-form/bank-account-form.ts' };
 const heldModules = new Map();
 async function moduleGate(context, next) {
   const command = /^\/module-gates\/(\w+)\/(close|open)$/.exec(context.path);

@@ -10,23 +10,37 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { minify as terser } from 'terser';
-import { collapseHtmlTemplatesIn, minifyCssTemplatesIn } from './minify-css-templates.mjs';
+import MagicString from 'magic-string';
+import { cssTemplateEdits, htmlTemplateEdits } from './minify-css-templates.mjs';
 
 const TARGET = 'es2022';
 
 /**
- * TypeScript to JavaScript, module by module, with the CSS of our own css`` templates minified and the indentation
- * of our html`` templates made one space (scripts/minify-css-templates.mjs).
+ * Our own modules' templates made smaller as written: the CSS of css`` templates minified, the indentation of html``
+ * templates one space (scripts/minify-css-templates.mjs). With a source map of its own, which Rollup composes with
+ * the next step's: the lines these edits join would otherwise shift every position after them.
  */
-function typescript({ minifyCss }) {
+function templates({ minifyCss }) {
+  return {
+    name: 'templates',
+    transform(code, id) {
+      if (!id.endsWith('.ts') || id.includes('/node_modules/')) return null;
+      const edits = [...(minifyCss ? cssTemplateEdits(code) : []), ...htmlTemplateEdits(code)];
+      if (edits.length === 0) return null;
+      const text = new MagicString(code);
+      for (const edit of edits) text.overwrite(edit.from, edit.to, edit.text);
+      return { code: text.toString(), map: text.generateMap({ hires: true, source: id, includeContent: true }) };
+    },
+  };
+}
+
+/** TypeScript to JavaScript, module by module. */
+function typescript() {
   return {
     name: 'typescript',
     async transform(code, id) {
-      if (!id.endsWith('.ts')) return null;
-      if (id.includes('/node_modules/')) return null;
-      const css = minifyCss && code.includes('css`') ? minifyCssTemplatesIn(code).code : code;
-      const source = collapseHtmlTemplatesIn(css);
-      const result = await transform(source, { loader: 'ts', target: TARGET, sourcefile: id, sourcemap: true });
+      if (!id.endsWith('.ts') || id.includes('/node_modules/')) return null;
+      const result = await transform(code, { loader: 'ts', target: TARGET, sourcefile: id, sourcemap: true });
       return { code: result.code, map: result.map };
     },
   };
@@ -39,7 +53,7 @@ function licences(code) {
 }
 
 /** The licences of what a build bundles, in the file that sits beside its scripts. */
-export const LICENCES_FILE = 'LICENCES.txt';
+const LICENCES_FILE = 'LICENCES.txt';
 
 /**
  * Each output file minified whole by terser (two passes of its compressor: a few per cent smaller than esbuild's
@@ -61,7 +75,7 @@ function minify(notices) {
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Decodes one line of source map mappings into [generatedColumn, sourceIndex | undefined] segments. */
-export function* segments(line, state) {
+function* segments(line, state) {
   for (const segment of line.split(',')) {
     if (!segment) continue;
     const values = [];
@@ -116,7 +130,7 @@ export async function buildCdn({ entry = 'src/element/index.ts', outdir = 'dist/
     input: { 'svc-checkout': entry },
     // The entry may export more than its own names: the bindings its chunks take from it.
     preserveEntrySignatures: 'allow-extension',
-    plugins: [nodeResolve({ browser: true, extensions: ['.ts', '.js'] }), typescript({ minifyCss })],
+    plugins: [nodeResolve({ browser: true, extensions: ['.ts', '.js'] }), templates({ minifyCss }), typescript()],
     onwarn(warning, warn) {
       // Lit's modules say `this` at the top level of a module; Rollup reads it as undefined, as a browser does.
       if (warning.code !== 'THIS_IS_UNDEFINED') warn(warning);
@@ -172,12 +186,13 @@ async function licencesText(notices, output) {
   }
   const texts = new Map();
   for (const [root, { name, version }] of packages) {
-    const text = await readFile(`${root}/LICENSE`, 'utf8').catch(() => undefined);
+    // Grouped by their words: the same licence with or without a last line break is one.
+    const text = (await readFile(`${root}/LICENSE`, 'utf8').catch(() => '')).trim();
     if (text) texts.set(text, [...(texts.get(text) ?? []), `${name} ${version}`]);
   }
   return [
     'The code bundled in these files, with its licence notices. svc-checkout itself: MIT (its package.json).',
     ...[...notices].map(([notice, files]) => `In ${files.join(', ')}:\n${notice}`),
-    ...[...texts].map(([text, names]) => `The licence of ${names.join(', ')}:\n\n${text.trim()}`),
+    ...[...texts].map(([text, names]) => `The licence of ${names.join(', ')}:\n\n${text}`),
   ].join('\n\n') + '\n';
 }

@@ -101,11 +101,12 @@ function scanExpression(source, start) {
   return -1;
 }
 
-/** The source with the CSS of every css`` template minified, and how many templates were. */
-export function minifyCssTemplatesIn(source) {
-  let out = '';
-  let copied = 0;
-  let count = 0;
+/** An edit of a source: its text from `from` to `to` becomes `text`. */
+/** @typedef {{ from: number, to: number, text: string }} Edit */
+
+/** The edits minifying the CSS of every css`` template of a source (each piece of text between interpolations). */
+export function cssTemplateEdits(source) {
+  const edits = [];
   const tag = /(?<![\w$.])css`/g;
   for (let match = tag.exec(source); match; match = tag.exec(source)) {
     const start = match.index + match[0].length;
@@ -113,40 +114,56 @@ export function minifyCssTemplatesIn(source) {
     if (!template) continue;
     tag.lastIndex = template.end + 1;
     if (source.slice(start, template.end).includes('\\')) continue;
-    out += source.slice(copied, start);
     template.pieces.forEach(([from, to], index) => {
-      if (index > 0) out += source.slice(template.pieces[index - 1][1], from); // the interpolation, as written
-      out += minifyCssText(source.slice(from, to), { atStart: index === 0, atEnd: index === template.pieces.length - 1 });
+      const text = minifyCssText(source.slice(from, to), { atStart: index === 0, atEnd: index === template.pieces.length - 1 });
+      if (text !== source.slice(from, to)) edits.push({ from, to, text });
     });
-    copied = template.end;
-    count++;
   }
-  return { code: out + source.slice(copied), count };
+  return edits;
 }
 
 /**
- * The source with every whitespace run that holds a line break, in the text of html`` and svg`` templates, made one
+ * The edits making every whitespace run that holds a line break, in the text of html`` and svg`` templates, one
  * space: the indentation of templates as written. HTML collapses such a run to one space anyway (no template here
  * holds a <pre>, a <textarea> or `white-space: pre`), so the DOM reads the same; the text between interpolations
- * is all that changes.
+ * is all that changes. `offset` is where `source` starts in the whole module (for templates inside interpolations).
  */
-export function collapseHtmlTemplatesIn(source) {
-  let out = '';
-  let copied = 0;
+export function htmlTemplateEdits(source, offset = 0) {
+  const edits = [];
   const tag = /(?<![\w$.])(?:html|svg)`/g;
   for (let match = tag.exec(source); match; match = tag.exec(source)) {
     const start = match.index + match[0].length;
     const template = scanTemplate(source, start);
     if (!template) continue;
     tag.lastIndex = template.end + 1;
-    out += source.slice(copied, start);
     template.pieces.forEach(([from, to], index) => {
       // An interpolation may hold templates of its own.
-      if (index > 0) out += collapseHtmlTemplatesIn(source.slice(template.pieces[index - 1][1], from));
-      out += source.slice(from, to).replace(/[ \t]*\n\s*/g, ' ');
+      if (index > 0) edits.push(...htmlTemplateEdits(source.slice(template.pieces[index - 1][1], from), offset + template.pieces[index - 1][1]));
+      for (const run of source.slice(from, to).matchAll(/[ \t]*\n\s*/g)) {
+        edits.push({ from: offset + from + run.index, to: offset + from + run.index + run[0].length, text: ' ' });
+      }
     });
-    copied = template.end;
+  }
+  return edits;
+}
+
+/** The source with its edits made (edits that do not overlap, in any order). */
+export function applyEdits(source, edits) {
+  let out = '';
+  let copied = 0;
+  for (const edit of [...edits].sort((a, b) => a.from - b.from)) {
+    out += source.slice(copied, edit.from) + edit.text;
+    copied = edit.to;
   }
   return out + source.slice(copied);
 }
 
+/** The source with the CSS of every css`` template minified. */
+export function minifyCssTemplatesIn(source) {
+  return applyEdits(source, cssTemplateEdits(source));
+}
+
+/** The source with the indentation of its html`` and svg`` templates made one space. */
+export function collapseHtmlTemplatesIn(source) {
+  return applyEdits(source, htmlTemplateEdits(source));
+}

@@ -13,8 +13,8 @@ import type { PayParams, UserInfo } from '../core/types.js';
 
 /**
  * Every attribute of `<svc-checkout>`: its property, attribute, type, and whose it is: `order` (what is paid, fixed
- * by a checkout token), `session` (how the payment runs) or `view` (how it looks). The attributes of the order
- * mirror the PayParams fields of the same name (resolveConfig); config-sources.ts says which wire fields each fills.
+ * by a checkout token), `session` (how the payment runs) or `view` (how it looks). config-sources.ts says which
+ * fields of the order each attribute of the order fills (resolveConfig).
  */
 export const ATTRIBUTES = [
   { property: 'endpoint', attribute: 'endpoint', type: 'string', role: 'session' },

@@ -359,14 +359,18 @@ export class SvcCheckout extends LitElement {
     super.firstUpdated(changed);
     // The rest is fetched once the first frame is painted: a task queued from the next animation frame runs after
     // that frame's paint (a bare timeout may run before it, and the session's chunk would delay the paint). A hidden
-    // page paints no frame: there, at once.
+    // page paints no frame: there, at once; a frame whose animation frames are held back (a throttled iframe out
+    // of view) fetches after a second all the same. Each chunk is fetched once, whichever asks first.
     const fetchTheRest = () =>
       setTimeout(() => {
         void this.#start();
         for (const method of PAY_METHODS) void loadForm(method);
       });
     if (document.visibilityState === 'hidden') fetchTheRest();
-    else requestAnimationFrame(fetchTheRest);
+    else {
+      requestAnimationFrame(fetchTheRest);
+      setTimeout(fetchTheRest, 1_000);
+    }
   }
 
   protected override updated(changed: PropertyValues<this>): void {

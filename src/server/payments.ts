@@ -280,7 +280,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       }
     }
 
-    // Checked above; checked again by the client only when something changed it since (the address, the hook).
+    // Checked above; checked again by the client only when the merchant's `authorize` hook answered another order.
     const validated = order === checked.value;
     const answer = await callService('create', () =>
       validated ? client.send<CreatePaymentData>('create', order, { signal: request.signal }) : client.createPayment(order, { signal: request.signal }),

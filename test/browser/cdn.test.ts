@@ -9,7 +9,7 @@ interface ShopWindow extends Window {
   secondCopy?: Promise<string>;
 }
 
-async function openShop(stack: Stack, extra: Record<string, string> = {}) {
+async function openShop(stack: Stack, extra: Record<string, string> = {}, page = 'cdn-page') {
   const query = new URLSearchParams({
     endpoint: stack.endpoint,
     'checkout-token': await stack.checkoutToken({ reference: `cdn-${Date.now()}-${Math.random().toString(36).slice(2, 7)}` }),
@@ -20,7 +20,7 @@ async function openShop(stack: Stack, extra: Record<string, string> = {}) {
   });
   const frame = document.createElement('iframe');
   frame.title = 'shop';
-  frame.src = `/test/browser/fixtures/cdn-page.html?${query}`;
+  frame.src = `/test/browser/fixtures/${page}.html?${query}`;
   document.body.append(frame);
   const element = await until('the CDN element', () => {
     const found = frame.contentDocument?.querySelector('svc-checkout');
@@ -80,6 +80,26 @@ describe('the CDN build, dist/cdn/svc-checkout.js', () => {
       expect(visibleText(shop.element)).to.contain('EGP 125.00');
     } finally {
       shop.frame.remove();
+    }
+  });
+
+  it('still speaks and pays when the entry is loaded under another address (a query string): its chunks load a second copy', async () => {
+    const bank = await openShop(stack, { 'pay-method': 'BankAccount' }, 'cdn-page-versioned');
+    try {
+      await untilText(bank.element, 'Account number');
+      for (const label of ['Bank code', 'Date of birth of the account holder']) expect(visibleText(bank.element)).to.contain(label);
+      await clickButton(bank.element, /^Pay/);
+      await untilText(bank.element, 'Enter account number');
+      expect(bank.window.warnings.join('\n')).to.contain('<svc-checkout> is already defined by another copy');
+    } finally {
+      bank.frame.remove();
+    }
+    const code = await openShop(stack, {}, 'cdn-page-versioned');
+    try {
+      await untilText(code.element, 'Your name');
+      await payByReferenceCode(stack, code.element);
+    } finally {
+      code.frame.remove();
     }
   });
 });

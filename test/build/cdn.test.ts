@@ -1,5 +1,6 @@
 // The CDN file is the element alone: Lit inside, no bare import, and nothing of the kit or the sandbox.
 import { readdir, readFile } from 'node:fs/promises';
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript module without types
@@ -52,5 +53,47 @@ describe('dist/cdn/svc-checkout.js', () => {
       expect(text, file).not.toContain(DEFAULT_MERCHANT.privateKey);
       expect(text, file).not.toMatch(/private-key-|privateKey\s*[:=]\s*["'`][^"'`]/);
     }
+  });
+});
+
+describe('the CDN build\'s source maps', () => {
+  // Text after a template whose lines the build joined (html`` indentation, css`` minified): each names the line it
+  // was written on.
+  const marks = [
+    ['src/element/svc-checkout.ts', "'the element never takes a private key"],
+    ['src/element/parts/bank-account-form/bank-account-form.ts', "'svc-bank-account-form'"],
+    ['src/element/parts/steps.ts', "'config-error'"],
+    ['src/element/parts/reference-code-form/reference-code-form.ts', "'svc-reference-code-form'"],
+  ] as const;
+
+  it.each(marks)('maps %s back to the line it was written on', async (source, text) => {
+    const lines = (await readFile(`${root}${source}`, 'utf8')).split('\n');
+    const written = lines.findIndex((line) => line.includes(text));
+    expect(lines.filter((line) => line.includes(text)), `${text} once in ${source}`).toHaveLength(1);
+    const traced = [];
+    for (const file of await cdnFiles()) {
+      const code = await readFile(`${root}${file}`, 'utf8');
+      const map = new TraceMap(await readFile(`${root}${file}.map`, 'utf8'));
+      for (let at = code.indexOf(text.replaceAll("'", '"')); at >= 0; at = code.indexOf(text.replaceAll("'", '"'), at + 1)) {
+        const before = code.slice(0, at).split('\n');
+        const position = originalPositionFor(map, { line: before.length, column: before.at(-1)!.length });
+        if (position.source?.endsWith(source)) traced.push(position.line);
+      }
+    }
+    expect(traced.length, `${text} in the build`).toBeGreaterThan(0);
+    expect(new Set(traced)).toEqual(new Set([written + 1]));
+  });
+});
+
+describe('dist/cdn/LICENCES.txt', () => {
+  it('names every bundled package, and holds each licence once, with the packages under it', async () => {
+    const text = await readFile(`${root}dist/cdn/LICENCES.txt`, 'utf8');
+    const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
+    const packages = new Set(Object.keys(meta.inputs).map((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1]).filter(Boolean));
+    expect(packages.size).toBeGreaterThan(0);
+    const headings = text.split('\n').filter((line) => line.startsWith('The licence of '));
+    for (const name of packages) expect(headings.filter((line) => line.includes(`${name} `)), name).toHaveLength(1);
+    // Lit's packages share one licence, word for word: one heading names them all.
+    expect(headings).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { lazy } from '../lazy.js';
 import en from './en.js';
-import type { PartialTranslation, Translation } from './translation.js';
+import type { PartialTranslation, ShippedTerms, Translation } from './translation.js';
 
 // English's words of the first frame; its words of the steps come with the session (addShippedTerms).
 const catalogs = new Map<string, PartialTranslation>([['en', en]]);
@@ -70,7 +70,7 @@ export function translationLoading(locale: string): Promise<void> | undefined {
  * A shipped catalog, or shipped terms of one (English's words of the steps come with the session's chunk), under
  * the terms already there: the first frame's and those a merchant registered before it came.
  */
-export function addShippedTerms(language: string, catalog: Omit<PartialTranslation, '$code'>): void {
+export function addShippedTerms(language: string, catalog: ShippedTerms): void {
   shipped.add(language);
   const own = catalogs.get(language);
   catalogs.set(language, merge({ $code: language, ...catalog }, own ?? {}));

@@ -2,14 +2,36 @@
 // payment forms are chunks of their own, fetched when chosen or after the first frame (src/element/engine.ts
 // registers the steps).
 import type { PayMethod } from '../../core/pay-methods.js';
+import { addShippedTerms } from '../i18n/registry.js';
+import type { ShippedTerms } from '../i18n/translation.js';
 import { lazy } from '../lazy.js';
+import { definePart } from './checkout-part.js';
 import './method-picker/method-picker.js';
 import './pos-form/pos-form.js';
 
+/** What a form's chunk exports: the element registers it here, so that it lands in this copy's catalogs. */
+export interface FormChunk {
+  tagName: string;
+  element: CustomElementConstructor;
+  englishTerms: ShippedTerms;
+}
+
+/**
+ * The form, then its English words, both before the next microtask. Registered by the entry rather than by the
+ * chunk itself: a chunk imports the entry by its file name, so an entry loaded under another address (a query
+ * string, a renamed file) gives the chunk a second copy, whose catalogs this element never reads. In this order:
+ * the form upgrades holding the context it was rendered with, which Lit applies again at its first update; the
+ * words then update the element, whose new context (its errors worded anew) comes after that.
+ */
+function register({ form }: { form: FormChunk }): void {
+  definePart(form.tagName, form.element);
+  addShippedTerms('en', form.englishTerms);
+}
+
 const LOADERS: Record<PayMethod, () => Promise<unknown>> = {
   Pos: () => Promise.resolve(),
-  BankAccount: lazy(() => import('./bank-account-form/bank-account-form.js')),
-  ReferenceCode: lazy(() => import('./reference-code-form/reference-code-form.js')),
+  BankAccount: lazy(() => import('./bank-account-form/bank-account-form.js').then(register)),
+  ReferenceCode: lazy(() => import('./reference-code-form/reference-code-form.js').then(register)),
 };
 
 /** Registers a method's form (its element upgrades where it is already rendered); once per page. */

@@ -2,7 +2,7 @@ import { css } from 'lit';
 import { CheckoutPart } from './checkout-part.js';
 
 /** What the parts of the steps after the form share: their box, headings, status line, spinner, secondary buttons. */
-export const stepStyles = css`
+const stepStyles = css`
   .confirm {
     display: grid;
     gap: 0.5rem;

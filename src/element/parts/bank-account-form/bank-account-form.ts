@@ -1,10 +1,10 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { METHOD_FIELDS, type FieldSpec } from '../../../checkout/fields.js';
-import { addShippedTerms } from '../../i18n/registry.js';
 import enBankAccount from '../../i18n/en-bank-account.js';
 import type { CheckoutContext } from '../../state.js';
-import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
+import { CheckoutPart, renderTextField } from '../checkout-part.js';
+import type { FormChunk } from '../forms.js';
 import { PaymentForm } from '../payment-form.js';
 
 /**
@@ -77,6 +77,5 @@ export class SvcBankAccountForm extends PaymentForm {
   }
 }
 
-// Its English words come with it: registered before it renders.
-addShippedTerms('en', enBankAccount);
-definePart('svc-bank-account-form', SvcBankAccountForm);
+/** What the element registers once this chunk has come (parts/forms.ts): the form and its English words. */
+export const form: FormChunk = { tagName: 'svc-bank-account-form', element: SvcBankAccountForm, englishTerms: enBankAccount };

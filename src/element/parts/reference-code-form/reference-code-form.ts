@@ -1,11 +1,11 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { NotifyMethod } from '../../../core/index.js';
 import { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES } from '../../../checkout/fields.js';
-import { addShippedTerms } from '../../i18n/registry.js';
 import enReferenceCode from '../../i18n/en-reference-code.js';
 import type { CheckoutContext } from '../../state.js';
-import { CheckoutPart, definePart, renderTextField } from '../checkout-part.js';
+import { CheckoutPart, renderTextField } from '../checkout-part.js';
 import { renderSelectField } from '../select-field.js';
+import type { FormChunk } from '../forms.js';
 import { PaymentForm } from '../payment-form.js';
 
 /**
@@ -80,6 +80,5 @@ export class SvcReferenceCodeForm extends PaymentForm {
   }
 }
 
-// Its English words come with it: registered before it renders.
-addShippedTerms('en', enReferenceCode);
-definePart('svc-reference-code-form', SvcReferenceCodeForm);
+/** What the element registers once this chunk has come (parts/forms.ts): the form and its English words. */
+export const form: FormChunk = { tagName: 'svc-reference-code-form', element: SvcReferenceCodeForm, englishTerms: enReferenceCode };

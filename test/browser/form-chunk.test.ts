@@ -1,0 +1,40 @@
+// A payment form's own chunk (its element and its English words) held back by the test server (`moduleGate` in
+// web-test-runner.config.mjs) while the session judges the form: a page of its own, so that no earlier test has
+// loaded the chunk.
+import { expect } from '@open-wc/testing';
+import type { SvcCheckout } from '../../src/element/index.js';
+import { deepQuery, uniqueReference, untilText, visibleText } from './support/checkout.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const gate = (action: 'close' | 'open') => fetch(`/module-gates/bankForm/${action}`, { method: 'POST' });
+
+describe('<svc-checkout> with a form whose chunk has not come', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(async () => {
+    await gate('open');
+    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
+    sessionStorage.clear();
+  });
+
+  it('judges the form without failing, and words its errors once the words come', async () => {
+    await gate('close');
+    const element = document.createElement('svc-checkout') as SvcCheckout;
+    const token = await stack.checkoutToken({ reference: uniqueReference('chunk'), amount: { total: 12_500, currency: 'EGP' } });
+    for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'pay-method': 'BankAccount', locale: 'en' })) {
+      element.setAttribute(name, value);
+    }
+    document.body.append(element);
+    // The page sends the form before the payer could see it: its chunk is held back.
+    await element.submit();
+    await element.updateComplete;
+    expect(element.session!.state.errors.bankAccountNumber).to.deep.include({ rule: 'required' });
+    expect(deepQuery(element, 'input[name=bankAccountNumber]')).to.equal(null);
+    await gate('open');
+    await untilText(element, 'Enter account number.');
+    expect(visibleText(element)).to.contain('Account number');
+    expect(visibleText(element)).not.to.contain('bankAccountNumber');
+  });
+});
