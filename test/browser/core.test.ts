@@ -1,6 +1,7 @@
 // src/core in real browsers: the element validates and formats with exactly this code.
 import { expect } from '@open-wc/testing';
-import { canonicalJson, formatMinorUnits, toAsciiDigits, validateCreateRequest } from '../../src/core/index.js';
+import { canonicalJson, formatMinorUnits, minorUnitsToDecimal, toAsciiDigits, validateCreateRequest } from '../../src/core/index.js';
+import { ENGLISH_POUNDS } from '../core/fixtures.js';
 
 describe('src/core in the browser', () => {
   it('validates a reference code order and reports each broken field by name', () => {
@@ -40,6 +41,15 @@ describe('src/core in the browser', () => {
   it("formats minor units with the browser's Intl, in English and Arabic", () => {
     expect(formatMinorUnits(123_456, 'USD', 'en-US')).to.equal('$1,234.56');
     expect(formatMinorUnits(12_500, 'EGP', 'ar-EG')).to.match(/١٢٥/);
+  });
+
+  it("writes English pounds without Intl exactly as this browser's Intl does", () => {
+    for (const total of ENGLISH_POUNDS) {
+      const decimal = minorUnitsToDecimal(total, 2) as unknown as number;
+      for (const locale of ['en', 'en-US']) {
+        expect(formatMinorUnits(total, 'EGP', locale), `${total} ${locale}`).to.equal(new Intl.NumberFormat(locale, { style: 'currency', currency: 'EGP' }).format(decimal));
+      }
+    }
   });
 
   it('reads Arabic-Indic digits as ASCII', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ENGLISH_POUNDS } from './fixtures.js';
 import { formatMinorUnits, minorUnitDigits, minorUnitsToDecimal, toAsciiDigits } from '../../src/core/index.js';
 
 describe('money', () => {
@@ -22,6 +23,18 @@ describe('money', () => {
     expect(formatMinorUnits(123_456, 'JPY', 'en-US')).toBe('¥123,456');
     expect(formatMinorUnits(Number.MAX_SAFE_INTEGER, 'USD', 'en-US')).toBe('$90,071,992,547,409.91');
     expect(formatMinorUnits(12_500, 'EGP', 'ar-EG')).toMatch(/١٢٥/);
+  });
+
+  it('writes English pounds without Intl exactly as Intl does', () => {
+    for (const total of ENGLISH_POUNDS) {
+      for (const locale of ['en', 'en-US', 'EN-us']) {
+        expect(formatMinorUnits(total, 'EGP', locale), `${total} ${locale}`).toBe(new Intl.NumberFormat(locale, { style: 'currency', currency: 'EGP' }).format(minorUnitsToDecimal(total, 2) as unknown as number));
+      }
+    }
+    // Options, another English or a negative amount go to Intl.
+    expect(formatMinorUnits(12_500, 'EGP', 'en', { currencyDisplay: 'name' })).toBe('125.00 Egyptian pounds');
+    expect(formatMinorUnits(1_234_567, 'EGP', 'en-IN')).toBe('EGP\u00a012,345.67');
+    expect(formatMinorUnits(-12_500, 'EGP', 'en')).toBe('-EGP\u00a0125.00');
   });
 });
 

@@ -61,32 +61,19 @@ export const partStyles = css`
 
   /* Codes, serial numbers and order numbers: each digit the same width, easy to read back. */
   .mono,
-  input[name='sn'],
-  input[name='otp'],
-  input[name='pin'],
-  input[name='bankAccountNumber'] {
+  input:is([name='sn'], [name='otp'], [name='pin'], [name='bankAccountNumber']) {
     font-family: var(--_mono);
-    font-variant-numeric: tabular-nums;
   }
 
   /*
-   * Digits in an Arabic layout: a number is written left to right, and its field lines up with the labels and
-   * text around it, at the start of the line (the right).
+   * Numbers: each digit the same width; in an Arabic layout a number is still written left to right, and its field
+   * lines up with the labels and text around it, at the start of the line (the right).
    */
-  input[inputmode='numeric'],
-  input[inputmode='tel'],
-  input[name='sn'],
-  input[name='otp'],
-  input[name='pin'],
-  input[name='bankAccountNumber'] {
+  .mono,
+  input:is([inputmode='numeric'], [inputmode='tel'], [name='sn'], [name='otp'], [name='pin'], [name='bankAccountNumber']) {
     font-variant-numeric: tabular-nums;
   }
-  :host(:dir(rtl)) input[inputmode='numeric'],
-  :host(:dir(rtl)) input[inputmode='tel'],
-  :host(:dir(rtl)) input[name='sn'],
-  :host(:dir(rtl)) input[name='otp'],
-  :host(:dir(rtl)) input[name='pin'],
-  :host(:dir(rtl)) input[name='bankAccountNumber'] {
+  :host(:dir(rtl)) input:is([inputmode='numeric'], [inputmode='tel'], [name='sn'], [name='otp'], [name='pin'], [name='bankAccountNumber']) {
     direction: ltr;
     text-align: right;
   }
