@@ -124,7 +124,7 @@ export function textBySource(code, map) {
  * relative to the project: every input, and for each output its bytes, its imports (`import-statement` or
  * `dynamic-import`) and the minified bytes each input put in it (through the source map).
  */
-export async function buildCdn({ entry = 'src/element/index.ts', outdir = 'dist/cdn', minifyCss = true } = {}) {
+export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cdn', minifyCss = true } = {}) {
   const notices = new Map();
   const bundle = await rollup({
     input: { 'svc-checkout': entry },

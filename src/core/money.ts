@@ -32,12 +32,12 @@ export function formatMinorUnits(
   total: number,
   currency: string,
   locale?: string | readonly string[],
-  options: Intl.NumberFormatOptions = {},
+  options?: Intl.NumberFormatOptions,
 ): string {
   // Egyptian pounds in English without Intl, written as it writes them ("EGP 1,234.56", a no-break space after the
   // code; the same in Node and every browser engine, tested): a page's first Intl.NumberFormat starts ICU, some
   // 20 ms before the first frame can paint, and the service's orders are in pounds.
-  if (currency === 'EGP' && total >= 0 && /^en(-us)?$/i.test(String(locale)) && Object.keys(options).length === 0) {
+  if (currency === 'EGP' && total >= 0 && /^en(-us)?$/i.test(String(locale)) && !options) {
     return `EGP\u00a0${minorUnitsToDecimal(total, 2).replace(/\B(?=(\d{3})+\.)/g, ',')}`;
   }
   const key = JSON.stringify([locale, currency, options]);

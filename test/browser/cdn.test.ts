@@ -51,6 +51,12 @@ describe('the CDN build, dist/cdn/svc-checkout.js', () => {
   it('pays with a reference code from a plain HTML page', async () => {
     const shop = await openShop(stack);
     try {
+      // What a page without a bundler imports from it: the same module the script tag loaded.
+      const exported = await (shop.window as unknown as { eval(code: string): Promise<Record<string, unknown>> }).eval("import('/dist/cdn/svc-checkout.js')");
+      expect(exported['SvcCheckout']).to.equal(shop.window.customElements.get('svc-checkout'));
+      expect(exported['TAG_NAME']).to.equal('svc-checkout');
+      expect(typeof exported['registerTranslation']).to.equal('function');
+      expect(exported['PayResultStatus']).to.include({ success: 'SUCCESS' });
       await payByReferenceCode(stack, shop.element);
     } finally {
       shop.frame.remove();

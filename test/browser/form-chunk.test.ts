@@ -2,7 +2,10 @@
 // web-test-runner.config.mjs) while the session judges the form: a page of its own, so that no earlier test has
 // loaded the chunk.
 import { expect } from '@open-wc/testing';
+import { html } from 'lit';
 import type { SvcCheckout } from '../../src/element/index.js';
+import { CheckoutPart } from '../../src/element/parts/checkout-part.js';
+import type { CheckoutContext } from '../../src/element/state.js';
 import { deepQuery, uniqueReference, untilText, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -36,5 +39,25 @@ describe('<svc-checkout> with a form whose chunk has not come', () => {
     await untilText(element, 'Enter account number.');
     expect(visibleText(element)).to.contain('Account number');
     expect(visibleText(element)).not.to.contain('bankAccountNumber');
+  });
+
+  it('gives a part rendered before its chunk came the newest context, not the one it was rendered with', async () => {
+    // As the element does: it renders the part (an own property on an element not yet defined), the chunk defines
+    // it, and the element updates again before the part's first update.
+    class Probe extends CheckoutPart {
+      protected override render() {
+        return html`${(this.context as unknown as { name: string } | undefined)?.name}`;
+      }
+    }
+    const tag = `svc-probe-${Math.random().toString(36).slice(2, 8)}`;
+    const part = document.createElement(tag) as Probe;
+    document.body.append(part);
+    const context = (name: string) => ({ name, state: { submitCount: 0 } }) as unknown as CheckoutContext;
+    part.context = context('rendered with');
+    customElements.define(tag, Probe);
+    part.context = context('newest');
+    await part.updateComplete;
+    expect(part.shadowRoot!.textContent).to.equal('newest');
+    part.remove();
   });
 });

@@ -1,8 +1,8 @@
 import type { ShippedTerms } from './translation.js';
 
 /**
- * English words of the bank account form: its chunk registers them, under the words already there (en.ts, and any a
- * merchant registered).
+ * English words of the bank account form: the element registers them when the form's chunk has come (parts/forms.ts),
+ * under the words already there (en.ts, and any a merchant registered).
  */
 const enBankAccount: ShippedTerms = {
   label: {

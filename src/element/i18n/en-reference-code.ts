@@ -1,8 +1,8 @@
 import type { ShippedTerms } from './translation.js';
 
 /**
- * English words of the reference code form: its chunk registers them, under the words already there (en.ts, and any a
- * merchant registered).
+ * English words of the reference code form: the element registers them when the form's chunk has come (parts/forms.ts),
+ * under the words already there (en.ts, and any a merchant registered).
  */
 const enReferenceCode: ShippedTerms = {
   label: {

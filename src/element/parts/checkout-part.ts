@@ -11,13 +11,31 @@ import { renderAlert } from './alert.js';
 
 export abstract class CheckoutPart extends LitElement {
   static override styles = [partStyles];
-  static override properties = { context: { attribute: false } };
+  #context: CheckoutContext | undefined;
+
+  constructor() {
+    super();
+    // Set before this element was defined (the element renders a part whose chunk is still on its way): an own
+    // property then, taken over here. Lit would set a declared property's early value again at the first update,
+    // over a newer context the element may have given in between.
+    const early = this.context;
+    delete (this as { context?: unknown }).context;
+    this.context = early;
+  }
 
   /**
    * The checkout's state, actions and terms, set by the part that renders this one (`.context=${…}`): a new
    * object at every update of the element, so each part renders what the element does.
    */
-  declare context: CheckoutContext | undefined;
+  get context(): CheckoutContext | undefined {
+    return this.#context;
+  }
+
+  set context(context: CheckoutContext | undefined) {
+    const old = this.#context;
+    this.#context = context;
+    this.requestUpdate('context', old);
+  }
 
   #seenSubmits: number | undefined;
 

@@ -17,11 +17,9 @@ export interface FormChunk {
 }
 
 /**
- * The form, then its English words, both before the next microtask. Registered by the entry rather than by the
- * chunk itself: a chunk imports the entry by its file name, so an entry loaded under another address (a query
- * string, a renamed file) gives the chunk a second copy, whose catalogs this element never reads. In this order:
- * the form upgrades holding the context it was rendered with, which Lit applies again at its first update; the
- * words then update the element, whose new context (its errors worded anew) comes after that.
+ * The form, then its English words (which update the element). Registered by the entry rather than by the chunk
+ * itself: a chunk imports the entry by its file name, so an entry loaded under another address (a query string,
+ * a renamed file) gives the chunk a second copy, whose catalogs this element never reads.
  */
 function register({ form }: { form: FormChunk }): void {
   definePart(form.tagName, form.element);

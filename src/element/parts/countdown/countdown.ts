@@ -29,7 +29,7 @@ export class SvcCountdown extends StepPart {
     `,
   ];
 
-  static override properties = { ...StepPart.properties, always: { type: Boolean } };
+  static override properties = { always: { type: Boolean } };
   /** Shown all along (a reference code's deadline), not only in the last five minutes. */
   declare always: boolean;
 
