@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { minify as terser } from 'terser';
+import { decodedMappings, TraceMap } from '@jridgewell/trace-mapping';
 import MagicString from 'magic-string';
 import { cssTemplateEdits, htmlTemplateEdits } from './minify-css-templates.mjs';
 
@@ -72,43 +73,13 @@ function minify(notices) {
   };
 }
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Decodes one line of source map mappings into [generatedColumn, sourceIndex | undefined] segments. */
-function* segments(line, state) {
-  for (const segment of line.split(',')) {
-    if (!segment) continue;
-    const values = [];
-    let value = 0;
-    let shift = 0;
-    for (const char of segment) {
-      const digit = BASE64.indexOf(char);
-      value += (digit & 31) << shift;
-      if (digit & 32) shift += 5;
-      else {
-        values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-        value = 0;
-        shift = 0;
-      }
-    }
-    state.column += values[0];
-    if (values.length > 1) {
-      state.source += values[1];
-      yield [state.column, state.source];
-    } else yield [state.column, undefined];
-  }
-}
-
 /** The output text each source of a file's map produced (unmapped text under `undefined`). */
 export function textBySource(code, map) {
   const texts = new Map();
   const add = (source, text) => texts.set(source, (texts.get(source) ?? '') + text);
   const lines = code.split('\n');
-  const state = { column: 0, source: 0 };
-  map.mappings.split(';').forEach((mappings, lineIndex) => {
+  decodedMappings(new TraceMap(map)).forEach((marks, lineIndex) => {
     const line = lines[lineIndex] ?? '';
-    state.column = 0;
-    const marks = [...segments(mappings, state)];
     if (marks.length === 0 || marks[0][0] > 0) add(undefined, line.slice(0, marks[0]?.[0] ?? line.length));
     marks.forEach(([column, source], index) => {
       const end = marks[index + 1]?.[0] ?? line.length;

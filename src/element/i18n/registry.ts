@@ -1,7 +1,8 @@
 /**
- * The catalogs every `<svc-checkout>` can speak, shared by all instances on the page. English and Arabic
- * ship: English with the element (the words of its steps with the session), Arabic in its own chunk, fetched when an element speaks it. A merchant adds a
- * locale or overrides terms with `registerTranslation`, and one element's terms with its `strings` property.
+ * The catalogs every `<svc-checkout>` can speak, shared by all instances on the page. English and Arabic ship:
+ * English with the element (the words of its steps with the session, a form's with the form), Arabic in its own
+ * chunk, fetched when an element speaks it. A merchant adds a locale or overrides terms with `registerTranslation`,
+ * and one element's terms with its `strings` property.
  */
 import { lazy } from '../lazy.js';
 import en from './en.js';
