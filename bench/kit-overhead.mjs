@@ -18,7 +18,8 @@ export const CONCURRENCY = 16;
 export const THROUGHPUT_RATIO_TARGET = 0.9;
 export const CPU_RATIO_TARGET = 1.5;
 const SIDES = ['direct', 'floor', 'kit'];
-const ROUNDS = 3;
+/** Rounds of each side, taking turns; each ratio is the median of the rounds' own (kit against the floor of the same round). */
+const ROUNDS = 7;
 const WARM_UP = 300;
 const COUNTS = { status: 1_500, create: 800 };
 
@@ -175,7 +176,8 @@ export async function measureKitOverhead(row, note) {
       },
     };
 
-    note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each side, the sides taking turns;`);
+    note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each side, the sides taking turns (ratios: the median of`);
+    note('  the rounds\' own, kit against the floor of the same round);');
     note('  floor: a bare forwarder (bench/forwarder.mjs: node:http in, sorted JSON, node:crypto HMAC, keep-alive node:http');
     note('  out); kit: the merchant kit under toNodeListener, which reads, checks the token, validates, serialises, signs');
     note('  and forwards; direct: signed here and sent straight to the sandbox. Sender, hop and sandbox: three processes.');
@@ -211,7 +213,10 @@ export async function measureKitOverhead(row, note) {
         }),
       );
       const { direct: d, floor: f, kit: k } = summary;
-      const ratio = k.rate / f.rate;
+      // Each round's kit against the floor measured beside it: the machine's load drifts less within a round than
+      // across the run, so the median of the rounds' ratios is steadier than a ratio of the medians.
+      const roundRatios = (of) => quantile(runs.kit.map((result, round) => of(result) / of(runs.floor[round])), 0.5);
+      const ratio = roundRatios((result) => result.rate);
       for (const [name, side] of [['direct', d], ['floor', f], ['kit', k]]) {
         const [sender, hop, service] = side.cpuMs.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
         note(`  ${operation}, ${name}: ${Math.round(side.rate)} /s, p50 ${side.p50.toFixed(2)} ms, p95 ${side.p95.toFixed(2)} ms; CPU ms per request: sender ${sender}, hop ${hop}, sandbox ${service}`);
@@ -230,7 +235,7 @@ export async function measureKitOverhead(row, note) {
       });
       if (!Number.isNaN(k.cpuMs[1]) && !Number.isNaN(f.cpuMs[1])) {
         const cpu = (ms) => `${ms.toFixed(2)} ms`;
-        const cpuRatio = k.cpuMs[1] / f.cpuMs[1];
+        const cpuRatio = roundRatios((result) => result.cpuMs[1]);
         row({
           what: `${operation}: CPU per request, kit process`,
           figure: cpu(k.cpuMs[1]),

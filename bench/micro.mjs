@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { canonicalJson, CHECKOUT_TOKEN_HEADER, SERVICE_PATHS, validateCreateRequest } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
-import { createMerchantHandler, issueCheckoutToken, signCallback, signRequest, toNodeListener, verifyCallback } from '../dist/server/index.js';
+import { createMerchantHandler, issueCheckoutToken, MemoryThrottleStore, signCallback, signRequest, toNodeListener, verifyCallback } from '../dist/server/index.js';
 import { quantile } from './stats.mjs';
 
 /** Runs `task` for about `ms`, three times; the median rate. */
@@ -46,6 +46,13 @@ export async function measureMicro(row) {
     ['validateCreateRequest, ReferenceCode', () => validateCreateRequest(order), 'JSON.parse of the same body', () => JSON.parse(body)],
     ['canonicalJson, ReferenceCode order', () => canonicalJson(order), 'JSON.stringify, same order', () => JSON.stringify(order)],
   ];
+  // The in-memory throttle store full, as under heavy use or an attack: each create opens windows for new keys.
+  const store = new MemoryThrottleStore();
+  let payer = 0;
+  const newKey = () => `messagesPerEmail:payer-${++payer}@example.com`;
+  for (let index = 0; index < 100_000; index++) store.hit(newKey(), 5, 3_600_000);
+  const plain = new Map();
+  pairs.push(['MemoryThrottleStore.hit, a new key each, at its 100 000-key bound', () => store.hit(newKey(), 5, 3_600_000), 'Map.set of a new key', () => plain.set(newKey(), { count: 1 }).size > 200_000 && plain.clear()]);
   for (const [what, task, against, baseline] of pairs) {
     const ours = await rate(task);
     const theirs = await rate(baseline);

@@ -138,8 +138,8 @@ export function attemptOf(base: string, reference: string, attempts = DEFAULT_AT
 // ---------------------------------------------------------------------------------------------------------
 // The wire form
 
-/** The payload of a token as text: canonical JSON of the short keys, base64url. */
-export function encodeCheckoutPayload(claims: CheckoutTokenClaims): string {
+/** The payload of a token as text: canonical JSON of the short keys, base64url (by `encode`: the kit's is native). */
+export function encodeCheckoutPayload(claims: CheckoutTokenClaims, encode: (text: string) => string = base64UrlEncode): string {
   const k = CHECKOUT_KEYS;
   const short: Record<string, unknown> = {
     [k.merchantId]: claims.merchantId,
@@ -158,14 +158,14 @@ export function encodeCheckoutPayload(claims: CheckoutTokenClaims): string {
     [k.issuedAt]: claims.issuedAt,
     [k.expiresAt]: claims.expiresAt,
   };
-  return base64UrlEncode(canonicalJson(short));
+  return encode(canonicalJson(short));
 }
 
-export function encodeOrderPayload(claims: OrderTokenClaims): string {
+export function encodeOrderPayload(claims: OrderTokenClaims, encode: (text: string) => string = base64UrlEncode): string {
   // Every create and lookup issues one: the short object is written directly, in ORDER_KEYS' terms.
   const short: Record<string, unknown> = {};
   for (const name in ORDER_KEYS) short[ORDER_KEYS[name as keyof typeof ORDER_KEYS]] = claims[name as keyof OrderTokenClaims];
-  return base64UrlEncode(canonicalJson(short));
+  return encode(canonicalJson(short));
 }
 
 /** What each refusal tells the caller (the kit answers `02000` with it; the element explains it to the payer). */

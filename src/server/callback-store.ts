@@ -5,6 +5,7 @@
  * a shared store (Redis, a database table with a unique key) replaces it when the merchant runs more than
  * one process.
  */
+import { BoundedMap } from './bounded-map.js';
 
 /**
  * What a claim found: `new` — nobody handled this `notifyId` (or an earlier handling failed or was abandoned):
@@ -37,7 +38,7 @@ export interface MemoryCallbackStoreOptions {
    * after it, the next delivery is handled again.
    */
   leaseMs?: number;
-  /** At most this many ids are kept; the oldest go first. Default 100 000. */
+  /** At most this many ids are kept; the least recently claimed or completed go first. Default 100 000. */
   maxEntries?: number;
   now?: () => number;
 }
@@ -48,16 +49,15 @@ interface Entry {
 }
 
 export class MemoryCallbackStore implements CallbackStore {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: BoundedMap<string, Entry>;
   readonly #ttlMs: number;
   readonly #leaseMs: number;
-  readonly #maxEntries: number;
   readonly #now: () => number;
 
   constructor(options: MemoryCallbackStoreOptions = {}) {
     this.#ttlMs = options.ttlMs ?? 73 * 3_600_000;
     this.#leaseMs = options.leaseMs ?? 60_000;
-    this.#maxEntries = options.maxEntries ?? 100_000;
+    this.#entries = new BoundedMap(options.maxEntries ?? 100_000);
     this.#now = options.now ?? Date.now;
   }
 
@@ -65,13 +65,12 @@ export class MemoryCallbackStore implements CallbackStore {
     const now = this.#now();
     const entry = this.#entries.get(notifyId);
     if (entry && entry.expiresAt > now) return entry.state;
-    this.#put(notifyId, { state: 'busy', expiresAt: now + this.#leaseMs }, now);
+    this.#entries.set(notifyId, { state: 'busy', expiresAt: now + this.#leaseMs });
     return 'new';
   }
 
   complete(notifyId: string): void {
-    const now = this.#now();
-    this.#put(notifyId, { state: 'done', expiresAt: now + this.#ttlMs }, now);
+    this.#entries.set(notifyId, { state: 'done', expiresAt: this.#now() + this.#ttlMs });
   }
 
   release(notifyId: string): void {
@@ -80,22 +79,5 @@ export class MemoryCallbackStore implements CallbackStore {
 
   get size(): number {
     return this.#entries.size;
-  }
-
-  /**
-   * An id is re-inserted at the back whenever its entry changes, so the front holds the oldest entries. A
-   * lease shorter than the ttl may expire behind a live entry; it waits its turn, and claim() checks expiry.
-   */
-  #put(notifyId: string, entry: Entry, now: number): void {
-    this.#entries.delete(notifyId);
-    this.#evict(now);
-    this.#entries.set(notifyId, entry);
-  }
-
-  #evict(now: number): void {
-    for (const [id, entry] of this.#entries) {
-      if (entry.expiresAt > now && this.#entries.size < this.#maxEntries) break;
-      this.#entries.delete(id);
-    }
   }
 }

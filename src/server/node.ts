@@ -9,6 +9,7 @@
  */
 import { rememberClientAddress } from './client-address.js';
 import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
+import { byteLength } from './runtime.js';
 import { webSignal, type AbortSignalLike } from './transport.js';
 
 /**
@@ -294,14 +295,6 @@ function write(response: NodeResponse, answer: Answer): void {
   if (answer.status === 413) headers['Connection'] = 'close';
   response.writeHead(answer.status, headers);
   response.end(answer.body);
-}
-
-const encoder = new TextEncoder();
-/** Node's Buffer, for the UTF-8 length of an answer without encoding it (Node, Bun and Deno all have it). */
-const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
-
-function byteLength(text: string): number {
-  return nodeBuffer ? nodeBuffer.byteLength(text) : encoder.encode(text).length;
 }
 
 /**

@@ -38,7 +38,7 @@ import { envelopeAnswer as envelope, isAbort, logValue, webRequestOf, type Answe
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
 import type { StreamProof } from './streams.js';
-import { checkCheckoutToken, checkOrderToken, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, type TokenCredentials } from './tokens.js';
+import { checkCheckoutToken, checkOrderToken, ORDER_TOKEN_GRACE_SECONDS, orderToken, type TokenCredentials } from './tokens.js';
 
 /** Throw this from `authorize` or `authorizeAction` to refuse; the element shows the message (at `field` when given). */
 export class OrderRejection extends Error {
@@ -101,8 +101,8 @@ export interface PaymentRoutes {
   routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
   /** The status query a request may make, proved exactly as the status route proves it (for the status stream). */
   proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery>;
-  /** The token of an order the kit vouches for, as a create or a status query by reference answers it. */
-  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
+  /** The token of an order the kit vouches for, as a create or a status query by reference answers it (at once on Node). */
+  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): string | Promise<string>;
 }
 
 /** A route reads a Web Request or the Node adapter's view of one, and answers without building a Response. */
@@ -159,7 +159,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   };
 
   const orderTokenFor = (claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined) =>
-    issueOrderToken(credentials.privateKey, {
+    orderToken(credentials.privateKey, {
       merchantId: credentials.merchantId,
       ...claims,
       // The order's own life, and a day for a page that comes back to it (3-D Secure, a reload).
@@ -177,10 +177,8 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     return (claims.expiresAt - ORDER_TOKEN_GRACE_SECONDS - drift) * 1000;
   };
 
-  const checkoutProof = async (token: string | null) => {
-    const checked = checkCheckoutToken(token, credentials, options.now());
-    return checked instanceof Promise ? await checked : checked;
-  };
+  /** At once where it can be (a token proved before, or node:crypto at hand): see tokens.ts. */
+  const checkoutProof = (token: string | null) => checkCheckoutToken(token, credentials, options.now());
 
   const clientAddressOf = (request: KitRequest) =>
     (options.clientAddress ? options.clientAddress(webRequestOf(request)) : undefined) ?? rememberedClientAddress(request);
@@ -238,7 +236,8 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     let claims: CheckoutTokenClaims | undefined;
     let proposed: unknown;
     if (options.orderSource === 'checkout-token') {
-      const proof = await checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
+      let proof = checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
+      if (proof instanceof Promise) proof = await proof;
       if (!proof.ok) return refused(proof.reason);
       claims = proof.claims;
       const built = orderFromToken(claims, value);
@@ -260,12 +259,13 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
 
     const notify = order.payMethod === 'ReferenceCode' ? order.notify : undefined;
     const channel = notify?.notifyMethod ?? 'BOTH';
-    const throttled = await throttle(options.throttleStore, options.limits, [
+    let throttled = throttle(options.throttleStore, options.limits, [
       ['createsPerClient', address],
       ['createsPerCheckout', claims ? `${credentials.merchantId}:${claims.reference}` : undefined],
       ['messagesPerPhone', channel !== 'EMAIL' ? notify?.notifyUserMobile?.replace(/\D/g, '') : undefined],
       ['messagesPerEmail', channel !== 'SMS' ? notify?.notifyUserEmail?.toLowerCase() : undefined],
     ]);
+    if (throttled instanceof Promise) throttled = await throttled;
     if (throttled) {
       logger.warn(`svc-checkout: create refused by the ${throttled.limit} limit (reference ${logValue(order.reference)})`);
       return tooMany(throttled);
@@ -290,7 +290,10 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
     if (typeof data?.['orderNo'] === 'string') {
       const country = order.country ?? claims?.country;
-      if (country) headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: order.reference, country }, order.expireAt);
+      if (country) {
+        const token = orderTokenFor({ orderNo: data['orderNo'], reference: order.reference, country }, order.expireAt);
+        headers[ORDER_TOKEN_HEADER] = token instanceof Promise ? await token : token;
+      }
     }
     return envelope(answer, headers);
   }

@@ -65,6 +65,13 @@ export interface NodeHttp {
   Agent: new (options: { keepAlive: boolean; timeout?: number; scheduling?: 'fifo' | 'lifo' }) => NodeAgent;
 }
 
+/** The members of Node's Buffer the kit uses (Node, Bun and Deno all have it, as a global). */
+export interface NodeBuffer {
+  byteLength(text: string): number;
+  from(text: string, encoding: 'utf8'): { toString(encoding: 'base64url'): string };
+  from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'base64url'): string };
+}
+
 type BuiltinLookup = (id: string) => unknown;
 
 function builtin<T>(id: string): T | undefined {
@@ -83,3 +90,13 @@ export const nodeCrypto = builtin<NodeCrypto>('node:crypto');
 /** node:http and node:https, or undefined: then fetch carries the calls to the service. */
 export const nodeHttp = builtin<NodeHttp>('node:http');
 export const nodeHttps = builtin<NodeHttp>('node:https');
+
+/** Node's Buffer, or undefined: then the kit's own code measures and encodes text. */
+export const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+
+const encoder = new TextEncoder();
+
+/** UTF-8 length of a string, without encoding it where Node's Buffer is there (it is, wherever node:http is). */
+export function byteLength(text: string): number {
+  return nodeBuffer ? nodeBuffer.byteLength(text) : encoder.encode(text).length;
+}

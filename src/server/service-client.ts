@@ -27,7 +27,7 @@ import {
   type Validation,
 } from '../core/index.js';
 import { isLiveAddressAllowed } from './addresses.js';
-import { signRequest } from './signature.js';
+import { signRequest, signRequestNow } from './signature.js';
 import { fetchExchange, nodeExchange, TransportFailure, type AbortSignalLike, type Exchange } from './transport.js';
 
 export type Environment = 'sandbox' | 'production' | { baseUrl: string };
@@ -201,7 +201,7 @@ export class ServiceClient {
    */
   async send<T = unknown>(operation: ServiceOperation, body: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
     const text = canonicalJson(body);
-    const signature = await signRequest(text, this.#privateKey);
+    const signature = signRequestNow(text, this.#privateKey) ?? (await signRequest(text, this.#privateKey));
     const path = SERVICE_OPERATIONS[operation].path;
     const headers = {
       'Content-Type': 'application/json',

@@ -26,6 +26,7 @@ import {
   type StreamSchedule,
   type StreamStatus,
 } from '../core/index.js';
+import { BoundedMap } from './bounded-map.js';
 import { envelope, errorMessage, type Logger } from './http.js';
 import type { StatusBus, StatusUpdate } from './status-bus.js';
 
@@ -114,7 +115,7 @@ export interface StatusHubOptions {
   /** One status query to the service, tried once. */
   query(query: StatusRequest, signal: AbortSignal): Promise<Envelope>;
   bus: StatusBus;
-  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
+  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): string | Promise<string>;
   options: ResolvedStreamOptions;
   timers: Timers;
   now(): number;
@@ -198,7 +199,7 @@ function tooMany(limit: 'streamsPerOrder' | 'streams', message: string): Respons
 export class StatusHub {
   readonly #watches = new Map<string, OrderWatch>();
   readonly #connections = new Set<Connection>();
-  readonly #recent = new Map<string, { status: StreamStatus; at: number }>();
+  readonly #recent = new BoundedMap<string, { status: StreamStatus; at: number }>(RECENT_STATUSES);
   readonly #options: StatusHubOptions;
   readonly #limits: ResolvedStreamOptions;
   #heartbeat: unknown;
@@ -408,8 +409,6 @@ export class StatusHub {
     const previous = this.#recent.get(key);
     // A terminal status is final: an older query's answer arriving late does not undo it.
     if (previous && isTerminalStatus(previous.status.status) && !isTerminalStatus(status.status)) return;
-    this.#recent.delete(key);
-    if (this.#recent.size >= RECENT_STATUSES) this.#recent.delete(this.#recent.keys().next().value as string);
     this.#recent.set(key, { status, at });
   }
 

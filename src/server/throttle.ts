@@ -4,6 +4,7 @@
  * throttled call never reaches the service. Counts live behind a small store interface: memory by default, a
  * shared store (Redis) when the kit runs in several processes.
  */
+import { BoundedMap } from './bounded-map.js';
 
 export interface ThrottleResult {
   allowed: boolean;
@@ -49,18 +50,17 @@ export const DEFAULT_LIMITS: Readonly<ThrottleLimits> = {
 export type LimitName = keyof ThrottleLimits;
 
 export interface MemoryThrottleStoreOptions {
-  /** At most this many keys are kept; the oldest go first. Default 100 000. */
+  /** At most this many keys are kept; the least recently counted go first. Default 100 000. */
   maxEntries?: number;
   now?: () => number;
 }
 
 export class MemoryThrottleStore implements ThrottleStore {
-  readonly #windows = new Map<string, { count: number; endsAt: number }>();
-  readonly #maxEntries: number;
+  readonly #windows: BoundedMap<string, { count: number; endsAt: number }>;
   readonly #now: () => number;
 
   constructor(options: MemoryThrottleStoreOptions = {}) {
-    this.#maxEntries = options.maxEntries ?? 100_000;
+    this.#windows = new BoundedMap(options.maxEntries ?? 100_000);
     this.#now = options.now ?? Date.now;
   }
 
@@ -68,20 +68,11 @@ export class MemoryThrottleStore implements ThrottleStore {
     const now = this.#now();
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {
-      this.#windows.delete(key);
-      this.#evict(now);
       window = { count: 0, endsAt: now + windowMs };
       this.#windows.set(key, window);
     }
     window.count += 1;
     return window.count <= limit ? { allowed: true, retryAfterMs: 0 } : { allowed: false, retryAfterMs: window.endsAt - now };
-  }
-
-  #evict(now: number): void {
-    for (const [key, window] of this.#windows) {
-      if (window.endsAt > now && this.#windows.size < this.#maxEntries) break;
-      this.#windows.delete(key);
-    }
   }
 }
 
@@ -109,18 +100,31 @@ export interface Throttled {
 
 /**
  * Counts one call against each `[limit, key]` pair in order, and stops at the first that refuses it. Keys name
- * what is limited; they are namespaced by limit here.
+ * what is limited; they are namespaced by limit here. Answers at once when the store does (memory), so that a
+ * create does not wait a turn per limit; a promise only when the store answers with one (Redis).
  */
-export async function throttle(
+export function throttle(
   store: ThrottleStore,
   limits: ThrottleLimits,
   checks: readonly (readonly [LimitName, string | undefined])[],
-): Promise<Throttled | undefined> {
-  for (const [name, key] of checks) {
+  from = 0,
+): Throttled | undefined | Promise<Throttled | undefined> {
+  for (let index = from; index < checks.length; index++) {
+    const [name, key] = checks[index]!;
     const limit = limits[name];
     if (limit === false || key === undefined || key === '') continue;
-    const result = await store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000);
-    if (!result.allowed) return { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+    const result = store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000);
+    if (isThenable(result)) return Promise.resolve(result).then((settled) => refusal(name, settled) ?? throttle(store, limits, checks, index + 1));
+    const refused = refusal(name, result);
+    if (refused) return refused;
   }
   return undefined;
+}
+
+function isThenable(value: ThrottleResult | PromiseLike<ThrottleResult>): value is PromiseLike<ThrottleResult> {
+  return typeof (value as PromiseLike<ThrottleResult>).then === 'function';
+}
+
+function refusal(name: LimitName, result: ThrottleResult): Throttled | undefined {
+  return result.allowed ? undefined : { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
 }

@@ -24,6 +24,8 @@ import {
   type Violation,
 } from '../core/index.js';
 import { isLiveAddressAllowed } from './addresses.js';
+import { BoundedMap } from './bounded-map.js';
+import { nodeBuffer } from './runtime.js';
 import { constantTimeEqual, hmacSha512Bytes, hmacSha512Now } from './signature.js';
 
 /** The order the merchant's server decides; the kit adds who issued it and until when. */
@@ -55,14 +57,16 @@ const TAG_BYTES = 32;
 const PURPOSES: Record<TokenKind, string> = { checkout: 'svc-checkout:checkout-token:v1', order: 'svc-checkout:order-token:v1' };
 
 /**
- * What the kit keeps per private key and kind of token: the key derived for that purpose, and the tokens it has
- * already proved (their tags checked and their claims read), so that an element polling the status of its order
- * every few seconds has its token checked once. A token is proved by its exact text under this key alone; who
- * issued it and until when are checked again at every use.
+ * What the kit keeps per private key and kind of token: the key derived for that purpose, and the order tokens it
+ * has already proved (their tags checked and their claims read), so that an element polling the status of its
+ * order every few seconds has its token checked once. A token is proved by its exact text under this key alone;
+ * who issued it and until when are checked again at every use. Checkout tokens are not kept: a page shows one for
+ * a create or two, and keeping each one (its text and claims, every create) cost the kit more in garbage
+ * collection than checking it again would.
  */
 interface Keyring {
   key: Uint8Array | Promise<Uint8Array>;
-  proved: Map<string, Readonly<{ merchantId: string; expiresAt: number }>>;
+  proved: BoundedMap<string, Readonly<{ merchantId: string; expiresAt: number }>>;
 }
 
 const keyrings = new Map<string, Keyring>();
@@ -87,7 +91,7 @@ function findKeyring(privateKey: string, kind: TokenKind): Keyring {
   if (!ring) {
     if (keyrings.size >= KEYRINGS_LIMIT) keyrings.delete(keyrings.keys().next().value as string);
     const key = hmacSha512Now(privateKey, PURPOSES[kind]) ?? hmacSha512Bytes(privateKey, PURPOSES[kind]);
-    const created: Keyring = { key, proved: new Map() };
+    const created: Keyring = { key, proved: new BoundedMap(PROVED_LIMIT) };
     if (key instanceof Promise) {
       void key.then(
         (bytes) => (created.key = bytes),
@@ -119,10 +123,17 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** base64url in Node's native code where Buffer is there (every create issues a token); core's own elsewhere. */
+function base64Url(input: string | Uint8Array): string {
+  if (!nodeBuffer) return base64UrlEncode(input);
+  const bytes = typeof input === 'string' ? nodeBuffer.from(input, 'utf8') : nodeBuffer.from(input.buffer, input.byteOffset, input.byteLength);
+  return bytes.toString('base64url');
+}
+
 function seal(privateKey: string, kind: TokenKind, payload: string): string | Promise<string> {
   const signed = `${TOKEN_KINDS[kind]}.${payload}`;
   const tag = tagOf(privateKey, kind, signed);
-  return tag instanceof Promise ? tag.then((bytes) => `${signed}.${base64UrlEncode(bytes)}`) : `${signed}.${base64UrlEncode(tag)}`;
+  return tag instanceof Promise ? tag.then((bytes) => `${signed}.${base64Url(bytes)}`) : `${signed}.${base64Url(tag)}`;
 }
 
 /**
@@ -152,7 +163,7 @@ export async function issueCheckoutToken(
     problems.push({ field: 'product.description', rule: 'required', message: 'product.description is required when ReferenceCode is offered' });
   }
   if (problems.length > 0) throw new CheckoutTokenError(problems);
-  return seal(credentials.privateKey, 'checkout', encodeCheckoutPayload(claims));
+  return seal(credentials.privateKey, 'checkout', encodeCheckoutPayload(claims, base64Url));
 }
 
 /**
@@ -163,16 +174,21 @@ export const ORDER_TOKEN_GRACE_SECONDS = 86_400;
 
 /** The order token for an order a create made (the kit issues it; merchants rarely need to). */
 export async function issueOrderToken(privateKey: string, claims: OrderTokenClaims): Promise<string> {
-  return seal(privateKey, 'order', encodeOrderPayload(claims));
+  return orderToken(privateKey, claims);
+}
+
+/** `issueOrderToken` for the kit's own routes: at once where node:crypto is there. */
+export function orderToken(privateKey: string, claims: OrderTokenClaims): string | Promise<string> {
+  return seal(privateKey, 'order', encodeOrderPayload(claims, base64Url));
 }
 
 export type TokenCheck<T> = { ok: true; claims: T } | { ok: false; reason: TokenRefusal };
 
 /**
  * Checks a token: its form, then its tag (so that nothing a forger wrote is believed), then that it is this
- * merchant's and still valid. A token this key has proved before skips the first two. Never throws for anything
- * the sender controls. The claims are frozen: the same object may answer the next check of the same token.
- * Answers at once where it can (a token proved before, or node:crypto at hand); a promise only for WebCrypto.
+ * merchant's and still valid. An order token this key has proved before skips the first two. Never throws for
+ * anything the sender controls. The claims are frozen: the same object may answer the next check of the same
+ * token. Answers at once where it can (a token proved before, or node:crypto at hand); a promise only for WebCrypto.
  */
 function check<T extends { merchantId: string; expiresAt: number }>(
   token: unknown,
@@ -203,8 +219,7 @@ function settle<T extends { merchantId: string; expiresAt: number }>(
   const given = base64UrlBytes(read.tag);
   if (!given || !constantTimeEqual(given, expected)) return { ok: false, reason: 'forged' };
   const claims = deepFreeze(read.claims);
-  if (ring.proved.size >= PROVED_LIMIT) ring.proved.delete(ring.proved.keys().next().value as string);
-  ring.proved.set(token, claims);
+  if (read.kind === 'order') ring.proved.set(token, claims);
   return judge(claims, credentials, nowMs);
 }
 

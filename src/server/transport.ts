@@ -4,7 +4,7 @@
  * or when the merchant passes their own `fetch`, fetch. Both fail the same ways (`TransportFailure`), and both
  * give up with the caller's own abort reason when the caller's signal aborts.
  */
-import { nodeHttp, nodeHttps, type NodeIncoming } from './runtime.js';
+import { byteLength, nodeHttp, nodeHttps, type NodeIncoming } from './runtime.js';
 
 /**
  * What the client reads of a caller's signal: an `AbortSignal` is one. The Node adapter passes a lighter one for
@@ -167,10 +167,8 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
     });
 }
 
-const encoder = new TextEncoder();
 /** As `Response.text()` reads a body: UTF-8, a leading BOM dropped, anything malformed replaced. */
 const decoder = new TextDecoder();
-const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
 
 function textOf(chunks: Uint8Array[]): string {
   if (chunks.length === 1) return decoder.decode(chunks[0]);
@@ -181,9 +179,4 @@ function textOf(chunks: Uint8Array[]): string {
     offset += chunk.byteLength;
   }
   return decoder.decode(body);
-}
-
-/** UTF-8 length of a string, without encoding it where Node's Buffer is there (it is, wherever node:http is). */
-function byteLength(text: string): number {
-  return nodeBuffer ? nodeBuffer.byteLength(text) : encoder.encode(text).length;
 }
