@@ -6,6 +6,7 @@
  */
 import { isTerminalStatus, type Amount, type NextActionType, type PayMethod, type PaymentStatus, type RefundStatusData, type RefundWay } from '../core/index.js';
 import type { SandboxClock } from './clock.js';
+import { DueQueue } from './due-queue.js';
 import {
   DEFAULT_SCENARIOS,
   FAILURES,
@@ -97,6 +98,10 @@ export class OrderBook {
   readonly #byReference = new Map<string, string>();
   readonly #byReferenceCode = new Map<string, string>();
   readonly #refunds = new Map<string, Refund>();
+  /** Pending orders by their deadlines (expiry, a planned settlement); an order may be queued more than once. */
+  readonly #due = new DueQueue<Order>();
+  /** Refunds that have not ended, in the order they were made. */
+  readonly #openRefunds = new Set<Refund>();
   readonly #changeListeners: OrderListener[] = [];
   readonly #updateListeners: OrderListener[] = [];
   readonly #refundListeners: RefundListener[] = [];
@@ -166,6 +171,10 @@ export class OrderBook {
     this.#orders.set(order.orderNo, order);
     this.#byReference.set(`${order.merchantId}:${order.reference}`, order.orderNo);
     if (order.referenceCode) this.#byReferenceCode.set(order.referenceCode, order.orderNo);
+    if (order.status === 'PENDING') {
+      this.#due.push(order.expiresAt, order);
+      if (order.plan?.at !== undefined) this.#due.push(order.plan.at, order);
+    }
   }
 
   /** Adds a step to an order's life that does not change its status (a message sent, a wrong code). */
@@ -178,6 +187,7 @@ export class OrderBook {
   plan(order: Order, plan: OrderPlan | undefined, what: string): void {
     if (plan) order.plan = plan;
     else delete order.plan;
+    if (plan?.at !== undefined && order.status === 'PENDING') this.#due.push(plan.at, order);
     this.note(order, what);
   }
 
@@ -246,11 +256,12 @@ export class OrderBook {
 
   /**
    * Applies everything due on the sandbox clock, in the order it fell due: an order settles on its plan's
-   * time or closes at its expiry, whichever came first; refunds move on.
+   * time or closes at its expiry, whichever came first; refunds move on. Only what is due is looked at.
    */
   settleDue(): void {
     const now = this.clock.now();
-    for (const order of this.#orders.values()) {
+    for (let due = this.#due.takeDue(now); due; due = this.#due.takeDue(now)) {
+      const order = due.item;
       if (order.status !== 'PENDING') continue;
       const planned = order.plan?.at;
       if (planned !== undefined && planned <= now && planned < order.expiresAt) {
@@ -259,6 +270,7 @@ export class OrderBook {
       } else if (order.expiresAt <= now) {
         this.#settle(order, 'CLOSE', FAILURES.expired, `expired (expireAt)`, order.expiresAt);
       }
+      // Otherwise the deadline of a plan since changed or removed: the order's own are queued as well.
     }
     this.settleRefunds();
   }
@@ -275,6 +287,7 @@ export class OrderBook {
   addRefund(refund: Omit<Refund, 'life' | 'updatedAt'>, what = 'created'): Refund {
     const stored: Refund = { ...refund, updatedAt: refund.createdAt, life: [{ at: refund.createdAt, status: refund.orderStatus, what }] };
     this.#refunds.set(`${stored.merchantId}:${stored.reference}`, stored);
+    this.#openRefunds.add(stored);
     this.#refundUpdated(stored);
     this.settleRefunds();
     return stored;
@@ -307,8 +320,7 @@ export class OrderBook {
   /** `INITIAL -> PENDING -> SUCCESS | FAIL`, each step stamped with the time it fell due. */
   settleRefunds(): void {
     const now = this.clock.now();
-    for (const refund of this.#refunds.values()) {
-      if (refund.orderStatus === 'SUCCESS' || refund.orderStatus === 'FAIL') continue;
+    for (const refund of this.#openRefunds) {
       let changed = false;
       if (refund.orderStatus === 'INITIAL' && Math.min(refund.pendingAt, refund.settlesAt) <= now) {
         refund.orderStatus = 'PENDING';
@@ -330,6 +342,7 @@ export class OrderBook {
           refund.orderStatus = 'SUCCESS';
         }
         refund.life.push({ at: refund.updatedAt, status: refund.orderStatus, what: why });
+        this.#openRefunds.delete(refund);
         changed = true;
       }
       if (changed) this.#refundUpdated(refund);
@@ -341,6 +354,8 @@ export class OrderBook {
     this.#byReference.clear();
     this.#byReferenceCode.clear();
     this.#refunds.clear();
+    this.#due.clear();
+    this.#openRefunds.clear();
   }
 
   toData(): BookData {
@@ -350,7 +365,10 @@ export class OrderBook {
   restore(data: BookData): void {
     this.clear();
     for (const order of data.orders) this.#index(order);
-    for (const refund of data.refunds) this.#refunds.set(`${refund.merchantId}:${refund.reference}`, refund);
+    for (const refund of data.refunds) {
+      this.#refunds.set(`${refund.merchantId}:${refund.reference}`, refund);
+      if (refund.orderStatus !== 'SUCCESS' && refund.orderStatus !== 'FAIL') this.#openRefunds.add(refund);
+    }
     this.#sequence = data.sequence;
     this.#codeState = data.codeState;
   }
