@@ -21,13 +21,22 @@ export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const LIMIT = 16 * 1024;
 
 /** The service's answer, a function of what it was sent only, so that both kits' services answer alike. */
+/**
+ * The service's clock in every scripted answer: a fixed `Date`, so that two paths answering the same request agree
+ * on the order token's clock offset (Node's own `Date` header is the real second, which may turn between them).
+ */
+const SERVICE_DATE = { Date: new Date(NOW).toUTCString() };
+
 export function scripted(request: RecordedRequest) {
   const body = (request.json ?? {}) as Record<string, unknown>;
   const reference = typeof body['reference'] === 'string' ? body['reference'] : undefined;
   const orderNo = typeof body['orderNo'] === 'string' ? body['orderNo'] : `ORD${createHash('sha256').update(String(reference)).digest('hex').slice(0, 12)}`;
   if (reference?.endsWith('-taken')) return { body: { code: '02004', message: 'the payment reference already exists.', data: null } };
   if (reference?.endsWith('-down')) return { status: 503, body: 'busy' };
-  return { body: { code: '00000', message: 'SUCCESSFUL', data: { orderNo, reference: reference ?? 'order-1001', status: 'PENDING', amount: { total: 12_500, currency: 'EGP' } } } };
+  return {
+    headers: SERVICE_DATE,
+    body: { code: '00000', message: 'SUCCESSFUL', data: { orderNo, reference: reference ?? 'order-1001', status: 'PENDING', amount: { total: 12_500, currency: 'EGP' } } },
+  };
 }
 
 export const ROUTES = ['create', 'otp', 'pin', 'resendOtp', 'status'] as const;
