@@ -83,10 +83,14 @@ export async function hmacSha512Bytes(key: string | Uint8Array, data: string | U
   return hmacSha512Now(key, data) ?? webHmac(key, data);
 }
 
+/** `hmacSha512Hex` at once, where node:crypto is there; undefined elsewhere. */
+function hmacSha512HexNow(key: string | Uint8Array, data: string | Uint8Array): string | undefined {
+  return nodeCrypto?.createHmac('sha512', key).update(data).digest('hex');
+}
+
 /** Lowercase hex HMAC-SHA512 with any key. */
 export async function hmacSha512Hex(key: string | Uint8Array, data: string | Uint8Array): Promise<string> {
-  if (nodeCrypto) return nodeCrypto.createHmac('sha512', key).update(data).digest('hex');
-  return toHex(await webHmac(key, data));
+  return hmacSha512HexNow(key, data) ?? toHex(await webHmac(key, data));
 }
 
 /**
@@ -94,13 +98,14 @@ export async function hmacSha512Hex(key: string | Uint8Array, data: string | Uin
  * `Authorization: Bearer <signature>`. Sign the string you send, not an object you serialise again.
  */
 export async function signRequest(body: string | Uint8Array, privateKey: string): Promise<string> {
-  return signRequestNow(body, privateKey) ?? hmacSha512Hex(privateKey, body);
+  requireKey(privateKey);
+  return hmacSha512Hex(privateKey, body);
 }
 
 /** `signRequest` at once, where node:crypto is there (the service client's hot path); undefined elsewhere. */
 export function signRequestNow(body: string | Uint8Array, privateKey: string): string | undefined {
   requireKey(privateKey);
-  return nodeCrypto?.createHmac('sha512', privateKey).update(body).digest('hex');
+  return hmacSha512HexNow(privateKey, body);
 }
 
 /** The bytes the v2 callback scheme signs: the `RequestTimestamp` header's text followed by the body. */
