@@ -181,8 +181,8 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
   // The chunks the entry imports, relative to it; the build with the CSS as written under its own folder.
   for (const chunk of await readdir('dist/cdn/chunks')) if (chunk.endsWith('.js')) files[`/chunks/${chunk}`] = js(await readFile(`dist/cdn/chunks/${chunk}`));
   for (const [file, contents] of Object.entries(asWritten)) files[`/as-written/${file}`] = js(contents);
-  // What an Arabic page's first amount costs, alone: the first Intl.NumberFormat of a page starts ICU (the floor
-  // shows no amount; an English page in pounds writes its amount without Intl).
+  // What a page's first amount would cost through Intl, alone: the first Intl.NumberFormat of a page starts ICU (the
+  // floor shows no amount; a page in pounds, English or Arabic, writes its amount without Intl).
   files['/intl.html'] = html(page('', "const start = performance.now(); new Intl.NumberFormat('ar', { style: 'currency', currency: 'EGP' }).format(125); window.__bench = { end: performance.now() - start };"));
   for (const [name, element] of Object.entries(ELEMENTS)) {
     files[`/${name}.html`] = html(page(element.markup, PAGE_SCRIPT.replace('__BUNDLE__', JSON.stringify(element.script))));
@@ -258,9 +258,9 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
     const intl = [];
     for (let run = 0; run < RUNS; run++) intl.push((await load(browser, `${base}/intl.html`)).end);
     row({
-      what: "of which: an Arabic page's first Intl.NumberFormat (ICU starting), alone, median (p90), Chromium",
+      what: "ICU's start: a page's first Intl.NumberFormat (Arabic, pounds), alone, median (p90), Chromium",
       figure: fmt(intl),
-      compared: 'the floor formats no amount; an English page in pounds formats without Intl',
+      compared: 'the floor formats no amount; a page in pounds, English or Arabic, formats without Intl',
     });
     const stray = [...new Set(misses.filter((miss) => !miss.endsWith('/favicon.ico')))];
     note(`  requests the pages made besides the page and the bundle: ${stray.length > 0 ? stray.join(', ') : 'none'}`);

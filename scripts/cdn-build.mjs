@@ -61,11 +61,17 @@ const LICENCES_FILE = 'LICENCES.txt';
  * minifier here, which counts against a 15 kB first frame). The licence comments of the modules it bundles go to
  * `LICENCES.txt` beside the scripts (once each), and the file names it at its end.
  */
+/** V8's explicit compile hint for a whole file: its first line. */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
 function minify(notices) {
   return {
     name: 'minify',
     async renderChunk(code, chunk) {
-      const result = await terser(code, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false }, sourceMap: { asObject: true } });
+      // The entry holds what the first frame runs: V8 (Chrome 136 on) compiles every function of a file that opens
+      // with this comment while the file streams in, off the main thread, instead of each at its first call on it.
+      const format = { comments: false, ...(chunk.isEntry ? { preamble: COMPILE_HINT } : {}) };
+      const result = await terser(code, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true, format, sourceMap: { asObject: true } });
       const found = licences(code);
       for (const notice of found) notices.set(notice, [...(notices.get(notice) ?? []), chunk.fileName]);
       return { code: found.length > 0 ? `${result.code}\n/*! licences: ${LICENCES_FILE} */` : result.code, map: result.map };

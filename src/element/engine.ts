@@ -8,6 +8,7 @@ export { CheckoutSession } from '../checkout/session.js';
 export { announcementText } from './messages.js';
 export { viewOf } from './view.js';
 export { renderStep } from './parts/steps.js';
+export { renderAlert } from './parts/alert.js';
 export { domEventOf } from './events/of-session.js';
 export { copyReferenceCode, focusStep } from './step-commands.js';
 export { default as englishSteps } from './i18n/en-steps.js';

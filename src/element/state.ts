@@ -7,6 +7,7 @@ import type { ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutco
 import type { PayMethod } from '../core/index.js';
 import type { LocalizeController } from './controllers/localize.js';
 import type { WordedMessage } from './messages.js';
+import type { renderAlert } from './parts/alert.js';
 
 export type { ActionType, ActiveOrder, ResultOutcome } from '../checkout/index.js';
 
@@ -43,6 +44,11 @@ export interface CheckoutContext {
   state: CheckoutState;
   actions: CheckoutActions;
   localize: LocalizeController;
+  /**
+   * Renders an alert: it comes with the session's chunk, as alerts do (the first frame's form has none, see
+   * `formView`), so that its icons and markup stay out of the first frame.
+   */
+  renderAlert?: typeof renderAlert | undefined;
 }
 
 /** The first frame's view: the form of a state no session has yet (no messages, no errors to word). */

@@ -352,24 +352,32 @@ export class SvcCheckout extends LitElement {
       this.#view = first && formView(withEarly(first, this.#early ?? []));
       if (!first) void this.#start();
     }
-    this.#context = { state: this.#view as CheckoutViewState, actions: this.#actions, localize: this.#localize };
+    this.#context = {
+      state: this.#view as CheckoutViewState,
+      actions: this.#actions,
+      localize: this.#localize,
+      renderAlert: this.#engine?.renderAlert,
+    };
   }
 
   protected override firstUpdated(changed: PropertyValues<this>): void {
     super.firstUpdated(changed);
-    // The rest is fetched once the first frame is painted: a task queued from the next animation frame runs after
-    // that frame's paint (a bare timeout may run before it, and the session's chunk would delay the paint). A hidden
-    // page paints no frame: there, at once; a frame whose animation frames are held back (a throttled iframe out
-    // of view) fetches after a second all the same. Each chunk is fetched once, whichever asks first.
+    // The rest is fetched once the first frame is painted, when the page is next idle: queued from the next
+    // animation frame, after its paint, as an idle callback (a timeout where there is none), so that the tasks the
+    // page queued for after the paint (its first input, its own scripts) go first. Asking for the chunks in a
+    // timeout there ran 3 to 5 ms of the element's work ahead of them (a Chromium trace of the bench's page). A
+    // hidden page paints no frame: there, at once; a frame whose animation frames are held back (a throttled iframe
+    // out of view) fetches after a second all the same. Each chunk is fetched once, whichever asks first.
+    const fetchNow = () => {
+      void this.#start();
+      for (const method of PAY_METHODS) void loadForm(method);
+    };
     const fetchTheRest = () =>
-      setTimeout(() => {
-        void this.#start();
-        for (const method of PAY_METHODS) void loadForm(method);
-      });
-    if (document.visibilityState === 'hidden') fetchTheRest();
+      typeof requestIdleCallback === 'function' ? requestIdleCallback(fetchNow, { timeout: 250 }) : setTimeout(fetchNow);
+    if (document.visibilityState === 'hidden') fetchNow();
     else {
       requestAnimationFrame(fetchTheRest);
-      setTimeout(fetchTheRest, 1_000);
+      setTimeout(fetchNow, 1_000);
     }
   }
 

@@ -1,7 +1,7 @@
 // src/core in real browsers: the element validates and formats with exactly this code.
 import { expect } from '@open-wc/testing';
-import { canonicalJson, formatMinorUnits, minorUnitsToDecimal, toAsciiDigits, validateCreateRequest } from '../../src/core/index.js';
-import { ENGLISH_POUNDS } from '../core/fixtures.js';
+import { ARABIC_LATIN_DIGITS, canonicalJson, formatMinorUnits, minorUnitsToDecimal, toAsciiDigits, validateCreateRequest } from '../../src/core/index.js';
+import { POUND_TOTALS } from '../core/fixtures.js';
 
 describe('src/core in the browser', () => {
   it('validates a reference code order and reports each broken field by name', () => {
@@ -43,7 +43,7 @@ describe('src/core in the browser', () => {
     expect(formatMinorUnits(12_500, 'EGP', 'ar-EG')).to.match(/١٢٥/);
   });
 
-  it("writes English pounds without Intl exactly as this browser's Intl does", () => {
+  it("writes pounds in English and Arabic (Latin digits) without Intl exactly as this browser's Intl does", () => {
     const { NumberFormat } = Intl;
     let made = 0;
     Intl.NumberFormat = function (...args: ConstructorParameters<typeof NumberFormat>) {
@@ -52,7 +52,7 @@ describe('src/core in the browser', () => {
     } as typeof NumberFormat;
     let written: (readonly [number, string, string])[];
     try {
-      written = ENGLISH_POUNDS.flatMap((total) => ['en', 'en-US'].map((locale) => [total, locale, formatMinorUnits(total, 'EGP', locale)] as const));
+      written = POUND_TOTALS.flatMap((total) => ['en', 'en-US', ARABIC_LATIN_DIGITS].map((locale) => [total, locale, formatMinorUnits(total, 'EGP', locale)] as const));
     } finally {
       Intl.NumberFormat = NumberFormat;
     }

@@ -4,6 +4,8 @@ import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript module without types
+import { COMPILE_HINT } from '../../scripts/cdn-build.mjs';
+// @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 // These run the built package: never an old one.
@@ -38,6 +40,13 @@ describe('dist/cdn/svc-checkout.js', () => {
       expect(text, file).not.toMatch(/node:|createHmac|subtle\.sign|svc-sandbox|createSandbox|MerchantId/);
     }
     expect(await readFile(`${root}dist/cdn/svc-checkout.js`, 'utf8')).toMatch(/customElements\.define\(\s*["']svc-checkout["']/);
+  });
+
+  it('opens with V8\'s compile hint, and only the entry does: its chunks hold code the first frame does not run', async () => {
+    for (const file of await cdnFiles()) {
+      const firstLine = (await readFile(`${root}${file}`, 'utf8')).split('\n', 1)[0];
+      expect(firstLine === COMPILE_HINT, file).toBe(file === 'dist/cdn/svc-checkout.js');
+    }
   });
 
   it('holds no private key: searched in the CDN file and in every module a browser loads', async () => {

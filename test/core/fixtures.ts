@@ -49,7 +49,7 @@ export function referenceCodeRequest(overrides: Record<string, unknown> = {}, no
 }
 
 /** Amounts in minor units around every place a digit group or the decimal point begins, up to the largest safe one. */
-export const ENGLISH_POUNDS: readonly number[] = [
+export const POUND_TOTALS: readonly number[] = [
   ...[0, 1, 9, 10, 99, 100, 999, 1_000, 12_500, 99_999, 100_000, 123_456, 999_999, 1_000_000, 12_345_678, 100_000_000],
   ...[123_456_789_012, 1_000_000_000_000_000, Number.MAX_SAFE_INTEGER],
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ENGLISH_POUNDS } from './fixtures.js';
-import { formatMinorUnits, minorUnitDigits, minorUnitsToDecimal, toAsciiDigits } from '../../src/core/index.js';
+import { POUND_TOTALS } from './fixtures.js';
+import { ARABIC_LATIN_DIGITS, formatMinorUnits, minorUnitDigits, minorUnitsToDecimal, toAsciiDigits } from '../../src/core/index.js';
 
 describe('money', () => {
   it('knows the minor units of a currency', () => {
@@ -25,10 +25,11 @@ describe('money', () => {
     expect(formatMinorUnits(12_500, 'EGP', 'ar-EG')).toMatch(/١٢٥/);
   });
 
-  it('writes English pounds without Intl exactly as Intl does', () => {
+  it('writes pounds in English and Arabic without Intl exactly as Intl does', () => {
     const made = vi.spyOn(Intl, 'NumberFormat');
-    const written = ENGLISH_POUNDS.flatMap((total) => ['en', 'en-US', 'EN-us'].map((locale) => [total, locale, formatMinorUnits(total, 'EGP', locale)] as const));
-    // Not one formatter made for them (ICU is never started for an English page's amounts in pounds).
+    const locales = ['en', 'en-US', 'EN-us', ARABIC_LATIN_DIGITS, 'AR-u-nu-latn'];
+    const written = POUND_TOTALS.flatMap((total) => locales.map((locale) => [total, locale, formatMinorUnits(total, 'EGP', locale)] as const));
+    // Not one formatter made for them (ICU is never started for an English or Arabic page's amounts in pounds).
     expect(made).not.toHaveBeenCalled();
     made.mockRestore();
     for (const [total, locale, text] of written) {
@@ -36,9 +37,13 @@ describe('money', () => {
     }
   });
 
-  it('leaves other English, options and negative amounts to Intl', () => {
+  it('leaves other English and Arabic, options and negative amounts to Intl', () => {
     // India groups by lakhs: the fast path's grouping would be wrong there.
     expect(formatMinorUnits(12_345_678, 'EGP', 'en-IN')).toBe('EGP\u00a01,23,456.78');
+    // Egypt writes Arabic-Indic digits, Morocco a decimal comma; plain `ar` as the ICU at hand has it.
+    expect(formatMinorUnits(12_500, 'EGP', 'ar-EG')).toBe('\u200f١٢٥٫٠٠\u00a0ج.م.\u200f');
+    expect(formatMinorUnits(12_500, 'EGP', 'ar')).toBe(new Intl.NumberFormat('ar', { style: 'currency', currency: 'EGP' }).format(125));
+    expect(formatMinorUnits(123_456, 'EGP', 'ar-MA')).toBe('\u200f1.234,56\u00a0ج.م.\u200f');
     expect(formatMinorUnits(12_500, 'EGP', 'en', { currencyDisplay: 'name' })).toBe('125.00 Egyptian pounds');
     expect(formatMinorUnits(-12_500, 'EGP', 'en')).toBe('-EGP\u00a0125.00');
   });

@@ -5,7 +5,7 @@
  * global one set for another widget.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { formatMinorUnits } from '../../core/index.js';
+import { ARABIC_LATIN_DIGITS, formatMinorUnits } from '../../core/index.js';
 import { FALLBACK_LOCALE, onTranslationsChanged, resolveTranslation, translationLoading } from '../i18n/registry.js';
 import type { PartialTranslation, Translation } from '../i18n/translation.js';
 
@@ -113,7 +113,10 @@ export class LocalizeController implements ReactiveController {
     const sameLanguage = asked.toLowerCase().split('-')[0] === catalog.toLowerCase().split('-')[0];
     if (!sameLanguage) return catalog;
     try {
-      return Intl.getCanonicalLocales(asked)[0] ?? catalog;
+      const canonical = Intl.getCanonicalLocales(asked)[0] ?? catalog;
+      // Arabic without a region writes Latin digits in CLDR 48 (Chromium, Firefox, Node), Arabic-Indic ones in an
+      // older ICU (WebKitGTK's): said outright, every engine writes the same, and as the pounds written without Intl.
+      return canonical === 'ar' ? ARABIC_LATIN_DIGITS : canonical;
     } catch {
       return catalog;
     }

@@ -7,7 +7,6 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import type { CheckoutContext } from '../state.js';
 import type { FieldSpec } from '../../checkout/fields.js';
 import { partStyles } from './shared.styles.js';
-import { renderAlert } from './alert.js';
 
 export abstract class CheckoutPart extends LitElement {
   static override styles = [partStyles];
@@ -130,7 +129,7 @@ export function renderTextField(options: FieldOptions): TemplateResult {
 export function renderFormEnd(context: CheckoutContext, label: string): TemplateResult {
   const { state, localize } = context;
   return html`
-    ${renderAlert(state.alert, { urgent: true })}
+    ${context.renderAlert?.(state.alert, { urgent: true }) ?? nothing}
     <button class="primary" part="button" type="submit" aria-disabled=${state.busy ? 'true' : 'false'} aria-busy=${state.busy ? 'true' : 'false'}>
       ${state.busy ? localize.term.processing : label}
     </button>

@@ -59,9 +59,12 @@ export const partStyles = css`
     box-sizing: border-box;
   }
 
-  /* Codes, serial numbers and order numbers: each digit the same width, easy to read back. */
-  .mono,
-  input:is([name='sn'], [name='otp'], [name='pin'], [name='bankAccountNumber']) {
+  /*
+   * Codes and order numbers shown to be read back: the monospace font. Fields stay in the text's font (their digits
+   * are tabular below): a second font family in the first frame cost its layout about 5 ms in Chromium, the time to
+   * find and load the face (README, Performance).
+   */
+  .mono {
     font-family: var(--_mono);
   }
 
