@@ -181,8 +181,8 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
   // The chunks the entry imports, relative to it; the build with the CSS as written under its own folder.
   for (const chunk of await readdir('dist/cdn/chunks')) if (chunk.endsWith('.js')) files[`/chunks/${chunk}`] = js(await readFile(`dist/cdn/chunks/${chunk}`));
   for (const [file, contents] of Object.entries(asWritten)) files[`/as-written/${file}`] = js(contents);
-  // What a page's first amount would cost through Intl, alone: the first Intl.NumberFormat of a page starts ICU (the
-  // floor shows no amount; a page in pounds, English or Arabic, writes its amount without Intl).
+  // What a page's first amount costs through Intl, alone: the first Intl.NumberFormat of a page starts ICU (the floor
+  // shows no amount; a page in pounds in en or ar writes its amount without Intl, an ar-EG page does not).
   files['/intl.html'] = html(page('', "const start = performance.now(); new Intl.NumberFormat('ar', { style: 'currency', currency: 'EGP' }).format(125); window.__bench = { end: performance.now() - start };"));
   for (const [name, element] of Object.entries(ELEMENTS)) {
     files[`/${name}.html`] = html(page(element.markup, PAGE_SCRIPT.replace('__BUNDLE__', JSON.stringify(element.script))));
@@ -260,7 +260,7 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
     row({
       what: "ICU's start: a page's first Intl.NumberFormat (Arabic, pounds), alone, median (p90), Chromium",
       figure: fmt(intl),
-      compared: 'the floor formats no amount; a page in pounds, English or Arabic, formats without Intl',
+      compared: 'the floor formats no amount; a page in pounds in en or ar formats without Intl (ar-EG does not)',
     });
     const stray = [...new Set(misses.filter((miss) => !miss.endsWith('/favicon.ico')))];
     note(`  requests the pages made besides the page and the bundle: ${stray.length > 0 ? stray.join(', ') : 'none'}`);

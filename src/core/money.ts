@@ -45,7 +45,7 @@ export function formatMinorUnits(
 ): string {
   // Egyptian pounds in English and in Arabic (Latin digits) without Intl, as Intl writes them ("EGP 1,234.56"; "1,234.56
   // ج.م." between right-to-left marks; the same in Node and every browser engine, tested): a page's first
-  // Intl.NumberFormat starts ICU, 15 to 25 ms before the first frame can paint, and the service's orders are in pounds.
+  // Intl.NumberFormat starts ICU before the first frame can paint, and the service's orders are in pounds.
   const plain = currency === 'EGP' && total >= 0 && !options ? PLAIN_POUNDS.get(String(locale).toLowerCase()) : undefined;
   if (plain) return plain(minorUnitsToDecimal(total, 2).replace(/\B(?=(\d{3})+\.)/g, ','));
   const key = JSON.stringify([locale, currency, options]);

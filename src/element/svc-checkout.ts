@@ -364,10 +364,10 @@ export class SvcCheckout extends LitElement {
     super.firstUpdated(changed);
     // The rest is fetched once the first frame is painted, when the page is next idle: queued from the next
     // animation frame, after its paint, as an idle callback (a timeout where there is none), so that the tasks the
-    // page queued for after the paint (its first input, its own scripts) go first. Asking for the chunks in a
-    // timeout there ran 3 to 5 ms of the element's work ahead of them (a Chromium trace of the bench's page). A
-    // hidden page paints no frame: there, at once; a frame whose animation frames are held back (a throttled iframe
-    // out of view) fetches after a second all the same. Each chunk is fetched once, whichever asks first.
+    // page queued for after the paint (its first input, its own scripts) go first (a timeout queued there ran the
+    // element's work ahead of them: README, Performance). A hidden page paints no frame: there, at once; a frame
+    // whose animation frames are held back (a throttled iframe out of view) fetches after a second all the same.
+    // Each chunk is fetched once, whichever asks first.
     const fetchNow = () => {
       void this.#start();
       for (const method of PAY_METHODS) void loadForm(method);

@@ -2,7 +2,9 @@
 import { expect } from '@open-wc/testing';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentStatus } from '../../src/core/index.js';
+import { ARABIC_LATIN_DIGITS } from '../../src/core/index.js';
 import { CountdownController } from '../../src/element/controllers/countdown.js';
+import { LocalizeController, type LocalizedHost } from '../../src/element/controllers/localize.js';
 import { defaultEnvironment, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from '../../src/checkout/index.js';
 import { until } from './support/checkout.js';
 
@@ -238,5 +240,35 @@ describe('CountdownController', () => {
     expect(target.updates).to.be.at.least(2);
     countdown.expiresAt = undefined;
     expect(countdown.secondsLeft).to.equal(undefined);
+  });
+});
+
+describe('LocalizeController', () => {
+  it('writes Arabic without a region in Latin digits by name, however its tag is spelled, and a region as Intl has it', async () => {
+    const element = Object.assign(document.createElement('div'), {
+      addController: (controller: ReactiveController) => controller.hostConnected?.(),
+      removeController: () => undefined,
+      requestUpdate: () => undefined,
+      updateComplete: Promise.resolve(true),
+    }) as unknown as LocalizedHost;
+    document.body.append(element);
+    try {
+      const localize = new LocalizeController(element);
+      const formatLocaleOf = async (locale: string) => {
+        element.locale = locale;
+        await localize.loading;
+        return localize.formatLocale;
+      };
+      expect(await formatLocaleOf('ar')).to.equal(ARABIC_LATIN_DIGITS);
+      expect(localize.money(12_500, 'EGP')).to.equal('\u200f125.00\u00a0ج.م.\u200f');
+      expect(await formatLocaleOf('AR')).to.equal(ARABIC_LATIN_DIGITS);
+      // Not well formed: the catalog's locale, Arabic, in Latin digits all the same.
+      expect(await formatLocaleOf('ar-')).to.equal(ARABIC_LATIN_DIGITS);
+      expect(await formatLocaleOf('ar-EG')).to.equal('ar-EG');
+      expect(localize.money(12_500, 'EGP')).to.match(/١٢٥/);
+      expect(await formatLocaleOf('en-GB')).to.equal('en-GB');
+    } finally {
+      element.remove();
+    }
   });
 });

@@ -105,18 +105,21 @@ export class LocalizeController implements ReactiveController {
    * (ar-EG formats as Egypt does), else the catalog's, so that digits match the words around them. A tag that is
    * not well formed falls back to the catalog's. Whether the browser knows the region is left to Intl, which falls
    * back within the language itself: `supportedLocalesOf` would say the same, at the cost of 20–30 ms in a fresh
-   * page (it loads every locale ICU has), paid before the first frame.
+   * page (it loads every locale ICU has), paid before the first frame. Arabic without a region is asked for in
+   * Latin digits by name (README, Languages): every engine then writes what CLDR 48 writes.
    */
   get formatLocale(): string {
+    const locale = this.#formatLocale();
+    return locale === 'ar' ? ARABIC_LATIN_DIGITS : locale;
+  }
+
+  #formatLocale(): string {
     const asked = this.locale;
     const catalog = this.term.$code;
     const sameLanguage = asked.toLowerCase().split('-')[0] === catalog.toLowerCase().split('-')[0];
     if (!sameLanguage) return catalog;
     try {
-      const canonical = Intl.getCanonicalLocales(asked)[0] ?? catalog;
-      // Arabic without a region writes Latin digits in CLDR 48 (Chromium, Firefox, Node), Arabic-Indic ones in an
-      // older ICU (WebKitGTK's): said outright, every engine writes the same, and as the pounds written without Intl.
-      return canonical === 'ar' ? ARABIC_LATIN_DIGITS : canonical;
+      return Intl.getCanonicalLocales(asked)[0] ?? catalog;
     } catch {
       return catalog;
     }

@@ -61,8 +61,8 @@ export const partStyles = css`
 
   /*
    * Codes and order numbers shown to be read back: the monospace font. Fields stay in the text's font (their digits
-   * are tabular below): a second font family in the first frame cost its layout about 5 ms in Chromium, the time to
-   * find and load the face (README, Performance).
+   * are tabular below): a second font family in the first frame costs its layout the time to find and load the
+   * face (README, Performance).
    */
   .mono {
     font-family: var(--_mono);
