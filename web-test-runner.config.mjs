@@ -186,24 +186,37 @@ async function streamGate(context, next) {
 
 /**
  * Holds back a module the element imports on demand (the session's chunk, Arabic, a form) while a test keeps its gate
- * closed: `POST /module-gates/<name>/close|open`. Per browser (the three run at once): keyed by user agent.
+ * closed: `POST /module-gates/<name>/close|open`, or answers it 503 (`fail`) until it is opened. Per browser (the three
+ * run at once): keyed by user agent.
  */
 const MODULE_GATES = { engine: '/src/element/engine.ts', ar: '/src/element/i18n/ar.ts', bankForm: '/src/element/parts/bank-account-form/bank-account-form.ts' };
 const heldModules = new Map();
+/** Modules answered 503 until opened (`POST /module-gates/<name>/fail`): a chunk the network lost. */
+const failingModules = new Set();
 async function moduleGate(context, next) {
-  const command = /^\/module-gates\/(\w+)\/(close|open)$/.exec(context.path);
+  const command = /^\/module-gates\/(\w+)\/(close|open|fail)$/.exec(context.path);
   const browser = context.get('user-agent');
   if (command && context.method === 'POST') {
     const key = `${command[1]}:${browser}`;
     if (command[2] === 'close') heldModules.set(key, heldModules.get(key) ?? []);
+    else if (command[2] === 'fail') failingModules.add(key);
     else {
       for (const release of heldModules.get(key) ?? []) release();
       heldModules.delete(key);
+      failingModules.delete(key);
     }
     context.body = { [command[2]]: command[1] };
     return undefined;
   }
   const name = Object.keys(MODULE_GATES).find((gate) => context.path === MODULE_GATES[gate]);
+  if (name && failingModules.has(`${name}:${browser}`)) {
+    context.status = 503;
+    context.body = 'the module gate is set to fail';
+    // Never kept by the browser either (as below): a later page of this browser must get the module.
+    context.set('Cache-Control', 'no-store');
+    context.path = context.path.replace(/\.ts$/, '');
+    return undefined;
+  }
   const waiting = name && heldModules.get(`${name}:${browser}`);
   // Held until the test opens the gate, or 15 s at most.
   if (waiting) await new Promise((resolve) => waiting.push(resolve) && setTimeout(resolve, 15_000));

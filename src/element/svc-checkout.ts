@@ -7,7 +7,6 @@ import { pageStorage, pageUrl } from '../checkout/page.js';
 import { firstFrameOf } from '../checkout/first-frame.js';
 import { LocalizeController } from './controllers/localize.js';
 import { SvcErrorEvent } from './events/svc-error.js';
-import { SvcReadyEvent } from './events/svc-ready.js';
 import { addShippedTerms } from './i18n/registry.js';
 import type { PartialTranslation } from './i18n/translation.js';
 import { formView, type CheckoutActions, type CheckoutContext, type CheckoutState as CheckoutViewState } from './state.js';
@@ -206,6 +205,8 @@ export class SvcCheckout extends LitElement {
   /** What the parts render: set as their `context` property at each update. */
   #context!: CheckoutContext;
   #focusOnStep = false;
+  /** The chunks that could not be fetched (offline, a site that moved its files): the session's, a form's. */
+  readonly #unloaded = new Set<'session' | PayMethod>();
   /** A submit asked for before the session came: a second one gets the same promise. */
   #submitting: Promise<void> | undefined;
 
@@ -240,6 +241,7 @@ export class SvcCheckout extends LitElement {
   /** Loads the session's chunk and makes the session (once); the next update configures it. */
   #start(): Promise<CheckoutSession> {
     return loadEngine().then((module) => {
+      this.#loaded('session', true);
       if (this.#session) return this.#session;
       const session = new module.CheckoutSession();
       this.#engine = module;
@@ -253,7 +255,22 @@ export class SvcCheckout extends LitElement {
       if (this.isConnected) session.resume();
       this.requestUpdate();
       return session;
+    }, (error: unknown) => {
+      this.#loaded('session', false);
+      throw error;
     });
+  }
+
+  /** Whether a chunk the element needs came: one that did not is said in the element, not thrown at the page. */
+  #loaded(chunk: 'session' | PayMethod, came: boolean): void {
+    if (this.#unloaded.has(chunk) !== came) return;
+    this.#unloaded[came ? 'delete' : 'add'](chunk);
+    this.requestUpdate();
+  }
+
+  /** Fetches the session ahead of any ask: a failure is said in the element, not thrown at the page. */
+  #fetchSession(): void {
+    this.#start().catch(() => undefined);
   }
 
   /** Complete once the session has taken over: what a page reads then is what the payer can use. */
@@ -350,7 +367,7 @@ export class SvcCheckout extends LitElement {
       // The first frame: the form from the settings alone, or nothing until the session decides.
       const first = firstFrameOf(settings, environment);
       this.#view = first && formView(withEarly(first, this.#early ?? []));
-      if (!first) void this.#start();
+      if (!first) this.#fetchSession();
     }
     this.#context = {
       state: this.#view as CheckoutViewState,
@@ -369,8 +386,9 @@ export class SvcCheckout extends LitElement {
     // whose animation frames are held back (a throttled iframe out of view) fetches after a second all the same.
     // Each chunk is fetched once, whichever asks first.
     const fetchNow = () => {
-      void this.#start();
-      for (const method of PAY_METHODS) void loadForm(method);
+      this.#fetchSession();
+      // The forms of the other methods, ahead: one that fails is said only if the payer chooses it.
+      for (const method of PAY_METHODS) loadForm(method).catch(() => undefined);
     };
     const fetchTheRest = () =>
       typeof requestIdleCallback === 'function' ? requestIdleCallback(fetchNow, { timeout: 250 }) : setTimeout(fetchNow);
@@ -386,7 +404,7 @@ export class SvcCheckout extends LitElement {
     if (this.#ready) {
       const detail = this.#ready;
       this.#ready = undefined;
-      this.dispatchEvent(new SvcReadyEvent(detail));
+      this.dispatchEvent(this.#engine!.domEventOf({ type: 'ready', detail }));
     }
     if (this.#focusOnStep) {
       this.#focusOnStep = false;
@@ -413,6 +431,8 @@ export class SvcCheckout extends LitElement {
     const t = this.#localize.term;
     const state = this.#view;
     const sandbox = this.sandbox ?? SvcCheckout.isSandBox;
+    // The session's chunk, or the form shown, could not be fetched.
+    const unloaded = this.#unloaded.has('session') || (state?.step.kind === 'form' && this.#unloaded.has(state.method));
     const stepKey = `${state?.step.kind}:${state?.order?.actionType ?? ''}`;
     if (stepKey === this.#lastStep) this.#focusOnStep = false;
     this.#lastStep = stepKey;
@@ -434,7 +454,10 @@ export class SvcCheckout extends LitElement {
           </div>
         </slot>
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.#announcement}</div>
-        <div class="body" aria-busy=${state ? 'false' : 'true'}>${state ? this.#renderStep(state) : nothing}</div>
+        <div class="body" aria-busy=${state || unloaded ? 'false' : 'true'}>
+          ${unloaded ? html`<p class="alert" part="alert alert-error" role="alert">${t.unloaded}</p>` : nothing}
+          ${state ? this.#renderStep(state) : nothing}
+        </div>
         <slot name="footer"></slot>
       </div>
     `;
@@ -442,7 +465,11 @@ export class SvcCheckout extends LitElement {
 
   #renderStep(state: CheckoutViewState): TemplateResult {
     if (state.step.kind !== 'form') return this.#engine!.renderStep(state.step, this.#context, this.sandbox ?? SvcCheckout.isSandBox);
-    void loadForm(state.method);
+    const { method } = state;
+    loadForm(method).then(
+      () => this.#loaded(method, true),
+      () => this.#loaded(method, false),
+    );
     return html`
       <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
       ${{

@@ -1,6 +1,6 @@
 /**
- * The DOM event `<svc-checkout>` dispatches for each event of its session (the element keeps `ready`, which waits
- * for its render, and `announce`, which its live region speaks). Comes with the session's chunk.
+ * The DOM event `<svc-checkout>` dispatches for each event of its session (the element dispatches `ready` once its
+ * render is done, and keeps `announce`, which its live region speaks). Comes with the session's chunk.
  */
 import type { CheckoutEvent } from '../../checkout/index.js';
 import { SvcActionEvent } from './svc-action.js';
@@ -10,9 +10,12 @@ import { SvcErrorEvent } from './svc-error.js';
 import { SvcExpiredEvent } from './svc-expired.js';
 import { SvcHttpResponseEvent } from './svc-http-response.js';
 import { SvcPayResultEvent } from './svc-pay-result.js';
+import { SvcReadyEvent } from './svc-ready.js';
 
-export function domEventOf(event: Exclude<CheckoutEvent, { type: 'ready' | 'announce' }>): Event {
+export function domEventOf(event: Exclude<CheckoutEvent, { type: 'announce' }>): Event {
   switch (event.type) {
+    case 'ready':
+      return new SvcReadyEvent(event.detail);
     case 'http-response':
       return new SvcHttpResponseEvent(event.detail);
     case 'pay-result':

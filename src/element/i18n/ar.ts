@@ -109,6 +109,7 @@ const ar: Translation = {
 
   pay: (amount) => `ادفع ${isolate(amount)}`,
   processing: 'جارٍ التنفيذ…',
+  unloaded: 'تعذّر تحميل الدفع. تحقّق من اتصالك وأعد تحميل الصفحة.',
 
   swipeTitle: 'ادفع عبر الجهاز',
   swipeBody: (sn) => `مرّر البطاقة أو أدخلها في الجهاز رقم ${ltr(sn)}.`,

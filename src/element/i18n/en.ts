@@ -33,6 +33,7 @@ const en: PartialTranslation = {
 
   pay: (amount) => `Pay ${amount}`,
   processing: 'Processing…',
+  unloaded: 'The payment could not load. Check your connection and reload the page.',
 };
 
 export default en;

@@ -78,6 +78,8 @@ export interface Translation {
 
   pay: (amount: string) => string;
   processing: string;
+  /** The session's chunk could not be fetched: the form cannot go on in this page. */
+  unloaded: string;
 
   swipeTitle: string;
   swipeBody: (serialNumber: string) => string;

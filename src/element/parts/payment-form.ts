@@ -22,7 +22,8 @@ export abstract class PaymentForm extends CheckoutPart {
         aria-label=${t.method[state.method]}
         @submit=${(event: Event) => {
           event.preventDefault();
-          void context.actions.submit();
+          // What goes wrong is shown: in the session's state, or by the element when the session could not load.
+          context.actions.submit().catch(() => undefined);
         }}
       >
         ${this.renderFields(context)} ${renderFormEnd(context, label)}

@@ -1,0 +1,61 @@
+// The session's chunk (src/element/engine.ts) answered 503 by the test server (`moduleGate` in
+// web-test-runner.config.mjs): the network lost it (a form's chunk: form-unloaded.test.ts). A page of its own, since the module map keeps a module that
+// failed to load as failed for the rest of the page's life.
+import { expect } from '@open-wc/testing';
+import type { SvcCheckout } from '../../src/element/index.js';
+import { deepQuery, uniqueReference, untilText, visibleText } from './support/checkout.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const gate = (action: 'fail' | 'open') => fetch(`/module-gates/engine/${action}`, { method: 'POST' });
+
+async function place(stack: Stack, payMethod: string): Promise<SvcCheckout> {
+  const element = document.createElement('svc-checkout') as SvcCheckout;
+  const token = await stack.checkoutToken({ reference: uniqueReference('unloaded'), amount: { total: 12_500, currency: 'EGP' } });
+  for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'pay-method': payMethod, locale: 'en' })) {
+    element.setAttribute(name, value);
+  }
+  document.body.append(element);
+  return element;
+}
+
+describe('<svc-checkout> whose session cannot load', () => {
+  let stack: Stack;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  before(async () => {
+    stack = await startStack();
+    window.addEventListener('unhandledrejection', onUnhandled);
+  });
+  afterEach(() => {
+    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
+    sessionStorage.clear();
+  });
+  after(async () => {
+    window.removeEventListener('unhandledrejection', onUnhandled);
+    await gate('open');
+  });
+
+  it('says so in the form, sends nothing and throws nothing at the page, even when the payer presses Pay', async () => {
+    await gate('fail');
+    const element = await place(stack, 'Pos');
+    // The first frame came from the element's own chunk; its fetch of the session, ahead, failed.
+    await untilText(element, 'The payment could not load. Check your connection and reload the page.');
+    expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
+    expect(deepQuery(element, '.body')!.getAttribute('aria-busy')).to.equal('false');
+    expect(visibleText(element)).to.contain('Terminal serial number');
+    // Pressed all the same: the session is asked for again, fails again, and the page hears nothing of it.
+    deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!.click();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(element.session).to.equal(undefined);
+    expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
+    expect(unhandled).to.deep.equal([]);
+    // A page's own call still hears of it.
+    let rejected = false;
+    await element.submit().catch(() => (rejected = true));
+    expect(rejected).to.equal(true);
+    await expect(element).to.be.accessible();
+  });
+});
