@@ -211,7 +211,11 @@ export class SvcCheckout extends LitElement {
   #submitting: Promise<void> | undefined;
 
   readonly #actions: CheckoutActions = {
-    selectMethod: (method) => this.#act(['selectMethod', method]),
+    // A form whose chunk failed is fetched again when chosen again, not at every render.
+    selectMethod: (method) => {
+      this.#unloaded.delete(method);
+      this.#act(['selectMethod', method]);
+    },
     input: (name, value) => this.#act(['input', name, value]),
     // Chromium blurs a focused input while Lit removes it, in the middle of a part's update: handle the blur
     // once that update is done.
@@ -466,10 +470,12 @@ export class SvcCheckout extends LitElement {
   #renderStep(state: CheckoutViewState): TemplateResult {
     if (state.step.kind !== 'form') return this.#engine!.renderStep(state.step, this.#context, this.sandbox ?? SvcCheckout.isSandBox);
     const { method } = state;
-    loadForm(method).then(
-      () => this.#loaded(method, true),
-      () => this.#loaded(method, false),
-    );
+    if (!this.#unloaded.has(method)) {
+      loadForm(method).then(
+        () => this.#loaded(method, true),
+        () => this.#loaded(method, false),
+      );
+    }
     return html`
       <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
       ${{

@@ -1,6 +1,6 @@
 // The session's chunk (src/element/engine.ts) answered 503 by the test server (`moduleGate` in
-// web-test-runner.config.mjs): the network lost it (a form's chunk: form-unloaded.test.ts). A page of its own, since the module map keeps a module that
-// failed to load as failed for the rest of the page's life.
+// web-test-runner.config.mjs): the network lost it (a form's chunk: form-unloaded.test.ts). A page of its own:
+// Firefox keeps a module that failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
 import { deepQuery, uniqueReference, untilText, visibleText } from './support/checkout.js';

@@ -15,6 +15,8 @@ const SHIPPED: Readonly<Record<string, () => Promise<void>>> = {
   ar: lazy(() => import('./ar.js').then((module) => addShippedTerms('ar', module.default))),
 };
 const shipped = new Set<string>();
+/** Shipped catalogs whose chunk could not be fetched: the page speaks English until it is reloaded. */
+const failed = new Set<string>();
 const listeners = new Set<() => void>();
 
 export const FALLBACK_LOCALE = 'en';
@@ -62,9 +64,11 @@ export function hasTranslation(locale: string): boolean {
 export function translationLoading(locale: string): Promise<void> | undefined {
   const language = locale.toLowerCase().split('-')[0] ?? '';
   const load = Object.hasOwn(SHIPPED, language) ? SHIPPED[language] : undefined;
-  if (!load || shipped.has(language)) return undefined;
-  // A chunk that cannot be fetched leaves the page in English, and is tried again at the next ask.
-  return load().catch(() => undefined);
+  if (!load || shipped.has(language) || failed.has(language)) return undefined;
+  // Asked again at every update, a failure tried again would hold the element's paint for ever.
+  return load().catch(() => {
+    failed.add(language);
+  });
 }
 
 /**

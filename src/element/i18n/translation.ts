@@ -78,7 +78,7 @@ export interface Translation {
 
   pay: (amount: string) => string;
   processing: string;
-  /** The session's chunk could not be fetched: the form cannot go on in this page. */
+  /** The session's chunk, or the chosen form's, could not be fetched: the payment cannot go on in this page. */
   unloaded: string;
 
   swipeTitle: string;
