@@ -2,45 +2,29 @@
 // web-test-runner.config.mjs): the network lost it (a form's chunk: form-unloaded.test.ts). A page of its own:
 // Firefox keeps a module that failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
-import type { SvcCheckout } from '../../src/element/index.js';
-import { deepQuery, uniqueReference, untilText, visibleText } from './support/checkout.js';
+import { deepQuery, untilText, visibleText } from './support/checkout.js';
+import { collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
-
-const gate = (action: 'fail' | 'open') => fetch(`/module-gates/engine/${action}`, { method: 'POST' });
-
-async function place(stack: Stack, payMethod: string): Promise<SvcCheckout> {
-  const element = document.createElement('svc-checkout') as SvcCheckout;
-  const token = await stack.checkoutToken({ reference: uniqueReference('unloaded'), amount: { total: 12_500, currency: 'EGP' } });
-  for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'pay-method': payMethod, locale: 'en' })) {
-    element.setAttribute(name, value);
-  }
-  document.body.append(element);
-  return element;
-}
 
 describe('<svc-checkout> whose session cannot load', () => {
   let stack: Stack;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
+  let unhandled: ReturnType<typeof collectUnhandled>;
   before(async () => {
     stack = await startStack();
-    window.addEventListener('unhandledrejection', onUnhandled);
+    unhandled = collectUnhandled();
   });
   afterEach(() => {
     for (const element of document.querySelectorAll('svc-checkout')) element.remove();
     sessionStorage.clear();
   });
   after(async () => {
-    window.removeEventListener('unhandledrejection', onUnhandled);
-    await gate('open');
+    unhandled.stop();
+    await moduleGate('engine', 'open');
   });
 
   it('says so in the form, sends nothing and throws nothing at the page, even when the payer presses Pay', async () => {
-    await gate('fail');
-    const element = await place(stack, 'Pos');
+    await moduleGate('engine', 'fail');
+    const element = await placeCheckout(stack, { 'pay-method': 'Pos', locale: 'en' }, 'unloaded');
     // The first frame came from the element's own chunk; its fetch of the session, ahead, failed.
     await untilText(element, 'The payment could not load. Check your connection and reload the page.');
     expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
@@ -51,7 +35,7 @@ describe('<svc-checkout> whose session cannot load', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(element.session).to.equal(undefined);
     expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
-    expect(unhandled).to.deep.equal([]);
+    expect(unhandled.reasons).to.deep.equal([]);
     // A page's own call still hears of it.
     let rejected = false;
     await element.submit().catch(() => (rejected = true));

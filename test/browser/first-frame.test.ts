@@ -3,23 +3,17 @@
 // What the payer does meanwhile reaches the session when it comes. Each test runs before its page loaded either.
 import { expect } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
-import { deepQuery, uniqueReference, untilText, until, visibleText } from './support/checkout.js';
+import { deepQuery, untilText, until, visibleText } from './support/checkout.js';
 import { countRequests } from './support/requests.js';
+import { moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const gate = (name: 'engine' | 'ar', action: 'close' | 'open') => fetch(`/module-gates/${name}/${action}`, { method: 'POST' });
 const frames = async (count: number) => {
   for (let index = 0; index < count; index++) await new Promise((resolve) => requestAnimationFrame(resolve));
 };
 
-async function place(stack: Stack, attributes: Record<string, string>): Promise<SvcCheckout> {
-  const element = document.createElement('svc-checkout') as SvcCheckout;
-  const token = await stack.checkoutToken({ reference: uniqueReference('first'), amount: { total: 12_500, currency: 'EGP' } });
-  for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'poll-interval': '100', sandbox: '', ...attributes })) {
-    element.setAttribute(name, value);
-  }
-  document.body.append(element);
-  return element;
+function place(stack: Stack, attributes: Record<string, string>): Promise<SvcCheckout> {
+  return placeCheckout(stack, { 'poll-interval': '100', sandbox: '', ...attributes }, 'first');
 }
 
 describe('<svc-checkout> first frame', () => {
@@ -28,14 +22,14 @@ describe('<svc-checkout> first frame', () => {
     stack = await startStack();
   });
   afterEach(async () => {
-    await gate('engine', 'open');
-    await gate('ar', 'open');
+    await moduleGate('engine', 'open');
+    await moduleGate('ar', 'open');
     for (const element of document.querySelectorAll('svc-checkout')) element.remove();
     sessionStorage.clear();
   });
 
   it('shows the form before the session has loaded, keeps what the payer types and sends it once the session is there', async () => {
-    await gate('engine', 'close');
+    await moduleGate('engine', 'close');
     const creates = countRequests('/payments');
     try {
       const element = await place(stack, { 'pay-method': 'Pos', locale: 'en' });
@@ -54,7 +48,7 @@ describe('<svc-checkout> first frame', () => {
       // Pressed before the session came: nothing is sent until it does.
       expect(element.session).to.equal(undefined);
       expect(creates.count).to.equal(0);
-      await gate('engine', 'open');
+      await moduleGate('engine', 'open');
       await untilText(element, 'Swipe or insert');
       expect(creates.count).to.equal(1);
       expect(visibleText(element)).to.contain('N78101818390');
@@ -64,12 +58,12 @@ describe('<svc-checkout> first frame', () => {
   });
 
   it('paints an Arabic page in Arabic, never in English first', async () => {
-    await gate('ar', 'close');
+    await moduleGate('ar', 'close');
     const element = await place(stack, { 'pay-method': 'Pos', locale: 'ar' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     // Nothing painted while the Arabic words are on their way.
     expect(visibleText(element).trim()).to.equal('');
-    await gate('ar', 'open');
+    await moduleGate('ar', 'open');
     await until('the Arabic form', () => deepQuery(element, 'input[name=sn]'));
     await element.updateComplete;
     expect(visibleText(element)).to.match(/ادفع/);

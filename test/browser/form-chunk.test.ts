@@ -3,13 +3,11 @@
 // loaded the chunk.
 import { expect } from '@open-wc/testing';
 import { html } from 'lit';
-import type { SvcCheckout } from '../../src/element/index.js';
 import { CheckoutPart } from '../../src/element/parts/checkout-part.js';
 import type { CheckoutContext } from '../../src/element/state.js';
-import { deepQuery, uniqueReference, untilText, visibleText } from './support/checkout.js';
+import { deepQuery, untilText, visibleText } from './support/checkout.js';
+import { moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
-
-const gate = (action: 'close' | 'open') => fetch(`/module-gates/bankForm/${action}`, { method: 'POST' });
 
 describe('<svc-checkout> with a form whose chunk has not come', () => {
   let stack: Stack;
@@ -17,25 +15,20 @@ describe('<svc-checkout> with a form whose chunk has not come', () => {
     stack = await startStack();
   });
   afterEach(async () => {
-    await gate('open');
+    await moduleGate('bankForm', 'open');
     for (const element of document.querySelectorAll('svc-checkout')) element.remove();
     sessionStorage.clear();
   });
 
   it('judges the form without failing, and words its errors once the words come', async () => {
-    await gate('close');
-    const element = document.createElement('svc-checkout') as SvcCheckout;
-    const token = await stack.checkoutToken({ reference: uniqueReference('chunk'), amount: { total: 12_500, currency: 'EGP' } });
-    for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'pay-method': 'BankAccount', locale: 'en' })) {
-      element.setAttribute(name, value);
-    }
-    document.body.append(element);
+    await moduleGate('bankForm', 'close');
+    const element = await placeCheckout(stack, { 'pay-method': 'BankAccount', locale: 'en' });
     // The page sends the form before the payer could see it: its chunk is held back.
     await element.submit();
     await element.updateComplete;
     expect(element.session!.state.errors.bankAccountNumber).to.deep.include({ rule: 'required' });
     expect(deepQuery(element, 'input[name=bankAccountNumber]')).to.equal(null);
-    await gate('open');
+    await moduleGate('bankForm', 'open');
     await untilText(element, 'Enter account number.');
     expect(visibleText(element)).to.contain('Account number');
     expect(visibleText(element)).not.to.contain('bankAccountNumber');

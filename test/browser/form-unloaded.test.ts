@@ -2,58 +2,41 @@
 // network lost it (the session's chunk: engine-unloaded.test.ts). A page of its own: Firefox keeps a module that
 // failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
-import type { SvcCheckout } from '../../src/element/index.js';
-import { click, deepQuery, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { click, deepQuery, until, untilText, visibleText } from './support/checkout.js';
+import { collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
-
-const gate = (action: 'fail' | 'open') => fetch(`/module-gates/bankForm/${action}`, { method: 'POST' });
-
-/** With the method fixed (`pay-method`), or a choice of them (`methods`, the first chosen). */
-async function place(stack: Stack, method: { 'pay-method': string } | { methods: string }): Promise<SvcCheckout> {
-  const element = document.createElement('svc-checkout') as SvcCheckout;
-  const token = await stack.checkoutToken({ reference: uniqueReference('unloaded'), amount: { total: 12_500, currency: 'EGP' } });
-  for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, ...method, locale: 'en' })) {
-    element.setAttribute(name, value);
-  }
-  document.body.append(element);
-  return element;
-}
 
 describe('<svc-checkout> whose chosen form cannot load', () => {
   let stack: Stack;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
+  let unhandled: ReturnType<typeof collectUnhandled>;
   before(async () => {
     stack = await startStack();
-    window.addEventListener('unhandledrejection', onUnhandled);
+    unhandled = collectUnhandled();
   });
   afterEach(() => {
     for (const element of document.querySelectorAll('svc-checkout')) element.remove();
     sessionStorage.clear();
   });
   after(async () => {
-    window.removeEventListener('unhandledrejection', onUnhandled);
-    await gate('open');
+    unhandled.stop();
+    await moduleGate('bankForm', 'open');
   });
 
   it('says so once, above what could be shown, and fetches the other forms ahead without a word', async () => {
-    await gate('fail');
-    const element = await place(stack, { 'pay-method': 'BankAccount' });
+    await moduleGate('bankForm', 'fail');
+    const element = await placeCheckout(stack, { 'pay-method': 'BankAccount', locale: 'en' }, 'unloaded');
     await untilText(element, 'The payment could not load.');
     // The session came: the failure said is the form's.
     await until('the session', () => element.session);
     expect(element.shadowRoot!.querySelectorAll('p[role=alert]')).to.have.length(1);
     expect(deepQuery(element, 'input[name=bankAccountNumber]')).to.equal(null);
     expect(visibleText(element)).to.contain('Pay from your bank account');
-    expect(unhandled).to.deep.equal([]);
+    expect(unhandled.reasons).to.deep.equal([]);
   });
 
   it('says nothing of a form not chosen, says it while the form is shown, and asks again only when it is chosen again', async () => {
-    await gate('fail');
-    const element = await place(stack, { methods: 'Pos BankAccount' });
+    await moduleGate('bankForm', 'fail');
+    const element = await placeCheckout(stack, { methods: 'Pos BankAccount', locale: 'en' }, 'unloaded');
     await until('the session', () => element.session);
     // The bank form was fetched ahead, and failed: nothing is said while the payer is on the POS form.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -65,7 +48,7 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     expect(visibleText(element)).to.contain('Terminal serial number');
     // Back: asked again, from the choice. Where the browser fetches it again (Chromium, WebKit) the form comes with
     // no alert shown even for a moment; where it keeps the failure (Firefox), the alert comes back.
-    await gate('open');
+    await moduleGate('bankForm', 'open');
     const alerts: Node[] = [];
     const watcher = new MutationObserver((records) => {
       for (const added of records.flatMap((entry) => [...entry.addedNodes])) if (added instanceof Element && added.matches('p[role=alert]')) alerts.push(added);
@@ -79,6 +62,6 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     watcher.disconnect();
     expect(alerts).to.have.length(outcome === 'form' ? 0 : 1);
     if (!navigator.userAgent.includes('Firefox/')) expect(outcome).to.equal('form');
-    expect(unhandled).to.deep.equal([]);
+    expect(unhandled.reasons).to.deep.equal([]);
   });
 });

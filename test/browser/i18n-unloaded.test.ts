@@ -2,39 +2,29 @@
 // web-test-runner.config.mjs): the network lost it. A page of its own: Firefox keeps a module that failed to load as
 // failed for the rest of the page's life, and a page that already has Arabic would not ask for it.
 import { expect } from '@open-wc/testing';
-import type { SvcCheckout } from '../../src/element/index.js';
-import { deepQuery, uniqueReference, untilText } from './support/checkout.js';
+import { deepQuery, untilText } from './support/checkout.js';
+import { collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const gate = (action: 'fail' | 'open') => fetch(`/module-gates/ar/${action}`, { method: 'POST' });
 const arabicFetches = () => performance.getEntriesByType('resource').filter((entry) => /\/i18n\/ar(\.ts)?(\?|$)/.test(entry.name)).length;
 
 describe('<svc-checkout> whose Arabic words cannot load', () => {
   let stack: Stack;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
+  let unhandled: ReturnType<typeof collectUnhandled>;
   before(async () => {
     stack = await startStack();
-    window.addEventListener('unhandledrejection', onUnhandled);
+    unhandled = collectUnhandled();
   });
   after(async () => {
-    window.removeEventListener('unhandledrejection', onUnhandled);
+    unhandled.stop();
     for (const element of document.querySelectorAll('svc-checkout')) element.remove();
     sessionStorage.clear();
-    await gate('open');
+    await moduleGate('ar', 'open');
   });
 
   it('paints in English, left to right, and does not ask for them again and again', async () => {
-    await gate('fail');
-    const element = document.createElement('svc-checkout') as SvcCheckout;
-    const token = await stack.checkoutToken({ reference: uniqueReference('no-arabic'), amount: { total: 12_500, currency: 'EGP' } });
-    for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, 'pay-method': 'Pos', locale: 'ar' })) {
-      element.setAttribute(name, value);
-    }
-    document.body.append(element);
+    await moduleGate('ar', 'fail');
+    const element = await placeCheckout(stack, { 'pay-method': 'Pos', locale: 'ar' }, 'no-arabic');
     await untilText(element, 'Terminal serial number');
     expect(deepQuery(element, '.base')!.getAttribute('dir')).to.equal('ltr');
     expect(deepQuery(element, '.base')!.getAttribute('lang')).to.equal('en');
@@ -44,6 +34,6 @@ describe('<svc-checkout> whose Arabic words cannot load', () => {
     expect(arabicFetches()).to.equal(fetched);
     expect(fetched).to.be.within(1, 2);
     await element.updateComplete;
-    expect(unhandled).to.deep.equal([]);
+    expect(unhandled.reasons).to.deep.equal([]);
   });
 });

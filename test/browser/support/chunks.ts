@@ -1,0 +1,32 @@
+// The element's chunks under the test server's control (`moduleGate` in web-test-runner.config.mjs), and what a
+// test of them needs: an element placed with a checkout token, and the page's unhandled rejections.
+import type { SvcCheckout } from '../../../src/element/index.js';
+import { uniqueReference } from './checkout.js';
+import type { Stack } from './stack.js';
+
+/** Holds a chunk back (`close`), answers it 503 (`fail`: the network lost it), or lets it through (`open`). */
+export function moduleGate(name: 'engine' | 'ar' | 'bankForm', action: 'close' | 'open' | 'fail'): Promise<Response> {
+  return fetch(`/module-gates/${name}/${action}`, { method: 'POST' });
+}
+
+/** An element for an order of EGP 125.00 from a checkout token, with `attributes` on top, added to the page. */
+export async function placeCheckout(stack: Stack, attributes: Record<string, string>, prefix = 'chunk'): Promise<SvcCheckout> {
+  const element = document.createElement('svc-checkout') as SvcCheckout;
+  const token = await stack.checkoutToken({ reference: uniqueReference(prefix), amount: { total: 12_500, currency: 'EGP' } });
+  for (const [name, value] of Object.entries({ endpoint: stack.endpoint, 'checkout-token': token, ...attributes })) {
+    element.setAttribute(name, value);
+  }
+  document.body.append(element);
+  return element;
+}
+
+/** The reasons of the page's unhandled rejections from now on (kept from the console) until `stop`. */
+export function collectUnhandled(): { reasons: unknown[]; stop(): void } {
+  const reasons: unknown[] = [];
+  const listener = (event: PromiseRejectionEvent) => {
+    reasons.push(event.reason);
+    event.preventDefault();
+  };
+  window.addEventListener('unhandledrejection', listener);
+  return { reasons, stop: () => window.removeEventListener('unhandledrejection', listener) };
+}
