@@ -79,6 +79,8 @@ export const CLIENT_ERROR_CODES = {
   REDIRECT_URL: { message: 'the 3-D Secure address is not an http(s) URL', retryable: false },
   STATUS_UNKNOWN: { message: 'the order status could not be checked', retryable: true },
   ORDER_MISMATCH: { message: 'an order with this reference exists for another amount or currency', retryable: false },
+  /** A chunk of the element's code could not be fetched (offline, a site that moved its files); the message is the browser's. */
+  UNLOADED: { message: 'a part of the element could not be loaded', retryable: true },
 } as const satisfies Record<string, { message: string; retryable: boolean }>;
 
 export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;

@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { CheckoutEvent, CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../checkout/index.js';
-import type { PayMethod, PayParams, UserInfo } from '../core/index.js';
+import type { ClientErrorCode, PayMethod, PayParams, UserInfo } from '../core/index.js';
 import { PAY_METHODS } from '../core/pay-methods.js';
 import { ATTRIBUTES, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
 import { pageStorage, pageUrl } from '../checkout/page.js';
@@ -260,15 +260,19 @@ export class SvcCheckout extends LitElement {
       this.requestUpdate();
       return session;
     }, (error: unknown) => {
-      this.#loaded('session', false);
+      this.#loaded('session', false, error);
       throw error;
     });
   }
 
-  /** Whether a chunk the element needs came: one that did not is said in the element, not thrown at the page. */
-  #loaded(chunk: 'session' | PayMethod, came: boolean): void {
+  /**
+   * Whether a chunk the element needs came: one that did not is said in the element and told to the page as an
+   * `svc-error` (`UNLOADED`, with the browser's reason), once each time it goes missing, never thrown at the page.
+   */
+  #loaded(chunk: 'session' | PayMethod, came: boolean, error?: unknown): void {
     if (this.#unloaded.has(chunk) !== came) return;
     this.#unloaded[came ? 'delete' : 'add'](chunk);
+    if (!came) this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
     this.requestUpdate();
   }
 
@@ -473,7 +477,7 @@ export class SvcCheckout extends LitElement {
     if (!this.#unloaded.has(method)) {
       loadForm(method).then(
         () => this.#loaded(method, true),
-        () => this.#loaded(method, false),
+        (error: unknown) => this.#loaded(method, false, error),
       );
     }
     return html`

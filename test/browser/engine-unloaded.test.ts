@@ -3,7 +3,7 @@
 // Firefox keeps a module that failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
 import { deepQuery, untilText, visibleText } from './support/checkout.js';
-import { collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
+import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('<svc-checkout> whose session cannot load', () => {
@@ -22,8 +22,9 @@ describe('<svc-checkout> whose session cannot load', () => {
     await moduleGate('engine', 'open');
   });
 
-  it('says so in the form, sends nothing and throws nothing at the page, even when the payer presses Pay', async () => {
+  it('says so in the form, tells the page once, sends nothing and throws nothing at it, even when the payer presses Pay', async () => {
     await moduleGate('engine', 'fail');
+    const errors = collectErrors();
     const element = await placeCheckout(stack, { 'pay-method': 'Pos', locale: 'en' }, 'unloaded');
     // The first frame came from the element's own chunk; its fetch of the session, ahead, failed.
     await untilText(element, 'The payment could not load. Check your connection and reload the page.');
@@ -36,6 +37,11 @@ describe('<svc-checkout> whose session cannot load', () => {
     expect(element.session).to.equal(undefined);
     expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
     expect(unhandled.reasons).to.deep.equal([]);
+    // Told once, as a code the shop can count, with the browser's reason (Chromium and Firefox name the file: here the source module, in the CDN build its chunk).
+    errors.stop();
+    expect(errors.details.map(({ code, retryable }) => ({ code, retryable }))).to.deep.equal([{ code: 'UNLOADED', retryable: true }]);
+    expect(errors.details[0]!.message).to.match(/\w/);
+    if (!navigator.userAgent.includes('AppleWebKit/') || navigator.userAgent.includes('Chrome/')) expect(errors.details[0]!.message).to.match(/engine/);
     // A page's own call still hears of it.
     let rejected = false;
     await element.submit().catch(() => (rejected = true));

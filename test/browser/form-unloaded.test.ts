@@ -3,7 +3,7 @@
 // failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
 import { click, deepQuery, until, untilText, visibleText } from './support/checkout.js';
-import { collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
+import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('<svc-checkout> whose chosen form cannot load', () => {
@@ -22,8 +22,9 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     await moduleGate('bankForm', 'open');
   });
 
-  it('says so once, above what could be shown, and fetches the other forms ahead without a word', async () => {
+  it('says so once, above what could be shown and to the page, and fetches the other forms ahead without a word', async () => {
     await moduleGate('bankForm', 'fail');
+    const errors = collectErrors();
     const element = await placeCheckout(stack, { 'pay-method': 'BankAccount', locale: 'en' }, 'unloaded');
     await untilText(element, 'The payment could not load.');
     // The session came: the failure said is the form's.
@@ -32,17 +33,24 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     expect(deepQuery(element, 'input[name=bankAccountNumber]')).to.equal(null);
     expect(visibleText(element)).to.contain('Pay from your bank account');
     expect(unhandled.reasons).to.deep.equal([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    errors.stop();
+    expect(errors.details.map(({ code, retryable }) => ({ code, retryable }))).to.deep.equal([{ code: 'UNLOADED', retryable: true }]);
   });
 
   it('says nothing of a form not chosen, says it while the form is shown, and asks again only when it is chosen again', async () => {
     await moduleGate('bankForm', 'fail');
+    const errors = collectErrors();
     const element = await placeCheckout(stack, { methods: 'Pos BankAccount', locale: 'en' }, 'unloaded');
     await until('the session', () => element.session);
-    // The bank form was fetched ahead, and failed: nothing is said while the payer is on the POS form.
+    // The bank form was fetched ahead, and failed: nothing is said while the payer is on the POS form, to the payer
+    // or to the page.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(element.shadowRoot!.querySelector('p[role=alert]')).to.equal(null);
+    expect(errors.details).to.deep.equal([]);
     await click(element, 'input[value=BankAccount]');
     await untilText(element, 'The payment could not load.');
+    expect(errors.details.map(({ code }) => code)).to.deep.equal(['UNLOADED']);
     await click(element, 'input[value=Pos]');
     await until('the alert gone with the form it was about', () => !element.shadowRoot!.querySelector('p[role=alert]'));
     expect(visibleText(element)).to.contain('Terminal serial number');
@@ -62,6 +70,9 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     watcher.disconnect();
     expect(alerts).to.have.length(outcome === 'form' ? 0 : 1);
     if (!navigator.userAgent.includes('Firefox/')) expect(outcome).to.equal('form');
+    // The page heard of each time the form went missing: once, or twice where the browser kept the failure.
+    errors.stop();
+    expect(errors.details.map(({ code }) => code)).to.deep.equal(outcome === 'form' ? ['UNLOADED'] : ['UNLOADED', 'UNLOADED']);
     expect(unhandled.reasons).to.deep.equal([]);
   });
 });

@@ -1,5 +1,5 @@
 export interface SvcErrorDetail {
-  /** A service code (`50003`, `02001`, …) or the element's own (`NETWORK`, `TIMEOUT`, `HTTP`, `CONFIG`, …). */
+  /** A service code (`50003`, `02001`, …) or the element's own (`NETWORK`, `TIMEOUT`, `HTTP`, `CONFIG`, `UNLOADED`, …: `CLIENT_ERROR_CODES`). */
   code: string;
   message: string;
   /** Whether the same action may work if the payer tries it again. */

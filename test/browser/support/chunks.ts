@@ -1,6 +1,6 @@
 // The element's chunks under the test server's control (`moduleGate` in web-test-runner.config.mjs), and what a
 // test of them needs: an element placed with a checkout token, and the page's unhandled rejections.
-import type { SvcCheckout } from '../../../src/element/index.js';
+import type { SvcCheckout, SvcErrorDetail, SvcErrorEvent } from '../../../src/element/index.js';
 import { uniqueReference } from './checkout.js';
 import type { Stack } from './stack.js';
 
@@ -29,4 +29,12 @@ export function collectUnhandled(): { reasons: unknown[]; stop(): void } {
   };
   window.addEventListener('unhandledrejection', listener);
   return { reasons, stop: () => window.removeEventListener('unhandledrejection', listener) };
+}
+
+/** The `svc-error` events that reach the page from now on (they bubble out of the element) until `stop`. */
+export function collectErrors(): { details: SvcErrorDetail[]; stop(): void } {
+  const details: SvcErrorDetail[] = [];
+  const listener = (event: SvcErrorEvent) => details.push(event.detail);
+  document.addEventListener('svc-error', listener);
+  return { details, stop: () => document.removeEventListener('svc-error', listener) };
 }
