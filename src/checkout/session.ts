@@ -34,7 +34,7 @@ import {
   type StreamSchedule,
   type Violation,
 } from '../core/index.js';
-import { CONFIG_SOURCES } from './config-sources.js';
+import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
 import { EndpointClient, EndpointError } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
@@ -385,7 +385,8 @@ export class CheckoutSession {
     if (setting) {
       this.#set({ phase: { kind: 'config-error', setting } });
       const violation = this.#problem ? undefined : this.#configViolations()[0];
-      this.#emitError('CONFIG', violation ? `${setting}: ${violation.message}` : `${CLIENT_ERROR_CODES.CONFIG.message}: ${setting}`, false);
+      const message = violation ? `${setting}: ${violation.message}` : (REFUSED_SETTINGS.get(setting) ?? `${CLIENT_ERROR_CODES.CONFIG.message}: ${setting}`);
+      this.#emitError('CONFIG', message, false);
       return;
     }
     this.#store = new SavedCheckoutStore(key, this.#env.storage);

@@ -220,7 +220,11 @@ export class SvcCheckout extends LitElement {
     // Chromium blurs a focused input while Lit removes it, in the middle of a part's update: handle the blur
     // once that update is done.
     blur: (name) => queueMicrotask(() => this.#act(['blur', name])),
-    submit: () => this.submit(),
+    // Pay: a session that could not load is said in the element; any other rejection is a fault, left for the page.
+    submit: () =>
+      this.submit().catch((error: unknown) => {
+        if (this.#session) throw error;
+      }),
     // The steps come with the session: these are never called before it.
     submitCode: async (code) => (await this.#start()).submitCode(code),
     resendOtp: async () => (await this.#start()).resendOtp(),
@@ -348,11 +352,12 @@ export class SvcCheckout extends LitElement {
       this.privateKey = undefined;
       // Not even left in the DOM, where other scripts on the page could read it.
       this.removeAttribute('private-key');
-      this.#refusePrivateKey();
+      // The session stops the checkout and says why (REFUSED_SETTINGS): in svc-error, and in the console.
+      this.#refused = 'private-key';
     }
     if (changed.has('payParams') && carriesPrivateKey(this.payParams)) {
       this.payParams = withoutPrivateKey(this.payParams as Record<string, unknown>) as Partial<PayParams>;
-      this.#refusePrivateKey();
+      this.#refused = 'private-key';
     }
     const attributes = Object.fromEntries(ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => [row.property, this[row.property as keyof this]]));
     const settings: CheckoutSettings = {
@@ -518,12 +523,5 @@ export class SvcCheckout extends LitElement {
     if (event.type === 'ready') this.#ready = event.detail;
     else if (event.type === 'announce') this.#announce(engine.announcementText(event.detail, this.#localize));
     else if (!this.dispatchEvent(engine.domEventOf(event)) && event.type === 'before-redirect') event.preventDefault();
-  }
-
-  #refusePrivateKey(): void {
-    this.#refused = 'private-key';
-    const message = 'the element never takes a private key: keep it on your server, in the merchant kit';
-    this.dispatchEvent(new SvcErrorEvent({ code: 'CONFIG', message, retryable: false }));
-    console.error(`<svc-checkout>: a private key was given and ignored; ${message}.`);
   }
 }

@@ -13,6 +13,7 @@ import {
   untilText,
   visibleText,
 } from './support/checkout.js';
+import { collectUnhandled } from './support/chunks.js';
 import { countRequests } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -358,8 +359,12 @@ describe('<svc-checkout> behaviour', () => {
   it('shows a configuration error that names the setting instead of a broken form', async () => {
     const element = await fixture<SvcCheckout>(html`<svc-checkout sandbox merchant-id="1" currency="EGP" pay-amount="100"></svc-checkout>`);
     await untilText(element, 'This checkout is not set up correctly (endpoint).');
-    // In live mode the payer is told the checkout is not available; the setting goes to the svc-error event only.
+    // In live mode the payer is told the checkout is not available; the setting goes to the svc-error event and to
+    // the console, where the shop's developer looks.
     const errors: Array<{ code: string; message: string }> = [];
+    const logged: string[] = [];
+    const log = console.error;
+    console.error = (...parts: unknown[]) => logged.push(parts.join(' '));
     const live = document.createElement('svc-checkout');
     live.sandbox = false;
     live.addEventListener('svc-error', (event) => errors.push(event.detail));
@@ -370,7 +375,9 @@ describe('<svc-checkout> behaviour', () => {
       expect(visibleText(live)).not.to.contain('endpoint');
       expect(errors[0]).to.include({ code: 'CONFIG' });
       expect(errors[0]!.message).to.contain('endpoint');
+      expect(logged).to.deep.equal([`<svc-checkout>: ${errors[0]!.message}`]);
     } finally {
+      console.error = log;
       live.remove();
     }
     // Without a country the service takes a POS order but answers none of the calls that follow it.
@@ -382,6 +389,22 @@ describe('<svc-checkout> behaviour', () => {
       country-code="EG" currency="EGP" pay-amount="-5" product-name="Beans" pay-method="Pos"></svc-checkout>`);
     await untilText(wrongAmount, 'This checkout is not set up correctly (pay-amount).');
     await expect(wrongAmount).to.be.accessible();
+  });
+
+  it('leaves a fault behind Pay for the page to see, where a session that could not load is only said', async () => {
+    const element = await checkout(stack);
+    await until('the session', () => element.session);
+    // A fault the real session cannot make on demand: its submit rejects.
+    const fault = new Error('a fault in the session');
+    element.session!.submit = () => Promise.reject(fault);
+    const unhandled = collectUnhandled();
+    try {
+      deepQuery<HTMLButtonElement>(element, 'button[type=submit]')!.click();
+      await until('the fault at the page', () => unhandled.reasons.length > 0);
+      expect(unhandled.reasons).to.deep.equal([fault]);
+    } finally {
+      unhandled.stop();
+    }
   });
 
   it('refuses a private key, and never sends it', async () => {
@@ -403,17 +426,18 @@ describe('<svc-checkout> behaviour', () => {
       expireAt: 30,
       privateKey: 'OPAYPRV-must-not-be-here',
     } as never;
+    const logged: string[] = [];
     const log = console.error;
-    console.error = () => undefined;
+    console.error = (...parts: unknown[]) => logged.push(parts.join(' '));
     try {
       document.body.append(element);
       await untilText(element, 'This checkout is not set up correctly (private-key).');
       expect(JSON.stringify(element.payParams)).not.to.contain('OPAYPRV');
-      expect(errors).to.deep.include({
-        code: 'CONFIG',
-        message: 'the element never takes a private key: keep it on your server, in the merchant kit',
-        retryable: false,
-      });
+      // Said once, to the page and to the console, and the key in neither.
+      expect(errors).to.deep.equal([
+        { code: 'CONFIG', message: 'the element never takes a private key: keep it on your server, in the merchant kit', retryable: false },
+      ]);
+      expect(logged).to.deep.equal(['<svc-checkout>: the element never takes a private key: keep it on your server, in the merchant kit']);
       await element.submit();
       expect(creates.count).to.equal(0);
       expect(JSON.stringify({ ...sessionStorage })).not.to.contain('OPAYPRV');

@@ -282,3 +282,14 @@ describe('polling, expiry and leaving', () => {
     expect(PAGE).toContain('shop.example');
   });
 });
+
+describe('configuration', () => {
+  it('stops a checkout whose host refused a setting, in the words that setting has, and sends nothing', async () => {
+    const { session, events } = await h.session({ refused: 'private-key' });
+    expect(session.state.phase).toEqual({ kind: 'config-error', setting: 'private-key' });
+    const errors = events.flatMap((event) => (event.type === 'error' ? [event.detail] : []));
+    expect(errors).toEqual([{ code: 'CONFIG', message: 'the element never takes a private key: keep it on your server, in the merchant kit', retryable: false }]);
+    await session.submit();
+    expect(h.calls).toEqual([]);
+  });
+});

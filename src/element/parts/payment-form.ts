@@ -23,7 +23,7 @@ export abstract class PaymentForm extends CheckoutPart {
         @submit=${(event: Event) => {
           event.preventDefault();
           // What goes wrong is shown: in the session's state, or by the element when the session could not load.
-          context.actions.submit().catch(() => undefined);
+          void context.actions.submit();
         }}
       >
         ${this.renderFields(context)} ${renderFormEnd(context, label)}
