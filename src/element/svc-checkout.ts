@@ -205,8 +205,8 @@ export class SvcCheckout extends LitElement {
   /** What the parts render: set as their `context` property at each update. */
   #context!: CheckoutContext;
   #focusOnStep = false;
-  /** The chunks that could not be fetched (offline, a site that moved its files): the session's, a form's. */
-  readonly #unloaded = new Set<'session' | PayMethod>();
+  /** The chunks that could not be fetched (offline, a site that moved its files): the session's, a form's, the words'. */
+  readonly #unloaded = new Set<'session' | PayMethod | 'words'>();
   /** A submit asked for before the session came: a second one gets the same promise. */
   #submitting: Promise<void> | undefined;
 
@@ -273,7 +273,7 @@ export class SvcCheckout extends LitElement {
    * Whether a chunk the element needs came: one that did not is said in the element and told to the page as an
    * `svc-error` (`UNLOADED`, with the browser's reason), once each time it goes missing, never thrown at the page.
    */
-  #loaded(chunk: 'session' | PayMethod, came: boolean, error?: unknown): void {
+  #loaded(chunk: 'session' | PayMethod | 'words', came: boolean, error?: unknown): void {
     if (this.#unloaded.has(chunk) !== came) return;
     this.#unloaded[came ? 'delete' : 'add'](chunk);
     if (!came) this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
@@ -298,7 +298,9 @@ export class SvcCheckout extends LitElement {
     if (!loading) return super.shouldUpdate(changed);
     // Lit forgets what changed once an update is skipped: asked again, with the same names and old values.
     const held = [...changed];
-    void loading.then(() => {
+    void loading.then((lost) => {
+      // Words the network lost: the page is told (svc-error), the element speaks English.
+      if (lost) this.#loaded('words', false, lost);
       for (const [name, old] of held) this.requestUpdate(name as keyof this, old);
       this.requestUpdate();
     });

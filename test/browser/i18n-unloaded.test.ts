@@ -3,7 +3,7 @@
 // failed for the rest of the page's life, and a page that already has Arabic would not ask for it.
 import { expect } from '@open-wc/testing';
 import { deepQuery, untilText } from './support/checkout.js';
-import { collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
+import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const arabicFetches = () => performance.getEntriesByType('resource').filter((entry) => /\/i18n\/ar(\.ts)?(\?|$)/.test(entry.name)).length;
@@ -22,8 +22,9 @@ describe('<svc-checkout> whose Arabic words cannot load', () => {
     await moduleGate('ar', 'open');
   });
 
-  it('paints in English, left to right, and does not ask for them again and again', async () => {
+  it('paints in English, left to right, tells the page once, and does not ask for them again and again', async () => {
     await moduleGate('ar', 'fail');
+    const errors = collectErrors();
     const element = await placeCheckout(stack, { 'pay-method': 'Pos', locale: 'ar' }, 'no-arabic');
     await untilText(element, 'Terminal serial number');
     expect(deepQuery(element, '.base')!.getAttribute('dir')).to.equal('ltr');
@@ -35,5 +36,8 @@ describe('<svc-checkout> whose Arabic words cannot load', () => {
     expect(fetched).to.be.within(1, 2);
     await element.updateComplete;
     expect(unhandled.reasons).to.deep.equal([]);
+    // Told once, as a chunk the network lost, whatever the number of updates that waited for it.
+    errors.stop();
+    expect(errors.details.map(({ code, retryable }) => ({ code, retryable }))).to.deep.equal([{ code: 'UNLOADED', retryable: true }]);
   });
 });

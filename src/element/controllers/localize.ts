@@ -82,7 +82,7 @@ export class LocalizeController implements ReactiveController {
   }
 
   /** While the catalog of this element's language is being fetched (Arabic ships in a chunk of its own). */
-  get loading(): Promise<void> | undefined {
+  get loading(): Promise<unknown> | undefined {
     return translationLoading(this.locale);
   }
 

@@ -59,15 +59,17 @@ export function hasTranslation(locale: string): boolean {
 
 /**
  * The shipped catalog of a locale's language still to load: a promise that settles once it is registered (the
- * terms of a merchant registered before it stay on top); undefined when there is nothing to wait for.
+ * terms of a merchant registered before it stay on top), to undefined, or to the reason its chunk could not be
+ * fetched (never a rejection); undefined when there is nothing to wait for.
  */
-export function translationLoading(locale: string): Promise<void> | undefined {
+export function translationLoading(locale: string): Promise<unknown> | undefined {
   const language = locale.toLowerCase().split('-')[0] ?? '';
   const load = Object.hasOwn(SHIPPED, language) ? SHIPPED[language] : undefined;
   if (!load || shipped.has(language) || failed.has(language)) return undefined;
   // Asked again at every update, a failure tried again would hold the element's paint for ever.
-  return load().catch(() => {
+  return load().catch((reason: unknown) => {
     failed.add(language);
+    return reason;
   });
 }
 
