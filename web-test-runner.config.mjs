@@ -189,7 +189,12 @@ async function streamGate(context, next) {
  * closed: `POST /module-gates/<name>/close|open`, or answers it 503 (`fail`) until it is opened. Per browser (the three
  * run at once): keyed by user agent.
  */
-const MODULE_GATES = { engine: '/src/element/engine.ts', ar: '/src/element/i18n/ar.ts', bankForm: '/src/element/parts/bank-account-form/bank-account-form.ts' };
+const MODULE_GATES = {
+  engine: '/src/element/engine.ts',
+  ar: '/src/element/i18n/ar.ts',
+  bankForm: '/src/element/parts/bank-account-form/bank-account-form.ts',
+  referenceForm: '/src/element/parts/reference-code-form/reference-code-form.ts',
+};
 const heldModules = new Map();
 /** Modules answered 503 until opened (`POST /module-gates/<name>/fail`): a chunk the network lost. */
 const failingModules = new Set();

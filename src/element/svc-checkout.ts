@@ -272,11 +272,18 @@ export class SvcCheckout extends LitElement {
   /**
    * Whether a chunk the element needs came: one that did not is said in the element and told to the page as an
    * `svc-error` (`UNLOADED`, with the browser's reason), once each time it goes missing, never thrown at the page.
+   * The session's or a form's is asked for again when the browser is back online (the words wait for a reload).
    */
   #loaded(chunk: 'session' | PayMethod | 'words', came: boolean, error?: unknown): void {
     if (this.#unloaded.has(chunk) !== came) return;
     this.#unloaded[came ? 'delete' : 'add'](chunk);
-    if (!came) this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
+    if (!came) {
+      this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
+      if (chunk !== 'words') {
+        const again = () => (chunk === 'session' ? this.#start() : loadForm(chunk)).then(() => this.#loaded(chunk, true), () => undefined);
+        addEventListener('online', again, { once: true });
+      }
+    }
     this.requestUpdate();
   }
 

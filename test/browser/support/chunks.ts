@@ -5,7 +5,7 @@ import { uniqueReference } from './checkout.js';
 import type { Stack } from './stack.js';
 
 /** Holds a chunk back (`close`), answers it 503 (`fail`: the network lost it), or lets it through (`open`). */
-export function moduleGate(name: 'engine' | 'ar' | 'bankForm', action: 'close' | 'open' | 'fail'): Promise<Response> {
+export function moduleGate(name: 'engine' | 'ar' | 'bankForm' | 'referenceForm', action: 'close' | 'open' | 'fail'): Promise<Response> {
   return fetch(`/module-gates/${name}/${action}`, { method: 'POST' });
 }
 
