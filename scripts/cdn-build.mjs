@@ -117,7 +117,9 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
     dir: outdir,
     format: 'es',
     entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    // Each chunk's name carries its content's hash (a site that serves dist/cdn at a fixed path never mixes
+    // versions); six characters, not Rollup's eight: the entry names every chunk, and brotli cannot shrink a hash.
+    chunkFileNames: 'chunks/[name]-[hash:6].js',
     sourcemap: true,
     plugins: [minify(notices)],
   });

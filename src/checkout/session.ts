@@ -166,6 +166,7 @@ export class CheckoutSession {
    * arrived late and are now complete, pick up where that order stands (resuming it from storage).
    */
   configure(settings: CheckoutSettings): void {
+    const refusedBefore = this.#settings.refused;
     this.#settings = settings;
     const resolved = resolveConfig(settings, settings.payParams, settings.userInfo, checkedClaims);
     this.#config = resolved.config;
@@ -177,7 +178,11 @@ export class CheckoutSession {
     const kind = this.#state.phase.kind;
     if (this.#storageKey() !== this.#initializedFor || (kind === 'config-error' && !broken) || (kind === 'form' && broken) || kind === 'idle') {
       this.#initialize();
-    } else this.#notify();
+      return;
+    }
+    // A setting refused while an order is under way is said, and the order goes on (the payer may be at the terminal).
+    if (settings.refused && settings.refused !== refusedBefore) this.#configError(settings.refused);
+    this.#notify();
   }
 
   /** The host is on screen: polling and the resend countdown run. A session starts paused until this call. */
@@ -385,8 +390,7 @@ export class CheckoutSession {
     if (setting) {
       this.#set({ phase: { kind: 'config-error', setting } });
       const violation = this.#problem ? undefined : this.#configViolations()[0];
-      const message = violation ? `${setting}: ${violation.message}` : (REFUSED_SETTINGS.get(setting) ?? `${CLIENT_ERROR_CODES.CONFIG.message}: ${setting}`);
-      this.#emitError('CONFIG', message, false);
+      this.#configError(setting, violation);
       return;
     }
     this.#store = new SavedCheckoutStore(key, this.#env.storage);
@@ -581,7 +585,7 @@ export class CheckoutSession {
       const first = checked.violations[0] as Violation;
       const setting = CONFIG_SOURCES[first.field] ?? first.field;
       this.#set({ phase: { kind: 'config-error', setting } });
-      this.#emitError('CONFIG', `${setting}: ${first.message}`, false);
+      this.#configError(setting, first);
       return;
     }
     const body = checked.value;
@@ -978,6 +982,17 @@ export class CheckoutSession {
 
   #emitError(code: string, message: string, retryable: boolean): void {
     this.#emit({ type: 'error', detail: { code, message, retryable } });
+  }
+
+  /**
+   * A checkout that is not set up correctly, by the setting at fault: a `CONFIG` error, also written to the console,
+   * where its developer looks (the payer of a live checkout reads only that it is not available). Only the session's
+   * own findings are written there, never words from an answer.
+   */
+  #configError(setting: string, violation?: Violation): void {
+    const message = violation ? `${setting}: ${violation.message}` : (REFUSED_SETTINGS.get(setting) ?? `${CLIENT_ERROR_CODES.CONFIG.message}: ${setting}`);
+    console.error(`svc-checkout: ${message}`);
+    this.#emitError('CONFIG', message, false);
   }
 
   #transportError(error: unknown): void {

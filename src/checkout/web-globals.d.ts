@@ -1,6 +1,6 @@
 /**
- * The web-platform globals `src/checkout` relies on: `fetch` and its types, abort signals, timers and random
- * values. Browsers, Node and edge runtimes all have them; the session's own type check
+ * The web-platform globals `src/checkout` relies on: `fetch` and its types, abort signals, timers, random
+ * values, and the console (where a checkout that is not set up correctly is said to its developer). Browsers, Node and edge runtimes all have them; the session's own type check
  * (src/checkout/tsconfig.json) has no DOM or Node types, so they are declared here, narrowly. What a page may
  * lack (storage, visibility, windows) is reached through `CheckoutEnvironment`, never assumed.
  */
@@ -58,3 +58,5 @@ declare function setTimeout(handler: () => void, timeout?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 declare function queueMicrotask(callback: () => void): void;
 declare var crypto: { getRandomValues<T extends Uint32Array | Uint8Array>(array: T): T };
+
+declare var console: { error(...data: unknown[]): void };

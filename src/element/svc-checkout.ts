@@ -271,21 +271,25 @@ export class SvcCheckout extends LitElement {
 
   /**
    * Whether a chunk the element needs came: one that did not is said in the element and told to the page as an
-   * `svc-error` (`UNLOADED`, with the browser's reason), once each time it goes missing, never thrown at the page.
-   * The session's or a form's is asked for again when the browser is back online (the words wait for a reload).
+   * `svc-error` (`UNLOADED`, with the browser's reason), each time it goes missing, never thrown at the page.
    */
   #loaded(chunk: 'session' | PayMethod | 'words', came: boolean, error?: unknown): void {
     if (this.#unloaded.has(chunk) !== came) return;
     this.#unloaded[came ? 'delete' : 'add'](chunk);
-    if (!came) {
-      this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
-      if (chunk !== 'words') {
-        const again = () => (chunk === 'session' ? this.#start() : loadForm(chunk)).then(() => this.#loaded(chunk, true), () => undefined);
-        addEventListener('online', again, { once: true });
-      }
-    }
+    if (!came) this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
     this.requestUpdate();
   }
+
+  /**
+   * The browser is back online: the lost chunks of an element on the page are asked for again, at each such event
+   * (one can come before the network works). The words wait for a reload.
+   */
+  readonly #online = (): void => {
+    for (const chunk of this.#unloaded) {
+      if (chunk === 'session') this.#fetchSession();
+      else if (chunk !== 'words') loadForm(chunk).then(() => this.#loaded(chunk, true), () => undefined);
+    }
+  };
 
   /** Fetches the session ahead of any ask: a failure is said in the element, not thrown at the page. */
   #fetchSession(): void {
@@ -437,11 +441,13 @@ export class SvcCheckout extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#session?.resume();
+    addEventListener('online', this.#online);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#session?.pause();
+    removeEventListener('online', this.#online);
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -375,7 +375,7 @@ describe('<svc-checkout> behaviour', () => {
       expect(visibleText(live)).not.to.contain('endpoint');
       expect(errors[0]).to.include({ code: 'CONFIG' });
       expect(errors[0]!.message).to.contain('endpoint');
-      expect(logged).to.deep.equal([`<svc-checkout>: ${errors[0]!.message}`]);
+      expect(logged).to.deep.equal([`svc-checkout: ${errors[0]!.message}`]);
     } finally {
       console.error = log;
       live.remove();
@@ -437,7 +437,7 @@ describe('<svc-checkout> behaviour', () => {
       expect(errors).to.deep.equal([
         { code: 'CONFIG', message: 'the element never takes a private key: keep it on your server, in the merchant kit', retryable: false },
       ]);
-      expect(logged).to.deep.equal(['<svc-checkout>: the element never takes a private key: keep it on your server, in the merchant kit']);
+      expect(logged).to.deep.equal(['svc-checkout: the element never takes a private key: keep it on your server, in the merchant kit']);
       await element.submit();
       expect(creates.count).to.equal(0);
       expect(JSON.stringify({ ...sessionStorage })).not.to.contain('OPAYPRV');

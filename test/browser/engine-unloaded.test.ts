@@ -47,10 +47,19 @@ describe('<svc-checkout> whose session cannot load', () => {
     await element.submit().catch(() => (rejected = true));
     expect(rejected).to.equal(true);
     await expect(element).to.be.accessible();
-    // Back online, the element asks again by itself: where the browser fetches a failed module again (Chromium,
-    // WebKit) the session comes and the alert goes; Firefox keeps the failure until a reload. (Opened once the
-    // element's own fetches ahead are over: the last goes a second after the first frame.)
+    // An element the page removed meanwhile (a status-only one, which asks for the session at once) is left alone
+    // when the browser is back online: it builds no session, so it sends nothing and keeps nothing.
+    const removed = await placeCheckout(stack, { 'status-only': '', locale: 'en' }, 'unloaded-removed');
+    await untilText(removed, 'The payment could not load.');
+    removed.remove();
+    // Back online, the element asks again by itself, at each such event (one can come before the network works):
+    // where the browser fetches a failed module again (Chromium, WebKit) the session comes and the alert goes;
+    // Firefox keeps the failure until a reload. (Once the element's own fetches ahead are over: the last goes a
+    // second after the first frame.)
     await new Promise((resolve) => setTimeout(resolve, 1_200));
+    window.dispatchEvent(new Event('online'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(element.session).to.equal(undefined);
     await moduleGate('engine', 'open');
     window.dispatchEvent(new Event('online'));
     if (navigator.userAgent.includes('Firefox/')) {
@@ -61,6 +70,8 @@ describe('<svc-checkout> whose session cannot load', () => {
       await until('the alert gone', () => !deepQuery(element, 'p[role=alert]'));
       expect(visibleText(element)).to.contain('Terminal serial number');
     }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(removed.session).to.equal(undefined);
     expect(unhandled.reasons).to.deep.equal([]);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The payment life, without a browser: a `CheckoutSession` against the real kit and sandbox, on a fake clock.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { orderOf, POLL_BACKOFF, type CheckoutSession } from '../../src/checkout/index.js';
-import { harness, kinds, PAGE, type Harness } from './support.js';
+import { ENDPOINT, harness, kinds, PAGE, type Harness } from './support.js';
+
+const REFUSED = 'the element never takes a private key: keep it on your server, in the merchant kit';
 
 let h: Harness;
 beforeEach(async () => {
@@ -284,12 +286,60 @@ describe('polling, expiry and leaving', () => {
 });
 
 describe('configuration', () => {
-  it('stops a checkout whose host refused a setting, in the words that setting has, and sends nothing', async () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('stops a checkout whose host refused a setting, in the words that setting has, to its events and the console, and sends nothing', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { session, events } = await h.session({ refused: 'private-key' });
     expect(session.state.phase).toEqual({ kind: 'config-error', setting: 'private-key' });
     const errors = events.flatMap((event) => (event.type === 'error' ? [event.detail] : []));
-    expect(errors).toEqual([{ code: 'CONFIG', message: 'the element never takes a private key: keep it on your server, in the merchant kit', retryable: false }]);
+    expect(errors).toEqual([{ code: 'CONFIG', message: REFUSED, retryable: false }]);
+    expect(logged.mock.calls).toEqual([[`svc-checkout: ${REFUSED}`]]);
     await session.submit();
     expect(h.calls).toEqual([]);
+  });
+
+  it('says a setting refused while an order is under way, and the order goes on', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const checkoutToken = await h.token();
+    const { session, events } = await h.session({ checkoutToken });
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818218' });
+    await session.submit();
+    await h.settle();
+    expect(session.state.phase.kind).toBe('action');
+    session.configure({ endpoint: ENDPOINT, checkoutToken, liveStatus: false, refused: 'private-key' });
+    expect(session.state.phase.kind).toBe('action');
+    expect(events.flatMap((event) => (event.type === 'error' ? [event.detail.message] : []))).toEqual([REFUSED]);
+    expect(logged.mock.calls).toEqual([[`svc-checkout: ${REFUSED}`]]);
+    // Said once, not at every configuration after it.
+    session.configure({ endpoint: ENDPOINT, checkoutToken, liveStatus: false, refused: 'private-key' });
+    expect(logged).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('configuration errors in the console', () => {
+  let spoofing: Harness;
+  beforeEach(async () => {
+    // An endpoint (or a gateway before it) that answers with the element's own code and words of its own.
+    const envelope = { code: 'CONFIG', message: 'upstream says: merchant key sk_live_123 rejected for 10.0.0.5', data: null };
+    spoofing = await harness({
+      intercept: async (request, kit) => (new URL(request.url).pathname.endsWith('/payments') ? Response.json(envelope) : kit(request)),
+    });
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await spoofing.close();
+  });
+
+  it('writes only what the session found itself, never the words of an answer', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { session, events } = await spoofing.session();
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818218' });
+    await session.submit();
+    await spoofing.settle();
+    expect(events.some((event) => event.type === 'error' && event.detail.message.includes('upstream'))).toBe(true);
+    expect(logged).not.toHaveBeenCalled();
   });
 });

@@ -1,8 +1,6 @@
 /**
  * The DOM event `<svc-checkout>` dispatches for each event of its session (the element dispatches `ready` once its
- * render is done, and keeps `announce`, which its live region speaks). Comes with the session's chunk. A checkout that
- * is not set up correctly is also written to the console, where its developer looks: the payer of a live checkout
- * reads only that it is not available.
+ * render is done, and keeps `announce`, which its live region speaks). Comes with the session's chunk.
  */
 import type { CheckoutEvent } from '../../checkout/index.js';
 import { SvcActionEvent } from './svc-action.js';
@@ -27,7 +25,6 @@ export function domEventOf(event: Exclude<CheckoutEvent, { type: 'announce' }>):
     case 'expired':
       return new SvcExpiredEvent(event.detail);
     case 'error':
-      if (event.detail.code === 'CONFIG') console.error(`<svc-checkout>: ${event.detail.message}`);
       return new SvcErrorEvent(event.detail);
     case 'change':
       return new SvcChangeEvent(event.detail);
