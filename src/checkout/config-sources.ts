@@ -3,14 +3,6 @@
  * from (an attribute of config.ts's table, or a property): a violation of one is a configuration error that names
  * the setting. Apart from the attributes, since only the session reads it and the first frame does not carry it.
  */
-/**
- * Settings the host element refused outright (`refused` in CheckoutSettings), and what the configuration error says
- * of each: the session says it, in the `CONFIG` error of the checkout it stops.
- */
-export const REFUSED_SETTINGS: ReadonlyMap<string, string> = new Map([
-  ['private-key', 'the element never takes a private key: keep it on your server, in the merchant kit'],
-]);
-
 export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   merchantName: 'merchant-name',
   reference: 'reference',
@@ -27,3 +19,11 @@ export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   userPhone: 'userInfo.userMobile',
   body: 'payParams',
 };
+
+/**
+ * Settings the host element refused outright (`refused` in CheckoutSettings), and what the configuration error says
+ * of each: the session says it, in the `CONFIG` error of the checkout it stops (or, with an order under way, beside it).
+ */
+export const REFUSED_SETTINGS: ReadonlyMap<string, string> = new Map([
+  ['private-key', 'the element never takes a private key: keep it on your server, in the merchant kit'],
+]);

@@ -1,8 +1,9 @@
 /**
  * The web-platform globals `src/checkout` relies on: `fetch` and its types, abort signals, timers, random
- * values, and the console (where a checkout that is not set up correctly is said to its developer). Browsers, Node and edge runtimes all have them; the session's own type check
- * (src/checkout/tsconfig.json) has no DOM or Node types, so they are declared here, narrowly. What a page may
- * lack (storage, visibility, windows) is reached through `CheckoutEnvironment`, never assumed.
+ * values, and the console (where a checkout that is not set up correctly is said to its developer). Browsers,
+ * Node and edge runtimes all have them; the session's own type check (src/checkout/tsconfig.json) has no DOM or
+ * Node types, so they are declared here, narrowly. What a page may lack (storage, visibility, windows) is reached
+ * through `CheckoutEnvironment`, never assumed.
  */
 interface AbortSignal {
   readonly aborted: boolean;

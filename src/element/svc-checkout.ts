@@ -280,6 +280,14 @@ export class SvcCheckout extends LitElement {
     this.requestUpdate();
   }
 
+  /** Fetches a form's chunk (once the page has it, at once), and notes whether it came. */
+  #fetchForm(method: PayMethod): void {
+    loadForm(method).then(
+      () => this.#loaded(method, true),
+      (error: unknown) => this.#loaded(method, false, error),
+    );
+  }
+
   /**
    * The browser is back online: the lost chunks of an element on the page are asked for again, at each such event
    * (one can come before the network works). The words wait for a reload.
@@ -287,7 +295,7 @@ export class SvcCheckout extends LitElement {
   readonly #online = (): void => {
     for (const chunk of this.#unloaded) {
       if (chunk === 'session') this.#fetchSession();
-      else if (chunk !== 'words') loadForm(chunk).then(() => this.#loaded(chunk, true), () => undefined);
+      else if (chunk !== 'words') this.#fetchForm(chunk);
     }
   };
 
@@ -295,6 +303,7 @@ export class SvcCheckout extends LitElement {
   #fetchSession(): void {
     this.#start().catch(() => undefined);
   }
+
 
   /** Complete once the session has taken over: what a page reads then is what the payer can use. */
   protected override async getUpdateComplete(): Promise<boolean> {
@@ -494,12 +503,7 @@ export class SvcCheckout extends LitElement {
   #renderStep(state: CheckoutViewState): TemplateResult {
     if (state.step.kind !== 'form') return this.#engine!.renderStep(state.step, this.#context, this.sandbox ?? SvcCheckout.isSandBox);
     const { method } = state;
-    if (!this.#unloaded.has(method)) {
-      loadForm(method).then(
-        () => this.#loaded(method, true),
-        (error: unknown) => this.#loaded(method, false, error),
-      );
-    }
+    if (!this.#unloaded.has(method)) this.#fetchForm(method);
     return html`
       <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
       ${{

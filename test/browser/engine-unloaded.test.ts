@@ -3,29 +3,15 @@
 // Firefox keeps a module that failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
 import { deepQuery, until, untilText, visibleText } from './support/checkout.js';
-import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
-import { startStack, type Stack } from './support/stack.js';
+import { collectErrors, lostChunkPage, moduleGate, placeCheckout } from './support/chunks.js';
 
 describe('<svc-checkout> whose session cannot load', () => {
-  let stack: Stack;
-  let unhandled: ReturnType<typeof collectUnhandled>;
-  before(async () => {
-    stack = await startStack();
-    unhandled = collectUnhandled();
-  });
-  afterEach(() => {
-    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
-    sessionStorage.clear();
-  });
-  after(async () => {
-    unhandled.stop();
-    await moduleGate('engine', 'open');
-  });
+  const page = lostChunkPage('engine');
 
   it('says so in the form, tells the page once, sends nothing and throws nothing at it, even when the payer presses Pay', async () => {
     await moduleGate('engine', 'fail');
     const errors = collectErrors();
-    const element = await placeCheckout(stack, { 'pay-method': 'Pos', locale: 'en' }, 'unloaded');
+    const element = await placeCheckout(page.stack, { 'pay-method': 'Pos', locale: 'en' }, 'unloaded');
     // The first frame came from the element's own chunk; its fetch of the session, ahead, failed.
     await untilText(element, 'The payment could not load. Check your connection and reload the page.');
     expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
@@ -36,7 +22,7 @@ describe('<svc-checkout> whose session cannot load', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(element.session).to.equal(undefined);
     expect(deepQuery(element, 'p[role=alert]')!.textContent).to.contain('could not load');
-    expect(unhandled.reasons).to.deep.equal([]);
+    expect(page.unhandled.reasons).to.deep.equal([]);
     // Told once, as a code the shop can count, with the browser's reason (Chromium and Firefox name the file: here the source module, in the CDN build its chunk).
     errors.stop();
     expect(errors.details.map(({ code, retryable }) => ({ code, retryable }))).to.deep.equal([{ code: 'UNLOADED', retryable: true }]);
@@ -49,7 +35,7 @@ describe('<svc-checkout> whose session cannot load', () => {
     await expect(element).to.be.accessible();
     // An element the page removed meanwhile (a status-only one, which asks for the session at once) is left alone
     // when the browser is back online: it builds no session, so it sends nothing and keeps nothing.
-    const removed = await placeCheckout(stack, { 'status-only': '', locale: 'en' }, 'unloaded-removed');
+    const removed = await placeCheckout(page.stack, { 'status-only': '', locale: 'en' }, 'unloaded-removed');
     await untilText(removed, 'The payment could not load.');
     removed.remove();
     // Back online, the element asks again by itself, at each such event (one can come before the network works):
@@ -72,6 +58,6 @@ describe('<svc-checkout> whose session cannot load', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(removed.session).to.equal(undefined);
-    expect(unhandled.reasons).to.deep.equal([]);
+    expect(page.unhandled.reasons).to.deep.equal([]);
   });
 });

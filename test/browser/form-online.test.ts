@@ -4,27 +4,15 @@
 // loaded once could not be lost again.
 import { expect } from '@open-wc/testing';
 import { deepQuery, until, untilText } from './support/checkout.js';
-import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
-import { startStack, type Stack } from './support/stack.js';
+import { collectErrors, lostChunkPage, moduleGate, placeCheckout } from './support/chunks.js';
 
 describe('<svc-checkout> whose chosen form was lost offline', () => {
-  let stack: Stack;
-  let unhandled: ReturnType<typeof collectUnhandled>;
-  before(async () => {
-    stack = await startStack();
-    unhandled = collectUnhandled();
-  });
-  after(async () => {
-    unhandled.stop();
-    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
-    sessionStorage.clear();
-    await moduleGate('referenceForm', 'open');
-  });
+  const page = lostChunkPage('referenceForm');
 
   it('asks for it again by itself when the browser is back online', async () => {
     await moduleGate('referenceForm', 'fail');
     const errors = collectErrors();
-    const element = await placeCheckout(stack, { 'pay-method': 'ReferenceCode', locale: 'en' }, 'offline');
+    const element = await placeCheckout(page.stack, { 'pay-method': 'ReferenceCode', locale: 'en' }, 'offline');
     await untilText(element, 'The payment could not load.');
     // Opened once the element's own fetches ahead are over (the last goes a second after the first frame).
     await new Promise((resolve) => setTimeout(resolve, 1_200));
@@ -42,6 +30,6 @@ describe('<svc-checkout> whose chosen form was lost offline', () => {
     // Told once, when it went missing; asked again once, with no second word to the page either way.
     errors.stop();
     expect(errors.details.map(({ code }) => code)).to.deep.equal(['UNLOADED']);
-    expect(unhandled.reasons).to.deep.equal([]);
+    expect(page.unhandled.reasons).to.deep.equal([]);
   });
 });

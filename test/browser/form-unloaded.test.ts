@@ -3,36 +3,22 @@
 // failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
 import { click, deepQuery, until, untilText, visibleText } from './support/checkout.js';
-import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
-import { startStack, type Stack } from './support/stack.js';
+import { collectErrors, lostChunkPage, moduleGate, placeCheckout } from './support/chunks.js';
 
 describe('<svc-checkout> whose chosen form cannot load', () => {
-  let stack: Stack;
-  let unhandled: ReturnType<typeof collectUnhandled>;
-  before(async () => {
-    stack = await startStack();
-    unhandled = collectUnhandled();
-  });
-  afterEach(() => {
-    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
-    sessionStorage.clear();
-  });
-  after(async () => {
-    unhandled.stop();
-    await moduleGate('bankForm', 'open');
-  });
+  const page = lostChunkPage('bankForm');
 
   it('says so once, above what could be shown and to the page, and fetches the other forms ahead without a word', async () => {
     await moduleGate('bankForm', 'fail');
     const errors = collectErrors();
-    const element = await placeCheckout(stack, { 'pay-method': 'BankAccount', locale: 'en' }, 'unloaded');
+    const element = await placeCheckout(page.stack, { 'pay-method': 'BankAccount', locale: 'en' }, 'unloaded');
     await untilText(element, 'The payment could not load.');
     // The session came: the failure said is the form's.
     await until('the session', () => element.session);
     expect(element.shadowRoot!.querySelectorAll('p[role=alert]')).to.have.length(1);
     expect(deepQuery(element, 'input[name=bankAccountNumber]')).to.equal(null);
     expect(visibleText(element)).to.contain('Pay from your bank account');
-    expect(unhandled.reasons).to.deep.equal([]);
+    expect(page.unhandled.reasons).to.deep.equal([]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     errors.stop();
     expect(errors.details.map(({ code, retryable }) => ({ code, retryable }))).to.deep.equal([{ code: 'UNLOADED', retryable: true }]);
@@ -41,7 +27,7 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
   it('says nothing of a form not chosen, says it while the form is shown, and asks again only when it is chosen again', async () => {
     await moduleGate('bankForm', 'fail');
     const errors = collectErrors();
-    const element = await placeCheckout(stack, { methods: 'Pos BankAccount', locale: 'en' }, 'unloaded');
+    const element = await placeCheckout(page.stack, { methods: 'Pos BankAccount', locale: 'en' }, 'unloaded');
     await until('the session', () => element.session);
     // The bank form was fetched ahead, and failed: nothing is said while the payer is on the POS form, to the payer
     // or to the page.
@@ -73,6 +59,6 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     // The page heard of each time the form went missing: once, or twice where the browser kept the failure.
     errors.stop();
     expect(errors.details.map(({ code }) => code)).to.deep.equal(outcome === 'form' ? ['UNLOADED'] : ['UNLOADED', 'UNLOADED']);
-    expect(unhandled.reasons).to.deep.equal([]);
+    expect(page.unhandled.reasons).to.deep.equal([]);
   });
 });

@@ -3,29 +3,17 @@
 // failed for the rest of the page's life, and a page that already has Arabic would not ask for it.
 import { expect } from '@open-wc/testing';
 import { deepQuery, untilText } from './support/checkout.js';
-import { collectErrors, collectUnhandled, moduleGate, placeCheckout } from './support/chunks.js';
-import { startStack, type Stack } from './support/stack.js';
+import { collectErrors, lostChunkPage, moduleGate, placeCheckout } from './support/chunks.js';
 
 const arabicFetches = () => performance.getEntriesByType('resource').filter((entry) => /\/i18n\/ar(\.ts)?(\?|$)/.test(entry.name)).length;
 
 describe('<svc-checkout> whose Arabic words cannot load', () => {
-  let stack: Stack;
-  let unhandled: ReturnType<typeof collectUnhandled>;
-  before(async () => {
-    stack = await startStack();
-    unhandled = collectUnhandled();
-  });
-  after(async () => {
-    unhandled.stop();
-    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
-    sessionStorage.clear();
-    await moduleGate('ar', 'open');
-  });
+  const page = lostChunkPage('ar');
 
   it('paints in English, left to right, tells the page once, and does not ask for them again and again', async () => {
     await moduleGate('ar', 'fail');
     const errors = collectErrors();
-    const element = await placeCheckout(stack, { 'pay-method': 'Pos', locale: 'ar' }, 'no-arabic');
+    const element = await placeCheckout(page.stack, { 'pay-method': 'Pos', locale: 'ar' }, 'no-arabic');
     await untilText(element, 'Terminal serial number');
     expect(deepQuery(element, '.base')!.getAttribute('dir')).to.equal('ltr');
     expect(deepQuery(element, '.base')!.getAttribute('lang')).to.equal('en');
@@ -35,7 +23,7 @@ describe('<svc-checkout> whose Arabic words cannot load', () => {
     expect(arabicFetches()).to.equal(fetched);
     expect(fetched).to.be.within(1, 2);
     await element.updateComplete;
-    expect(unhandled.reasons).to.deep.equal([]);
+    expect(page.unhandled.reasons).to.deep.equal([]);
     // Told once, as a chunk the network lost, whatever the number of updates that waited for it.
     errors.stop();
     expect(errors.details.map(({ code, retryable }) => ({ code, retryable }))).to.deep.equal([{ code: 'UNLOADED', retryable: true }]);

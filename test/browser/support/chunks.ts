@@ -2,11 +2,35 @@
 // test of them needs: an element placed with a checkout token, and the page's unhandled rejections.
 import type { SvcCheckout, SvcErrorDetail, SvcErrorEvent } from '../../../src/element/index.js';
 import { uniqueReference } from './checkout.js';
-import type { Stack } from './stack.js';
+import { startStack, type Stack } from './stack.js';
+
+export type ModuleGate = 'engine' | 'ar' | 'bankForm' | 'referenceForm';
 
 /** Holds a chunk back (`close`), answers it 503 (`fail`: the network lost it), or lets it through (`open`). */
-export function moduleGate(name: 'engine' | 'ar' | 'bankForm' | 'referenceForm', action: 'close' | 'open' | 'fail'): Promise<Response> {
+export function moduleGate(name: ModuleGate, action: 'close' | 'open' | 'fail'): Promise<Response> {
   return fetch(`/module-gates/${name}/${action}`, { method: 'POST' });
+}
+
+/**
+ * The hooks of a page (a test file) whose chunk behind `gate` the network loses: its stack, and the page's unhandled
+ * rejections from the start; after each test its elements and storage go; after all, the gate opens again for the
+ * browser's later pages.
+ */
+export function lostChunkPage(gate: ModuleGate): { readonly stack: Stack; readonly unhandled: ReturnType<typeof collectUnhandled> } {
+  const page = {} as { stack: Stack; unhandled: ReturnType<typeof collectUnhandled> };
+  before(async () => {
+    page.stack = await startStack();
+    page.unhandled = collectUnhandled();
+  });
+  afterEach(() => {
+    for (const element of document.querySelectorAll('svc-checkout')) element.remove();
+    sessionStorage.clear();
+  });
+  after(async () => {
+    page.unhandled.stop();
+    await moduleGate(gate, 'open');
+  });
+  return page;
 }
 
 /** An element for an order of EGP 125.00 from a checkout token, with `attributes` on top, added to the page. */
