@@ -17,6 +17,14 @@ import { cssTemplateEdits, htmlTemplateEdits } from './minify-css-templates.mjs'
 const TARGET = 'es2022';
 
 /**
+ * Where Arabic's words go, and the module they are built from. A page in Arabic preloads the file
+ * (`<link rel="modulepreload" href=".../svc-checkout-ar.js">`), so that the words arrive while the entry does,
+ * rather than after it has run; the README says so.
+ */
+export const ARABIC_FILE = 'svc-checkout-ar.js';
+const ARABIC_SOURCE = '/src/element/i18n/ar.ts';
+
+/**
  * Our own modules' templates made smaller as written: the CSS of css`` templates minified, the indentation of html``
  * templates one space (scripts/minify-css-templates.mjs). With a source map of its own, which Rollup composes with
  * the next step's: the lines these edits join would otherwise shift every position after them.
@@ -119,7 +127,9 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
     entryFileNames: '[name].js',
     // Each chunk's name carries its content's hash (a site that serves dist/cdn at a fixed path never mixes
     // versions); six characters, not Rollup's eight: the entry names every chunk, and brotli cannot shrink a hash.
-    chunkFileNames: 'chunks/[name]-[hash:6].js',
+    // Arabic's words are the exception: a page writes their address in a preload link, so it stays the same from
+    // one version to the next, beside the entry, whose name does not change either (ARABIC_FILE).
+    chunkFileNames: (chunk) => (chunk.facadeModuleId?.endsWith(ARABIC_SOURCE) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
     sourcemap: true,
     plugins: [minify(notices)],
   });

@@ -89,6 +89,20 @@ describe('the CDN build, dist/cdn/svc-checkout.js', () => {
     }
   });
 
+  it('speaks Arabic from a page that preloads its words, as the README writes it: from the one file the page names', async () => {
+    const shop = await openShop(stack, { locale: 'ar' }, 'cdn-page-arabic');
+    try {
+      await untilText(shop.element, 'ادفع');
+      // The file the link preloaded is the one the entry imports (a module is fetched once per address): had the
+      // words another name, the link would fetch a file nobody uses, and the entry its own.
+      const fetched = shop.window.performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname);
+      expect(fetched.filter((path) => /[/-]ar[-.]/.test(path))).to.deep.equal(['/dist/cdn/svc-checkout-ar.js']);
+      expect(shop.window.warnings).to.deep.equal([]);
+    } finally {
+      shop.frame.remove();
+    }
+  });
+
   it('still speaks and pays when the entry is loaded under another address (a query string): its chunks load a second copy', async () => {
     const bank = await openShop(stack, { 'pay-method': 'BankAccount' }, 'cdn-page-versioned');
     try {

@@ -42,6 +42,14 @@ describe('dist/cdn/svc-checkout.js', () => {
     expect(await readFile(`${root}dist/cdn/svc-checkout.js`, 'utf8')).toMatch(/customElements\.define\(\s*["']svc-checkout["']/);
   });
 
+  it('puts Arabic\'s words at a name of their own beside the entry, which a page can preload: the entry imports that name', async () => {
+    const files = await cdnFiles();
+    // Every other file but the entry is named by its content's hash.
+    expect(files.filter((file) => !/^dist\/cdn\/chunks\/[\w-]+-[\w-]{6}\.js$/.test(file)).sort()).toEqual(['dist/cdn/svc-checkout-ar.js', 'dist/cdn/svc-checkout.js']);
+    expect(await readFile(`${root}dist/cdn/svc-checkout.js`, 'utf8')).toContain('import("./svc-checkout-ar.js")');
+    expect(await readFile(`${root}dist/cdn/svc-checkout-ar.js`, 'utf8')).toContain('ادفع');
+  });
+
   it('opens with V8\'s compile hint, and only the entry does: its chunks hold code the first frame does not run', async () => {
     for (const file of await cdnFiles()) {
       const firstLine = (await readFile(`${root}${file}`, 'utf8')).split('\n', 1)[0];
