@@ -97,6 +97,8 @@ export class OrderBook {
   readonly #orders = new Map<string, Order>();
   readonly #byReference = new Map<string, string>();
   readonly #byReferenceCode = new Map<string, string>();
+  /** Pending POS orders by their terminal's serial number, oldest first: a swipe looks at one terminal's only. */
+  readonly #pendingByTerminal = new Map<string, Set<Order>>();
   readonly #refunds = new Map<string, Refund>();
   /** Pending orders by their deadlines (expiry, a planned settlement); an order may be queued more than once. */
   readonly #due = new DueQueue<Order>();
@@ -172,6 +174,10 @@ export class OrderBook {
     this.#byReference.set(`${order.merchantId}:${order.reference}`, order.orderNo);
     if (order.referenceCode) this.#byReferenceCode.set(order.referenceCode, order.orderNo);
     if (order.status === 'PENDING') {
+      if (order.payMethod === 'Pos' && order.sn !== undefined) {
+        const waiting = this.#pendingByTerminal.get(order.sn) ?? new Set<Order>();
+        this.#pendingByTerminal.set(order.sn, waiting.add(order));
+      }
       this.#due.push(order.expiresAt, order);
       if (order.plan?.at !== undefined) this.#due.push(order.plan.at, order);
     }
@@ -209,9 +215,7 @@ export class OrderBook {
   /** The most recent pending order waiting at a POS terminal. */
   pendingAtTerminal(sn: string): Order | undefined {
     let found: Order | undefined;
-    for (const order of this.#orders.values()) {
-      if (order.payMethod === 'Pos' && order.sn === sn && order.status === 'PENDING') found = order;
-    }
+    for (const order of this.#pendingByTerminal.get(sn) ?? []) found = order;
     return found;
   }
 
@@ -242,6 +246,8 @@ export class OrderBook {
 
   #settle(order: Order, status: TerminalStatus, failure: Partial<Failure> | undefined, why: string, at: number): void {
     order.status = status;
+    const waiting = order.sn === undefined ? undefined : this.#pendingByTerminal.get(order.sn);
+    if (waiting?.delete(order) && waiting.size === 0) this.#pendingByTerminal.delete(order.sn!);
     order.updatedAt = at;
     delete order.nextAction;
     if (status !== 'SUCCESS') {
@@ -353,6 +359,7 @@ export class OrderBook {
     this.#orders.clear();
     this.#byReference.clear();
     this.#byReferenceCode.clear();
+    this.#pendingByTerminal.clear();
     this.#refunds.clear();
     this.#due.clear();
     this.#openRefunds.clear();

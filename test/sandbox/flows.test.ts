@@ -66,6 +66,22 @@ describe('Pos', () => {
     expect(callback.body).toMatchObject({ status: 'FAIL', failureCode: 'CARD_DECLINED', failureReason: 'The card was declined by its issuer.' });
   });
 
+  it('pays the latest order waiting at the swiped terminal, then the one before it, and no other terminal\'s', async () => {
+    const [first, second, elsewhere] = [
+      await create(posRequest({ reference: unique('pos'), sn: 'SN-COUNTER-1' })),
+      await create(posRequest({ reference: unique('pos'), sn: 'SN-COUNTER-1' })),
+      await create(posRequest({ reference: unique('pos'), sn: 'SN-COUNTER-2' })),
+    ];
+    const swipe = () => wired.control('POST', '/sandbox/v1/pos/SN-COUNTER-1/swipe', { outcome: 'success' });
+    expect((await swipe()).body).toMatchObject({ orderNo: second.orderNo, status: 'SUCCESS' });
+    expect((await swipe()).body).toMatchObject({ orderNo: first.orderNo, status: 'SUCCESS' });
+    expect((await swipe()).status).toBe(404);
+    expect(await statusOf(elsewhere.reference)).toMatchObject({ status: 'PENDING' });
+    // Settled at a place other than the terminal (its expiry), an order no longer waits there.
+    await wired.control('POST', '/sandbox/v1/clock/advance', { minutes: 30 });
+    expect((await wired.control('POST', '/sandbox/v1/pos/SN-COUNTER-2/swipe', {})).status).toBe(404);
+  });
+
   it('closes when expireAt passes on the sandbox clock', async () => {
     const reference = unique('pos');
     const order = await create(posRequest({ reference, expireAt: 5 }));
