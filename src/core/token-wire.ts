@@ -122,10 +122,17 @@ export function base64UrlBytes(text: string): Uint8Array | undefined {
   return bytes.subarray(0, offset);
 }
 
+/**
+ * A payload's base64url text as UTF-8, through the platform's `atob`: a few lines where a decoder of our own is a
+ * few hundred bytes of every page's first frame. `atob` forgives what the kit never writes (padding, whitespace,
+ * `+` and `/`); nothing is believed of a payload for it, since the token's tag covers the text exactly as sent. A
+ * tag's own bytes are read strictly (`base64UrlBytes`).
+ */
 export function base64UrlDecode(text: string): string | undefined {
-  const bytes = base64UrlBytes(text);
-  if (!bytes) return undefined;
   try {
+    const binary = atob(text.replace(/[-_]/g, (char) => (char === '-' ? '+' : '/')));
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return undefined;

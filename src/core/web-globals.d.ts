@@ -19,3 +19,6 @@ declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean });
   decode(input?: Uint8Array): string;
 }
+
+/** base64 to a string of bytes: a token's payload read (browsers, Node and edge runtimes all have it). */
+declare function atob(data: string): string;

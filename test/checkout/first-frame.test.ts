@@ -71,5 +71,11 @@ describe('the first frame', () => {
     // Claims of the wrong shape never reach the screen.
     expect(frameOf({ endpoint: ENDPOINT, checkoutToken: respelled({ amt: '12500' }) })).toBeUndefined();
     expect(frameOf({ endpoint: ENDPOINT, checkoutToken: respelled({ pm: [] }) })).toBeUndefined();
+    // Words beyond ASCII come through as written (UTF-8 in the payload); a payload that is not base64url, or whose
+    // bytes are not UTF-8, is no token.
+    expect(frameOf({ endpoint: ENDPOINT, checkoutToken: respelled({ mn: 'محمصة النيل ☕' }) })?.merchantName).toBe('محمصة النيل ☕');
+    expect(frameOf({ endpoint: ENDPOINT, checkoutToken: `${kind}.${payload}*.${tag}` })).toBeUndefined();
+    expect(frameOf({ endpoint: ENDPOINT, checkoutToken: `${kind}.${payload}A.${tag}` })).toBeUndefined();
+    expect(frameOf({ endpoint: ENDPOINT, checkoutToken: `${kind}.${Buffer.from([0x7b, 0xff, 0x7d]).toString('base64url')}.${tag}` })).toBeUndefined();
   });
 });
