@@ -31,7 +31,7 @@ const ELEMENTS = {
 };
 // The same widget speaking Arabic: its words come in a file of their own, fetched before its first frame. As the
 // README writes an Arabic page, with a preload link for that file (ARABIC_FILE), so that the words arrive while the
-// entry does; the link is put in as the bundle is imported, so that its fetch starts no sooner than the entry's.
+// entry does; the link is put in as the bundle is imported, so that its fetch starts when the entry's does.
 // And the same page without the link, for comparison.
 const ARABIC_MARKUP = ELEMENTS.widget.markup.replace('locale="en"', 'locale="ar"');
 ELEMENTS.arabic = { script: ELEMENTS.widget.script, markup: ARABIC_MARKUP, preload: [`/${ARABIC_FILE}`] };

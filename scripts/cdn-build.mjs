@@ -125,11 +125,12 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
     dir: outdir,
     format: 'es',
     entryFileNames: '[name].js',
-    // Each chunk's name carries its content's hash (a site that serves dist/cdn at a fixed path never mixes
-    // versions); six characters, not Rollup's eight: the entry names every chunk, and brotli cannot shrink a hash.
+    // Each chunk's name carries its content's hash (a site may keep it for good: a new entry never meets an old
+    // chunk); six characters, not Rollup's eight: the entry names every chunk, and brotli cannot shrink a hash.
     // Arabic's words are the exception: a page writes their address in a preload link, so it stays the same from
-    // one version to the next, beside the entry, whose name does not change either (ARABIC_FILE).
-    chunkFileNames: (chunk) => (chunk.facadeModuleId?.endsWith(ARABIC_SOURCE) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
+    // one version to the next, beside the entry, whose name does not change either (ARABIC_FILE); a site serving a
+    // fixed path revalidates both (README, "From a CDN").
+    chunkFileNames: (chunk) => (chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(ARABIC_SOURCE) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
     sourcemap: true,
     plugins: [minify(notices)],
   });

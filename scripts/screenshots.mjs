@@ -29,8 +29,8 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(PAGE(url.searchParams.get('theme')));
     return;
   }
-  // The CDN build whole, under its names: the entry and the chunks it imports relative to itself.
-  const file = url.pathname === '/svc-checkout.js' || /^\/chunks\/[\w-]+\.js$/.test(url.pathname) ? `dist/cdn${url.pathname}` : undefined;
+  // The CDN build whole, under its names: the entry, Arabic's words beside it, the chunks it imports from chunks/.
+  const file = /^\/(?:chunks\/)?[\w-]+\.js$/.test(url.pathname) ? `dist/cdn${url.pathname}` : undefined;
   if (file) {
     readFile(file).then(
       (body) => response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(body),

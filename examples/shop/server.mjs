@@ -20,10 +20,10 @@ const credentials = {
 const serviceUrl = process.env.SVC_BASE_URL ?? 'http://127.0.0.1:4010';
 const port = Number(process.env.PORT ?? 3000);
 
-// The element's ES modules with Lit inside (the package's `svc-checkout/cdn` file, and the chunks it imports from
-// `chunks/` beside it: the session, the steps, Arabic), served from here.
+// The element's ES modules with Lit inside (the package's `svc-checkout/cdn` file, Arabic's words beside it, and the
+// chunks it imports from `chunks/`: the session, the steps, the other forms), served from here under their names.
 const elementFile = createRequire(import.meta.url).resolve('svc-checkout/cdn');
-const chunksFolder = new URL('chunks/', pathToFileURL(elementFile));
+const cdnFolder = new URL('./', pathToFileURL(elementFile));
 
 /** The shop's orders, as a database would keep them: reference -> what was sold and how its payment went. */
 const orders = new Map();
@@ -68,12 +68,14 @@ async function serve(request, response, checkout) {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  const chunk = /^\/chunks\/([\w-]+\.js)$/.exec(path)?.[1];
-  if (path === '/svc-checkout.js' || chunk) {
-    const file = chunk ? new URL(chunk, chunksFolder) : elementFile;
-    const text = await readFile(file).catch(() => undefined);
+  const script = /^\/((chunks\/)?[\w-]+\.js)$/.exec(path);
+  if (script) {
+    const text = await readFile(new URL(script[1], cdnFolder)).catch(() => undefined);
     if (!text) return response.writeHead(404).end();
-    response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'max-age=300' });
+    // A chunk's name changes with its content: kept for good. The entry and Arabic's words keep their names from one
+    // version to the next: asked again each time, so that a page never runs an old one beside a new one.
+    const caching = script[2] ? 'public, max-age=31536000, immutable' : 'no-cache';
+    response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': caching });
     response.end(text);
     return;
   }

@@ -124,11 +124,13 @@ export function base64UrlBytes(text: string): Uint8Array | undefined {
 
 /**
  * A payload's base64url text as UTF-8, through the platform's `atob`: a few lines where a decoder of our own is a
- * few hundred bytes of every page's first frame. `atob` forgives what the kit never writes (padding, whitespace,
- * `+` and `/`); nothing is believed of a payload for it, since the token's tag covers the text exactly as sent. A
- * tag's own bytes are read strictly (`base64UrlBytes`).
+ * few hundred bytes of every page's first frame. Only base64url's own characters are taken, so that a token a page
+ * mangled (a line break, padding, `+` or `/`) is malformed at once rather than refused by the kit when the payer
+ * pays. `atob` still forgives spare bits that are not zero; nothing is believed of a payload for it, since the
+ * token's tag covers the text exactly as sent. A tag's own bytes are read strictly (`base64UrlBytes`).
  */
 export function base64UrlDecode(text: string): string | undefined {
+  if (!/^[\w-]*$/.test(text)) return undefined;
   try {
     const binary = atob(text.replace(/[-_]/g, (char) => (char === '-' ? '+' : '/')));
     const bytes = new Uint8Array(binary.length);

@@ -54,6 +54,20 @@ afterAll(async () => {
 });
 
 describe('the whole-shop example', () => {
+  it('serves every file of the CDN build the entry imports, the hashed chunks for good and the fixed names revalidated', async () => {
+    const entry = await fetch(`${shopUrl}/svc-checkout.js`);
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
+    const imported = [...(await entry.text()).matchAll(/import\("\.\/([^"]+)"\)/g)].map((match) => match[1]!);
+    expect(imported).toContain('svc-checkout-ar.js');
+    for (const file of imported) {
+      const answer = await fetch(`${shopUrl}/${file}`);
+      expect(answer.status, file).toBe(200);
+      expect(answer.headers.get('content-type'), file).toMatch(/^text\/javascript/);
+      expect(answer.headers.get('cache-control'), file).toBe(file.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    }
+    expect((await fetch(`${shopUrl}/chunks/../server.mjs`)).status).toBe(404);
+  });
+
   it('renders a fresh checkout token and reference per visit, and takes a reference code payment through its own kit', async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
