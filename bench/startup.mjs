@@ -42,8 +42,8 @@ export const ARABIC_FRAME_MS = 32;
 /**
  * The page's only script. `start` is taken as the module runs, just before it imports the bundle; then either the
  * frame that paints the element's first update (the first requestAnimationFrame that finds it updated, then a
- * message task: the frame has been painted by then), or the moment the first text input inside the element's shadow roots exists, is enabled and
- * takes focus. Each page measures one of the two, so that the focus check does not move the frame's work.
+ * message task: the frame has been painted by then), or the moment the first text input inside the element's shadow
+ * roots exists, is enabled and takes focus. Each page measures one of the two, so that the focus check does not move the frame's work.
  */
 const PAGE_SCRIPT = String.raw`
 const measure = new URLSearchParams(location.search).get('measure');
@@ -186,13 +186,12 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
   const js = (body) => ({ type: 'text/javascript; charset=utf-8', body });
   const html = (body) => ({ type: 'text/html; charset=utf-8', body });
   const files = {
-    '/svc-checkout.js': js(await readFile('dist/cdn/svc-checkout.js')),
     '/floor.js': js(floor),
     '/cssom.html': html(page('', CSSOM_SCRIPT.replace('__MARKUP__', JSON.stringify(ELEMENTS.widget.markup)))),
   };
-  // The chunks the entry imports, relative to it; the build with the CSS as written under its own folder.
-  for (const chunk of await readdir('dist/cdn/chunks')) if (chunk.endsWith('.js')) files[`/chunks/${chunk}`] = js(await readFile(`dist/cdn/chunks/${chunk}`));
-  files[`/${ARABIC_FILE}`] = js(await readFile(`dist/cdn/${ARABIC_FILE}`));
+  // Every script of the CDN build under its own path (the entry imports them relative to itself); the build with the
+  // CSS as written under its own folder.
+  for (const file of await readdir('dist/cdn', { recursive: true })) if (file.endsWith('.js')) files[`/${file}`] = js(await readFile(`dist/cdn/${file}`));
   for (const [file, contents] of Object.entries(asWritten)) files[`/as-written/${file}`] = js(contents);
   // What a page's first amount costs through Intl, alone: the first Intl.NumberFormat of a page starts ICU (the floor
   // shows no amount; a page in pounds in en or ar writes its amount without Intl, an ar-EG page does not).
@@ -226,7 +225,7 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
 
     const kinds = ['widget frame', 'floor frame', 'widget interactive', 'floor interactive', 'arabic frame', 'arabic-unlinked frame'];
     const times = Object.fromEntries(kinds.map((kind) => [kind, []]));
-    const imports = { widget: [], floor: [], arabic: [], 'arabic-unlinked': [] };
+    const imports = Object.fromEntries(Object.keys(ELEMENTS).map((name) => [name, []]));
     for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
       // The order turns every run, so that no page always follows the same one.
       for (let index = 0; index < kinds.length; index++) {

@@ -91,15 +91,18 @@ describe('the money and the reference come from the checkout token', () => {
 
   it("refuses tokens whose payload is respelled to the same claims: checkout and order tokens, the kit's own tag kept", async () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    /** Spellings of the same payload bytes a forgiving base64 reader takes: padding, a space, other spare bits. */
+    /**
+     * Spellings of the same payload bytes a forgiving base64 reader takes: padding, a space, and other spare bits in
+     * the last character when it has any (a payload whose length is a multiple of 4 has none).
+     */
     const respellings = (token: string) => {
       const [kind, payload, tag] = token.split('.') as [string, string, string];
-      const spare = payload.length % 4 === 2 ? 15 : 3;
+      const spare = [0, undefined, 15, 3][payload.length % 4];
       const last = alphabet.indexOf(payload.slice(-1));
       return [
         `${payload}${'='.repeat((4 - (payload.length % 4)) % 4 || 4)}`,
         `${payload.slice(0, 8)} ${payload.slice(8)}`,
-        `${payload.slice(0, -1)}${alphabet[(last & ~spare) | ((last + 1) & spare)]}`,
+        ...(spare ? [`${payload.slice(0, -1)}${alphabet[(last & ~spare) | ((last + 1) & spare)]}`] : []),
       ].map((respelled) => {
         // The respelled payload reads as the same claims; only its text differs.
         expect(Buffer.from(respelled.replace(/[ =]/g, ''), 'base64url').toString()).toBe(Buffer.from(payload, 'base64url').toString());
@@ -109,6 +112,7 @@ describe('the money and the reference come from the checkout token', () => {
     // A product name that leaves spare bits in the payload's last character.
     let checkoutToken = await tokenOf();
     for (let pad = 1; checkoutToken.split('.')[1]!.length % 4 === 0; pad++) checkoutToken = await tokenOf({ product: { name: `Espresso beans${'!'.repeat(pad)}`, description: '1 kg bag' } });
+    expect(respellings(checkoutToken)).toHaveLength(3);
     for (const respelled of respellings(checkoutToken)) {
       const answer = await send(MERCHANT_PATHS.create, posRequest(), { [CHECKOUT_TOKEN_HEADER]: respelled });
       expect(answer.json.code, respelled).toBe('02000');
@@ -119,14 +123,10 @@ describe('the money and the reference come from the checkout token', () => {
     const created = await send(MERCHANT_PATHS.create, posRequest({ reference: decided.reference }), { [CHECKOUT_TOKEN_HEADER]: checkoutToken });
     const orderToken = created.headers.get(ORDER_TOKEN_HEADER)!;
     expect((await send(MERCHANT_PATHS.status, {}, { [ORDER_TOKEN_HEADER]: orderToken })).json.code).toBe('00000');
-    let checked = 0;
     for (const respelled of respellings(orderToken)) {
-      // An order token's payload may have no spare bits: that respelling then changes a byte, refused all the same.
       const answer = await send(MERCHANT_PATHS.status, {}, { [ORDER_TOKEN_HEADER]: respelled });
       expect(answer.json.code, respelled).toBe('02000');
-      checked++;
     }
-    expect(checked).toBe(3);
   });
 
   it('refuses a create with no token, a malformed one, an expired one and one of another merchant', async () => {
