@@ -3,14 +3,14 @@
 // handler, which checks the token, validates, signs and forwards them. Three processes, as in use: this one sends,
 // the hop (bench/kit-server.mjs or bench/forwarder.mjs) and the sandbox (bin/svc-sandbox.js) each run in their own,
 // on 127.0.0.1. `node bench/kit-overhead.mjs` runs this part alone (after `npm run build`).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { canonicalJson, CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../dist/core/index.js';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { issueCheckoutToken, signRequest } from '../dist/server/index.js';
+import { cpuMsOf } from './process-cpu.mjs';
 import { quantile } from './stats.mjs';
 
 export const CONCURRENCY = 16;
@@ -48,22 +48,6 @@ async function stop({ child }) {
   await once(child, 'exit');
 }
 
-/** CPU time a child process has used so far, in ms (user + system, all threads), from Linux's /proc; else undefined. */
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || undefined;
-  } catch {
-    return undefined;
-  }
-})();
-function cpuMsOf(child) {
-  try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
 const ownCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -198,9 +182,9 @@ export async function measureKitOverhead(row, note) {
         for (const side of order) {
           if (operation === 'create' && side === 'kit') await prepare(count);
           const hop = hopOf[side];
-          const before = [ownCpuMs(), hop && cpuMsOf(hop), cpuMsOf(sandbox.child)];
+          const before = [ownCpuMs(), hop && cpuMsOf(hop.pid), cpuMsOf(sandbox.child.pid)];
           const result = await load(sides[side], count);
-          const after = [ownCpuMs(), hop && cpuMsOf(hop), cpuMsOf(sandbox.child)];
+          const after = [ownCpuMs(), hop && cpuMsOf(hop.pid), cpuMsOf(sandbox.child.pid)];
           result.cpuMs = after.map((ms, index) => (ms === undefined || before[index] === undefined ? undefined : (ms - before[index]) / count));
           runs[side].push(result);
         }

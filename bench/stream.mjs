@@ -7,13 +7,14 @@
 //   - memory: 2,000 streams open on one kit process, measured after a full collection.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { CALLBACK_TYPE, canonicalJson, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { createMerchantHandler, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, ServiceClient, signCallback } from '../dist/server/index.js';
+import { cpuMsOf } from './process-cpu.mjs';
 import { quantile } from './stats.mjs';
 
 export const STREAM_P99_TARGET_MS = 250;
@@ -375,7 +376,7 @@ export async function measureStream(row, note, polling) {
     const idle = await memoryOf(big);
     // Payers arrive OPENING at a time (2,000 connections in the same instant would only measure the listen backlog).
     const openedAt = performance.now();
-    const cpuBefore = cpuSecondsOf(big.child);
+    const cpuBefore = cpuMsOf(big.child.pid);
     const streams = [];
     for (let index = 0; index < orders.length; index += OPENING) {
       const wave = orders.slice(index, index + OPENING).map((order) => openStream(big.url, order));
@@ -384,7 +385,7 @@ export async function measureStream(row, note, polling) {
     }
     await Promise.all(streams.map((stream) => stream.seen('PENDING')));
     const openSeconds = (performance.now() - openedAt) / 1000;
-    const openCpu = cpuBefore === undefined ? undefined : cpuSecondsOf(big.child) - cpuBefore;
+    const openCpu = cpuBefore === undefined ? undefined : (cpuMsOf(big.child.pid) - cpuBefore) / 1000;
     const busy = await memoryOf(big);
     // A callback for each, 16 at a time: every stream sees its own.
     const delays = [];
@@ -430,14 +431,5 @@ export async function measureStream(row, note, polling) {
   } finally {
     for (const child of started.reverse()) await stopProcess(child);
     await sandbox.close();
-  }
-}
-
-function cpuSecondsOf(child) {
-  try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
   }
 }
