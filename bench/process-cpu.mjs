@@ -13,15 +13,19 @@ const TICKS_PER_SECOND = (() => {
   }
 })();
 
+/** Throws where the kernel keeps no schedstat (no thread could be read), so that the caller falls back to ticks. */
 function scheduledMs(pid) {
   let ns = 0;
+  let read = 0;
   for (const thread of readdirSync(`/proc/${pid}/task`)) {
     try {
       ns += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+      read += 1;
     } catch {
       // the thread ended between the listing and the read: its time is gone with it (Node's threads live as long as it does)
     }
   }
+  if (read === 0) throw new Error(`no schedstat for process ${pid}`);
   return ns / 1e6;
 }
 
