@@ -5,6 +5,7 @@
  * purpose meet no fault.
  */
 import { integer, isPlainObject, ORDER_FORMATS, type Violation } from '../core/index.js';
+import { ConsumableQueue, countDown, type QueueData } from './consumable-queue.js';
 import { choice, fieldReader, minutesFormat, unknownFields } from './input.js';
 
 /** Every delivery fault: what the sandbox does, and what a merchant kit that checks callbacks answers. */
@@ -98,72 +99,26 @@ export function checkDeliveryFault(body: unknown): { ok: true; value: DeliveryFa
   };
 }
 
-export interface DeliveryFaultData {
-  faults: DeliveryFault[];
-  counter: number;
-}
+export type DeliveryFaultData = QueueData<DeliveryFault, 'faults'>;
 
 /** The queue, oldest first: a delivery meets the first fault that names it (or names no order). */
-export class DeliveryFaultQueue {
-  #faults: DeliveryFault[] = [];
-  #counter = 0;
-  readonly #listeners: (() => void)[] = [];
-
-  onChange(listener: () => void): void {
-    this.#listeners.push(listener);
+export class DeliveryFaultQueue extends ConsumableQueue<DeliveryFault, 'faults'> {
+  constructor() {
+    super('d', 'faults');
   }
 
   add(input: DeliveryFaultInput): DeliveryFault {
-    this.#counter += 1;
-    const fault: DeliveryFault = { ...input, id: `d${this.#counter}`, remaining: input.count };
-    this.#faults.push(fault);
-    this.#changed();
-    return { ...fault };
+    return this.push((id) => ({ ...input, id, remaining: input.count }));
   }
 
   /** The fault a delivery attempt meets, if any; counts it. */
   take(delivery: { orderNo: string; reference: string; merchantId: string }): DeliveryFault | undefined {
-    const index = this.#faults.findIndex(
+    return this.consume(
       (fault) =>
         (fault.orderNo === undefined || fault.orderNo === delivery.orderNo) &&
         (fault.reference === undefined || fault.reference === delivery.reference) &&
         (fault.merchantId === undefined || fault.merchantId === delivery.merchantId),
+      countDown,
     );
-    const fault = this.#faults[index];
-    if (!fault) return undefined;
-    fault.remaining -= 1;
-    if (fault.remaining <= 0) this.#faults.splice(index, 1);
-    this.#changed();
-    return { ...fault };
-  }
-
-  list(): DeliveryFault[] {
-    return this.#faults.map((fault) => ({ ...fault }));
-  }
-
-  remove(id: string): boolean {
-    const before = this.#faults.length;
-    this.#faults = this.#faults.filter((fault) => fault.id !== id);
-    if (before === this.#faults.length) return false;
-    this.#changed();
-    return true;
-  }
-
-  clear(): void {
-    this.#faults = [];
-    this.#changed();
-  }
-
-  toData(): DeliveryFaultData {
-    return { faults: this.list(), counter: this.#counter };
-  }
-
-  restore(data: DeliveryFaultData): void {
-    this.#faults = data.faults.map((fault) => ({ ...fault }));
-    this.#counter = data.counter;
-  }
-
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
   }
 }
