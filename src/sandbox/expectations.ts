@@ -8,6 +8,7 @@
  */
 import { isPlainObject, ORDER_FORMATS, text, type Violation } from '../core/index.js';
 import { MINUTE, type SandboxClock } from './clock.js';
+import { ConsumableQueue, type QueueData } from './consumable-queue.js';
 import { choice, fieldReader, minutesFormat, unknownFields } from './input.js';
 import type { Order, OrderBook, OrderPlan, Refund, TerminalStatus } from './orders.js';
 import { FAILURES, REFUND_FAILURE, type BankAccountScenario, type Failure } from './scenarios.js';
@@ -106,84 +107,51 @@ export function failureOf(expectation: ExpectationInput): Failure | undefined {
   return { failureCode: expectation.failureCode ?? fallback.failureCode, failureReason: expectation.failureReason ?? fallback.failureReason };
 }
 
-export interface ExpectationData {
-  expectations: Expectation[];
-  counter: number;
-}
+export type ExpectationData = QueueData<Expectation, 'expectations'>;
 
-export class ExpectationBook {
-  #expectations: Expectation[] = [];
-  #counter = 0;
-  readonly #listeners: (() => void)[] = [];
-
-  constructor(private readonly clock: SandboxClock) {}
-
-  onChange(listener: () => void): void {
-    this.#listeners.push(listener);
+/** Expectations oldest first; each kept once applied, as a record of what became of it. */
+export class ExpectationBook extends ConsumableQueue<Expectation, 'expectations'> {
+  constructor(private readonly clock: SandboxClock) {
+    super('e', 'expectations');
   }
 
   add(input: ExpectationInput): Expectation {
-    this.#counter += 1;
-    const expectation: Expectation = { ...input, id: `e${this.#counter}`, state: 'waiting', createdAt: this.clock.now() };
-    this.#expectations.push(expectation);
-    this.#changed();
-    return expectation;
+    return this.push((id) => ({ ...input, id, state: 'waiting', createdAt: this.clock.now() }));
   }
 
   /** The first waiting expectation for an order or refund being created, now applied to it. */
   take(target: ExpectationTarget, merchantId: string, reference: string, orderNo: string): Expectation | undefined {
-    const found = this.#expectations.find(
+    return this.consume(
       (item) => item.state === 'waiting' && item.target === target && item.reference === reference && (item.merchantId ?? merchantId) === merchantId,
+      (item) => {
+        this.#apply(item, orderNo);
+        return false;
+      },
     );
-    if (found) this.applied(found, orderNo);
-    return found;
   }
 
   applied(expectation: Expectation, orderNo: string, note?: string): void {
-    expectation.state = 'applied';
-    expectation.orderNo = orderNo;
-    expectation.appliedAt = this.clock.now();
-    if (note) expectation.note = note;
-    this.#changed();
+    this.update(expectation.id, (item) => {
+      this.#apply(item, orderNo, note);
+      return true;
+    });
   }
 
   done(id: string, note: string): void {
-    const expectation = this.#expectations.find((item) => item.id === id);
-    if (!expectation || expectation.state === 'done') return;
-    expectation.state = 'done';
-    expectation.doneAt = this.clock.now();
-    expectation.note = expectation.note ? `${expectation.note}; ${note}` : note;
-    this.#changed();
+    this.update(id, (item) => {
+      if (item.state === 'done') return false;
+      item.state = 'done';
+      item.doneAt = this.clock.now();
+      item.note = item.note ? `${item.note}; ${note}` : note;
+      return true;
+    });
   }
 
-  list(): Expectation[] {
-    return this.#expectations.map((item) => ({ ...item }));
-  }
-
-  remove(id: string): boolean {
-    const before = this.#expectations.length;
-    this.#expectations = this.#expectations.filter((item) => item.id !== id);
-    if (this.#expectations.length === before) return false;
-    this.#changed();
-    return true;
-  }
-
-  clear(): void {
-    this.#expectations = [];
-    this.#changed();
-  }
-
-  toData(): ExpectationData {
-    return { expectations: this.list(), counter: this.#counter };
-  }
-
-  restore(data: ExpectationData): void {
-    this.#expectations = data.expectations.map((item) => ({ ...item }));
-    this.#counter = data.counter;
-  }
-
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
+  #apply(item: Expectation, orderNo: string, note?: string): void {
+    item.state = 'applied';
+    item.orderNo = orderNo;
+    item.appliedAt = this.clock.now();
+    if (note) item.note = note;
   }
 }
 
