@@ -5,24 +5,26 @@
  * the kit's `fetch` option, so that the create and nothing else meets it.
  */
 import { SERVICE_PATHS } from '../src/core/index.js';
+import { ConsumableQueue } from '../src/sandbox/consumable-queue.js';
 import { FAULT_KINDS, SandboxControl, type FaultKind } from '../src/sandbox/index.js';
 import type { HeldFault } from './orders.js';
 
-export class NextCreateFaults {
-  readonly #held: HeldFault[] = [];
+type Held = HeldFault & { id: string };
+
+export class NextCreateFaults extends ConsumableQueue<Held, 'faults'> {
   #sandbox: SandboxControl | undefined;
+
+  constructor() {
+    super('n', 'faults');
+  }
 
   /** Where the faults go when a create leaves; set once the sandbox listens. */
   attach(sandboxUrl: string): void {
     this.#sandbox = new SandboxControl(sandboxUrl);
   }
 
-  list(): HeldFault[] {
-    return this.#held.map((fault) => ({ ...fault }));
-  }
-
   /** Holds a fault, or says what is wrong with it. */
-  hold(body: unknown): HeldFault | { error: string } {
+  hold(body: unknown): Held | { error: string } {
     const { kind, delayMs } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     if (typeof kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(kind)) {
       return { error: `kind must be one of ${FAULT_KINDS.join(', ')}` };
@@ -30,21 +32,16 @@ export class NextCreateFaults {
     if (delayMs !== undefined && (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > 600_000)) {
       return { error: 'delayMs must be a whole number of milliseconds from 0 to 600000' };
     }
-    const fault: HeldFault = { kind: kind as FaultKind, ...(delayMs !== undefined ? { delayMs: delayMs as number } : {}) };
-    this.#held.push(fault);
-    return fault;
-  }
-
-  clear(): void {
-    this.#held.length = 0;
+    return this.push((id) => ({ id, kind: kind as FaultKind, ...(delayMs !== undefined ? { delayMs: delayMs as number } : {}) }));
   }
 
   /** The kit's fetch: a create (a body with `payMethod`: the specification also sends OTPs to the create path) takes the first held fault with it. */
   readonly fetch: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.pathname === SERVICE_PATHS.create && this.#held.length > 0 && this.#sandbox && isCreate(init?.body)) {
-      const fault = this.#held.shift()!;
-      await this.#sandbox.addFault({ ...fault, count: 1 });
+    const held = url.pathname === SERVICE_PATHS.create && this.#sandbox && isCreate(init?.body) ? this.consume(() => true, () => true) : undefined;
+    if (held) {
+      const { id: _id, ...fault } = held;
+      await this.#sandbox!.addFault({ ...fault, count: 1 });
     }
     return fetch(input, init);
   };
