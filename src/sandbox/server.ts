@@ -14,7 +14,8 @@ import {
   type Envelope,
   type ServiceOperation,
 } from '../core/index.js';
-import { printable } from '../server/http.js';
+import { jsonAnswer, printable } from '../server/http.js';
+import { readNodeBody, writeAnswer } from '../server/node.js';
 import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { SandboxClock } from './clock.js';
@@ -95,7 +96,6 @@ const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, bod
   refundQuery: service.queryRefund,
 };
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 /** Bytes an event stream may fall behind by before its reader is let go. */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
@@ -230,7 +230,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     events.watch(() => writer.changed());
   }
 
-  async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Buffer): Promise<Envelope> {
+  async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Uint8Array): Promise<Envelope> {
     const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';
     const merchant = merchantsById.get(merchantId);
     const signed =
@@ -284,7 +284,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       response.writeHead(204, cors).end();
       return;
     }
-    const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(request, maxBodyBytes);
+    const raw = method === 'GET' || method === 'HEAD' ? new Uint8Array() : await readNodeBody(request, maxBodyBytes);
     if (raw === 'too-large') {
       finish(413, { message: `the body is larger than ${maxBodyBytes} bytes` }, { Connection: 'close' });
       return;
@@ -497,43 +497,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   };
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length']);
-    if (declared > limit) {
-      request.resume();
-      resolve('too-large');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    request.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > limit) {
-        settled = true;
-        request.pause();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(Buffer.concat(chunks));
-    });
-    request.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    });
-  });
-}
-
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (response.destroyed) return;
-  response.writeHead(status, { ...JSON_HEADERS, ...headers });
-  response.end(JSON.stringify(body));
+  writeAnswer(response, jsonAnswer(status, body, headers));
 }

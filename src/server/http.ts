@@ -24,14 +24,19 @@ export interface Answer {
   body: string;
 }
 
+/** Any JSON answer, never cached nor sniffed: the kit's and the sandbox's. */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...COMMON_HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
 /** A business outcome: always HTTP 200 with the envelope (DESIGN.md §3). */
 export function envelopeAnswer(body: Envelope, headers: Record<string, string> = {}): Answer {
-  return { status: 200, headers: { ...COMMON_HEADERS, ...headers }, body: JSON.stringify(body) };
+  return jsonAnswer(200, body, headers);
 }
 
 /** A transport problem: a status other than 200, and a JSON body that says what went wrong. */
 export function problemAnswer(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { ...COMMON_HEADERS, ...headers }, body: JSON.stringify({ message, ...extra }) };
+  return jsonAnswer(status, { message, ...extra }, headers);
 }
 
 export function toResponse(answer: Answer): Response {

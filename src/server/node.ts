@@ -35,6 +35,8 @@ export interface NodeRequest {
 export interface NodeResponse {
   headersSent: boolean;
   writableFinished: boolean;
+  /** Node's own responses say when their client is gone; nothing is written to them then. */
+  destroyed?: boolean;
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: Uint8Array | string): unknown;
   destroy(): unknown;
@@ -270,16 +272,16 @@ async function serveFast(
   const view = new NodeRequestView(request, url, response);
   rememberClientAddress(view, () => request.socket?.remoteAddress);
   if (!JSON_TYPE.test(view.headers.get('content-type') ?? '')) {
-    return write(response, problemAnswer(415, 'the body must be JSON (Content-Type: application/json)'));
+    return writeAnswer(response, problemAnswer(415, 'the body must be JSON (Content-Type: application/json)'));
   }
   let body: Uint8Array | 'too-large';
   try {
     body = await readNodeBody(request, fast.maxBodyBytes);
   } catch (error) {
-    return write(response, fast.failed(error));
+    return writeAnswer(response, fast.failed(error));
   }
-  if (body === 'too-large') return write(response, problemAnswer(413, `the body is larger than ${fast.maxBodyBytes} bytes`));
-  write(response, await call(view, body));
+  if (body === 'too-large') return writeAnswer(response, problemAnswer(413, `the body is larger than ${fast.maxBodyBytes} bytes`));
+  writeAnswer(response, await call(view, body));
 }
 
 /** A body parser (Express's `express.json()`) ran first: the Web path reports it, or takes the bytes it kept. */
@@ -287,8 +289,12 @@ function bodyTaken(request: NodeRequest): boolean {
   return request.readableEnded || request.body !== undefined || request.rawBody !== undefined;
 }
 
-/** Writes an answer made for this request (its headers are its own, so they are completed in place). */
-function write(response: NodeResponse, answer: Answer): void {
+/**
+ * Writes an answer made for this request (its headers are its own, so they are completed in place): the kit's
+ * element calls, and every answer of the sandbox.
+ */
+export function writeAnswer(response: NodeResponse, answer: Answer): void {
+  if (response.destroyed) return;
   const { headers } = answer;
   headers['Content-Length'] = String(byteLength(answer.body));
   // A body that was refused unread may still be arriving; close rather than read it to the end.
@@ -299,9 +305,10 @@ function write(response: NodeResponse, answer: Answer): void {
 
 /**
  * Reads at most `limit` bytes, as readBody (http.ts) does from a Web Request: a declared length over the limit
- * is refused unread, and reading stops as soon as the body proves larger.
+ * is refused unread, and reading stops as soon as the body proves larger. The kit's element calls and the
+ * sandbox read their bodies with it.
  */
-function readNodeBody(request: NodeRequest, limit: number): Promise<Uint8Array | 'too-large'> {
+export function readNodeBody(request: NodeRequest, limit: number): Promise<Uint8Array | 'too-large'> {
   const declared = Number(headerOf(request, 'content-length') ?? Number.NaN);
   if (declared > limit) return Promise.resolve('too-large');
   return new Promise((resolve, reject) => {
