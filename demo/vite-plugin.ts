@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plugin, ViteDevServer } from 'vite';
+import { jsonAnswer } from '../src/server/http.js';
+import { readNodeBody, writeAnswer } from '../src/server/node.js';
 import { DEFAULT_MERCHANT, startDevStack, type DevStack } from '../src/sandbox/index.js';
 import { NextCreateFaults } from './next-create-faults.js';
 import {
@@ -36,11 +38,14 @@ interface FeedEntry {
   body?: unknown;
 }
 
+/** The most a demo call's body may hold: a fault or an order's wishes are a few dozen bytes. */
+const MAX_BODY_BYTES = 16 * 1024;
+
 async function jsonBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = await readNodeBody(request, MAX_BODY_BYTES);
+  if (body === 'too-large') return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    return JSON.parse(new TextDecoder().decode(body) || '{}');
   } catch {
     return undefined;
   }
@@ -51,8 +56,7 @@ function isJson(request: IncomingMessage): boolean {
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
-  response.end(JSON.stringify(body));
+  writeAnswer(response, jsonAnswer(status, body, headers));
 }
 
 function cookieOf(request: IncomingMessage, name: string): string | undefined {
