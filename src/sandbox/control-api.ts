@@ -17,31 +17,14 @@ import {
   type Violation,
 } from '../core/index.js';
 import { SANDBOX_PATHS } from './paths.js';
-import type { CallbackDispatcher } from './callbacks.js';
 import { LATEST_TIME, MINUTE, type SandboxClock } from './clock.js';
-import type { ResolvedMerchant } from './config.js';
-import { checkDeliveryFault, DELIVERY_FAULTS, TAMPER_FIELDS, type DeliveryFaultQueue } from './delivery-faults.js';
-import { SANDBOX_EVENT_TYPES, type EventHub } from './events.js';
-import { applyToOrder, applyToRefund, checkExpectation, EXPECTATION_TARGETS, type ExpectationBook } from './expectations.js';
-import { FAULT_KINDS, type FaultKind, type FaultQueue } from './faults.js';
-import type { Outbox } from './notifications.js';
-import type { Order, OrderBook, Refund } from './orders.js';
-import { FAILURES, type Scenarios } from './scenarios.js';
-
-export interface SandboxState {
-  book: OrderBook;
-  dispatcher: CallbackDispatcher;
-  outbox: Outbox;
-  faults: FaultQueue;
-  deliveryFaults: DeliveryFaultQueue;
-  expectations: ExpectationBook;
-  clock: SandboxClock;
-  merchants: ReadonlyMap<string, ResolvedMerchant>;
-  scenarios: Scenarios;
-  events: EventHub;
-  /** Applies everything due on the sandbox clock: expiries, expectations, refunds, callbacks. */
-  tick(): void;
-}
+import { checkDeliveryFault, DELIVERY_FAULTS, TAMPER_FIELDS } from './delivery-faults.js';
+import { SANDBOX_EVENT_TYPES } from './events.js';
+import { applyToOrder, applyToRefund, checkExpectation, EXPECTATION_TARGETS } from './expectations.js';
+import { FAULT_KINDS, type FaultKind } from './faults.js';
+import type { Order, Refund } from './orders.js';
+import { FAILURES } from './scenarios.js';
+import type { SandboxWorld } from './world.js';
 
 export interface ControlAnswer {
   status: number;
@@ -120,7 +103,7 @@ export function vocabulary() {
 }
 
 /** Everything at once: GET /sandbox/v1/state, and the first event of every stream. */
-export function snapshot(state: SandboxState) {
+export function snapshot(state: SandboxWorld) {
   return {
     clock: clockView(state.clock),
     merchants: [...state.merchants.values()].map((merchant) => ({
@@ -178,7 +161,7 @@ const ok = (body: unknown): ControlAnswer => ({ status: 200, body });
 type Route = {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
-  run(state: SandboxState, params: Record<string, string>, body: unknown, query: URLSearchParams): ControlAnswer | Promise<ControlAnswer>;
+  run(state: SandboxWorld, params: Record<string, string>, body: unknown, query: URLSearchParams): ControlAnswer | Promise<ControlAnswer>;
 };
 
 const ROUTES: Route[] = [
@@ -405,12 +388,12 @@ const ROUTES: Route[] = [
   },
 ];
 
-function unknownMerchant(state: SandboxState, merchantId: string | undefined): Violation | undefined {
+function unknownMerchant(state: SandboxWorld, merchantId: string | undefined): Violation | undefined {
   if (merchantId === undefined || state.merchants.has(merchantId)) return undefined;
   return { field: 'merchantId', rule: 'unknown', message: `merchantId ${merchantId} is not a merchant of this sandbox` };
 }
 
-function ownersOf(state: SandboxState, merchantId: string | undefined): string[] {
+function ownersOf(state: SandboxWorld, merchantId: string | undefined): string[] {
   return merchantId === undefined ? [...state.merchants.keys()] : [merchantId];
 }
 
@@ -425,7 +408,7 @@ export function controlMethods(pathname: string): string[] {
 }
 
 /** Answers a control call, or returns undefined when the path is not the control API's. */
-export async function handleControl(state: SandboxState, method: string, url: URL, body: unknown): Promise<ControlAnswer | undefined> {
+export async function handleControl(state: SandboxWorld, method: string, url: URL, body: unknown): Promise<ControlAnswer | undefined> {
   const matches = ROUTES.map((route) => ({ route, params: matchPath(route.path, url.pathname) })).filter(
     (candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== undefined,
   );

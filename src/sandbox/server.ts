@@ -17,24 +17,19 @@ import {
 import { jsonAnswer, printable } from '../server/http.js';
 import { readNodeBody, writeAnswer } from '../server/node.js';
 import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
-import { CallbackDispatcher } from './callbacks.js';
-import { SandboxClock } from './clock.js';
-import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from './config.js';
-import { handleControl, orderView, refundView, snapshot, type SandboxState } from './control-api.js';
+import type { SandboxClock } from './clock.js';
+import type { ResolvedMerchant, SandboxMerchant } from './config.js';
+import { handleControl, snapshot } from './control-api.js';
 import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from './dashboard/page.js';
-import { DeliveryFaultQueue } from './delivery-faults.js';
-import { EventHub, formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from './events.js';
-import { ExpectationBook } from './expectations.js';
-import { FaultQueue } from './faults.js';
-import { Outbox } from './notifications.js';
-import { OrderBook } from './orders.js';
-import { DataFileWriter, readDataFile, type SavedState } from './persistence.js';
-import { readSandboxFile, type ScenariosInput } from './scenario-file.js';
+import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from './events.js';
+import { DataFileWriter, readDataFile } from './persistence.js';
+import type { ScenariosInput } from './scenario-file.js';
 import { FAILURES } from './scenarios.js';
 import * as service from './service-api.js';
 import { DevelopmentGuard } from './guard.js';
 import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
 import { threeDsPage, threeDsPolicy } from './three-ds.js';
+import { createWorld, restoreWorld, worldData } from './world.js';
 
 export interface SandboxOptions {
   /** Default 0: any free port (the CLI's default is 4010). */
@@ -106,51 +101,13 @@ const DASHBOARD_FILES: Record<string, () => readonly [string, string]> = {
   [SANDBOX_PATHS.dashboardStyles]: () => ['text/css; charset=utf-8', DASHBOARD_CSS],
 };
 
-function merchantsOf(options: SandboxOptions, fromScenarios: ResolvedMerchant[] | undefined): ResolvedMerchant[] {
-  if ((!options.merchants || options.merchants.length === 0) && fromScenarios) return fromScenarios;
-  if (options.merchants && options.merchants.length > 0) {
-    const merchants = options.merchants.map((merchant, index) => resolveMerchant(merchant, `merchants[${index}]`));
-    if (new Set(merchants.map((merchant) => merchant.merchantId)).size !== merchants.length) {
-      throw new SandboxConfigError('merchants: a merchantId appears twice');
-    }
-    return merchants;
-  }
-  const single = {
-    ...DEFAULT_MERCHANT,
-    ...(options.merchantId ? { merchantId: options.merchantId } : {}),
-    ...(options.privateKey ? { privateKey: options.privateKey } : {}),
-    ...(options.publicKey ? { publicKey: options.publicKey } : {}),
-    ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
-  };
-  return [resolveMerchant(single, 'merchant')];
-}
-
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  let file;
-  try {
-    file = readSandboxFile(options.scenarios ?? {});
-  } catch (error) {
-    if (error instanceof SandboxConfigError) throw new SandboxConfigError(`scenarios: ${error.message}`, error.path);
-    throw error;
-  }
-  const scenarios = file.scenarios;
-  const merchants = merchantsOf(options, file.merchants);
-  const merchantsById = new Map(merchants.map((merchant) => [merchant.merchantId, merchant]));
+  const world = createWorld(options);
+  const { book, dispatcher, faults, clock, events } = world;
+  const merchantsById = world.merchants;
+  const merchants = [...merchantsById.values()];
   const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
-  const clock = new SandboxClock();
-  const events = new EventHub(() => clock.now());
-  const book = new OrderBook(clock, scenarios);
-  const deliveryFaults = new DeliveryFaultQueue();
-  const dispatcher = new CallbackDispatcher({
-    clock,
-    merchant: (merchantId) => merchantsById.get(merchantId),
-    faults: deliveryFaults,
-    ...(options.callbackTimeoutMs ? { timeoutMs: options.callbackTimeoutMs } : {}),
-    allowRemoteCallbacks: options.allowRemoteCallbacks ?? false,
-  });
-  const outbox = new Outbox();
-  const faults = new FaultQueue();
-  const expectations = new ExpectationBook(clock);
+  if (saved) restoreWorld(world, saved);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const log = options.log ?? (() => undefined);
   const held = new Set<NodeJS.Timeout>();
@@ -165,65 +122,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const guard = new DevelopmentGuard();
 
-  const state: SandboxState = {
-    book,
-    dispatcher,
-    outbox,
-    faults,
-    deliveryFaults,
-    expectations,
-    clock,
-    merchants: merchantsById,
-    scenarios,
-    events,
-    tick() {
-      book.settleDue();
-      dispatcher.deliverDue();
-    },
-  };
-  if (saved) restore(saved);
-
-  book.onChange((order) => {
-    const merchant = merchantsById.get(order.merchantId);
-    if (merchant) dispatcher.enqueue(order, merchant);
-    if (order.plan) expectations.done(order.plan.expectationId, `order ${order.orderNo} ended ${order.status}`);
-    queueMicrotask(() => dispatcher.deliverDue());
-  });
-  book.onUpdate((order) => events.publish('order', () => orderView(order)));
-  book.onRefund((refund) => {
-    if (refund.expectationId && (refund.orderStatus === 'SUCCESS' || refund.orderStatus === 'FAIL')) {
-      expectations.done(refund.expectationId, `refund ${refund.reference} ended ${refund.orderStatus}`);
-    }
-    events.publish('refund', () => refundView(refund));
-  });
-  outbox.onSent((message) => events.publish('message', () => message));
-  dispatcher.onChange((notifyId) => events.publish('delivery', () => dispatcher.delivery(notifyId)));
-  faults.onChange(() => events.publish('faults', () => faults.list()));
-  deliveryFaults.onChange(() => events.publish('deliveryFaults', () => deliveryFaults.list()));
-  expectations.onChange(() => events.publish('expectations', () => expectations.list()));
-
-  function saveState(): SavedState {
-    return {
-      clockOffsetMs: clock.offsetMs,
-      book: book.toData(),
-      outbox: outbox.toData(),
-      dispatcher: dispatcher.toData(),
-      faults: faults.toData(),
-      deliveryFaults: deliveryFaults.toData(),
-      expectations: expectations.toData(),
-    };
-  }
-  function restore(data: SavedState): void {
-    clock.restore(data.clockOffsetMs);
-    book.restore(data.book);
-    outbox.restore(data.outbox);
-    dispatcher.restore(data.dispatcher);
-    faults.restore(data.faults);
-    deliveryFaults.restore(data.deliveryFaults);
-    expectations.restore(data.expectations);
-  }
   const writer = options.dataFile
-    ? new DataFileWriter(options.dataFile, saveState, (error) => log(`data file ${options.dataFile} not written: ${error.message}`))
+    ? new DataFileWriter(options.dataFile, () => worldData(world), (error) => log(`data file ${options.dataFile} not written: ${error.message}`))
     : undefined;
   if (writer) {
     await writer.start();
@@ -249,8 +149,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (!parsed?.ok) {
       return errorEnvelope('02001', { data: { errors: [{ field: 'body', rule: 'json', message: 'the request body is not JSON' }] } });
     }
-    state.tick();
-    return OPERATIONS[operation]({ merchant, book, outbox, clock, scenarios, expectations, publicUrl }, parsed.value);
+    world.tick();
+    return OPERATIONS[operation]({ merchant, book, outbox: world.outbox, clock, scenarios: world.scenarios, expectations: world.expectations, publicUrl }, parsed.value);
   }
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -333,7 +233,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const text = decodeUtf8(raw);
       const parsed = text === undefined ? undefined : text.trim() === '' ? { ok: true as const, value: undefined } : parseJson(text);
       if (!parsed?.ok) return finish(400, { message: 'the body is not JSON' }, cors);
-      const answer = await handleControl(state, method, url, parsed.value);
+      const answer = await handleControl(world, method, url, parsed.value);
       if (answer) return finish(answer.status, answer.body, cors);
     }
     const page = DASHBOARD_FILES[url.pathname];
@@ -370,7 +270,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (unknown && unknown.length > 0) {
       return finish(400, { message: `types: ${unknown.join(', ')} is not an event type; they are ${Object.keys(SANDBOX_EVENT_TYPES).join(', ')}`, errors: [{ field: 'types', rule: 'enum', message: 'unknown event type' }] }, cors);
     }
-    state.tick();
+    world.tick();
     log(`GET ${printable(url.pathname)} 200 stream`);
     response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -380,7 +280,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ...cors,
     });
     response.write('retry: 2000\n\n');
-    response.write(formatServerSentEvent({ id: 0, type: 'snapshot', at: clock.now(), data: snapshot(state) }));
+    response.write(formatServerSentEvent({ id: 0, type: 'snapshot', at: clock.now(), data: snapshot(world) }));
     const wanted = (type: SandboxEventType) => !types || type === 'reset' || types.includes(type);
     const unsubscribe = events.subscribe((event) => {
       if (!wanted(event.type)) return;
@@ -399,7 +299,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
 
   function serveThreeDsPage(orderNo: string, response: ServerResponse, finish: (status: number, body: unknown) => void): void {
-    state.tick();
+    world.tick();
     const order = book.get(orderNo);
     if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
     const merchantName = merchantsById.get(order.merchantId)?.name ?? '';
@@ -426,7 +326,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     response: ServerResponse,
     finish: (status: number, body: unknown) => void,
   ): void {
-    state.tick();
+    world.tick();
     const order = book.get(orderNo);
     if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
     if (choice !== 'approve' && choice !== 'decline') return finish(404, { message: 'decide approve or decline' });
@@ -471,7 +371,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const url = `http://${urlHost}:${address.port}`;
   if (!publicUrl) publicUrl = url;
 
-  const ticker = setInterval(() => state.tick(), options.tickMs ?? 200);
+  const ticker = setInterval(() => world.tick(), options.tickMs ?? 200);
   ticker.unref();
 
   return {
