@@ -2,20 +2,9 @@
  * The sandbox's HTTP server: the service's API at the specification's paths (every business answer HTTP 200
  * with the envelope), the 3-D Secure page, and the control API. `createSandbox` starts it in-process.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import {
-  errorEnvelope,
-  fillPath,
-  matchPath,
-  parseJson,
-  operationAt,
-  SERVICE_PATHS,
-  type Envelope,
-  type ServiceOperation,
-} from '../core/index.js';
-import { jsonAnswer, printable } from '../server/http.js';
-import { readNodeBody, writeAnswer } from '../server/node.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorEnvelope, fillPath, matchPath, parseJson, SERVICE_PATHS, type Envelope, type ServiceOperation } from '../core/index.js';
+import { printable } from '../server/http.js';
 import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
 import type { SandboxClock } from './clock.js';
 import type { ResolvedMerchant, SandboxMerchant } from './config.js';
@@ -27,7 +16,9 @@ import type { ScenariosInput } from './scenario-file.js';
 import { FAILURES } from './scenarios.js';
 import * as service from './service-api.js';
 import { DevelopmentGuard } from './guard.js';
+import { startHttpServer } from './http-server.js';
 import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
+import { createRouter, type Route } from './router.js';
 import { threeDsPage, threeDsPolicy } from './three-ds.js';
 import { createWorld, restoreWorld, worldData } from './world.js';
 
@@ -108,7 +99,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const merchants = [...merchantsById.values()];
   const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
   if (saved) restoreWorld(world, saved);
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const log = options.log ?? (() => undefined);
   const held = new Set<NodeJS.Timeout>();
   /** Runs `then` after `delayMs`, unless the sandbox closes first. */
@@ -153,88 +143,74 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return OPERATIONS[operation]({ merchant, book, outbox: world.outbox, clock, scenarios: world.scenarios, expectations: world.expectations, publicUrl }, parsed.value);
   }
 
-  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const started = Date.now();
-    const method = request.method ?? 'GET';
-    const target = request.url ?? '/';
-    const url = URL.canParse(target, 'http://sandbox.invalid') ? new URL(target, 'http://sandbox.invalid') : undefined;
-    if (!url) {
-      // An absolute-form request target that is not a URL (`http://[/x`) names no path of ours.
-      log(`${method} (not a URL) 404`);
-      send(response, 404, { message: 'the request target is not a URL' });
-      return;
+  const serviceRoute: Route = async ({ request, method, path, operation, raw, finish }) => {
+    if (!operation) return false;
+    if (method !== 'POST') {
+      finish(405, { message: 'use POST' }, { Allow: 'POST' });
+      return true;
     }
-    const operation = operationAt(url.pathname);
-    const path = printable(url.pathname);
-    const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      const code = (body as { code?: unknown } | null)?.code;
-      log(`${method} ${path} ${status}${typeof code === 'string' ? ` ${printable(code)}` : ''} ${Date.now() - started}ms`);
-      // The service's answers are dated by its own clock (a moved sandbox clock included), as an HTTP server
-      // dates its answers: the merchant kit reads the service's time from them (README, "Deadlines").
-      send(response, status, body, operation ? { ...headers, Date: new Date(clock.now()).toUTCString() } : headers);
-    };
+    const fault = faults.take();
+    if (fault?.kind === 'drop') {
+      log(`${method} ${path} dropped (fault)`);
+      request.socket.destroy();
+      return true;
+    }
+    if (fault?.kind === 'timeout') {
+      log(`${method} ${path} held ${fault.delayMs}ms (fault)`);
+      hold(fault.delayMs, () => request.socket.destroy());
+      return true;
+    }
+    if (fault?.kind === '50003') {
+      finish(200, errorEnvelope('50003'));
+      return true;
+    }
+    const answer = await serveService(operation, request, raw);
+    if (fault?.kind === 'slow') {
+      log(`${method} ${path} processed, answer held ${fault.delayMs}ms (fault)`);
+      hold(fault.delayMs, () => finish(200, answer));
+      return true;
+    }
+    if (fault?.kind === 'lost') {
+      log(`${method} ${path} processed, answer lost after ${fault.delayMs}ms (fault)`);
+      hold(fault.delayMs, () => request.socket.destroy());
+      return true;
+    }
+    finish(200, answer);
+    return true;
+  };
 
-    // The service's API is signed; everything else (control API, pages) is for this machine's own pages only.
-    if (!operation) {
-      const refusal = guard.check(request, method, publicUrl);
-      if (refusal) return finish(refusal.status, { message: refusal.message });
-    }
-    const cors = guard.corsHeaders(request, publicUrl);
-    if (method === 'OPTIONS' && url.pathname.startsWith('/sandbox/')) {
-      response.writeHead(204, cors).end();
-      return;
-    }
-    const raw = method === 'GET' || method === 'HEAD' ? new Uint8Array() : await readNodeBody(request, maxBodyBytes);
-    if (raw === 'too-large') {
-      finish(413, { message: `the body is larger than ${maxBodyBytes} bytes` }, { Connection: 'close' });
-      return;
-    }
-
-    if (operation) {
-      if (method !== 'POST') return finish(405, { message: 'use POST' }, { Allow: 'POST' });
-      const fault = faults.take();
-      if (fault?.kind === 'drop') {
-        log(`${method} ${path} dropped (fault)`);
-        request.socket.destroy();
-        return;
-      }
-      if (fault?.kind === 'timeout') {
-        log(`${method} ${path} held ${fault.delayMs}ms (fault)`);
-        hold(fault.delayMs, () => request.socket.destroy());
-        return;
-      }
-      if (fault?.kind === '50003') return finish(200, errorEnvelope('50003'));
-      const answer = await serveService(operation, request, raw);
-      if (fault?.kind === 'slow') {
-        log(`${method} ${path} processed, answer held ${fault.delayMs}ms (fault)`);
-        hold(fault.delayMs, () => finish(200, answer));
-        return;
-      }
-      if (fault?.kind === 'lost') {
-        log(`${method} ${path} processed, answer lost after ${fault.delayMs}ms (fault)`);
-        hold(fault.delayMs, () => request.socket.destroy());
-        return;
-      }
-      return finish(200, answer);
-    }
-
+  const threeDsRoute: Route = ({ method, url, raw, response, finish }) => {
     const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);
     const decision = matchPath(SANDBOX_PATHS.threeDsDecision, url.pathname);
-    if (threeDs && method === 'GET') return serveThreeDsPage(threeDs['orderNo'] ?? '', response, finish);
-    if (decision && method === 'POST') {
-      return decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', new URLSearchParams(decodeUtf8(raw) ?? ''), response, finish);
+    if (threeDs && method === 'GET') {
+      serveThreeDsPage(threeDs['orderNo'] ?? '', response, finish);
+      return true;
     }
+    if (decision && method === 'POST') {
+      decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', new URLSearchParams(decodeUtf8(raw) ?? ''), response, finish);
+      return true;
+    }
+    return false;
+  };
 
+  const controlRoute: Route = async ({ request, response, method, url, path, raw, cors, started, finish }) => {
     if (url.pathname === SANDBOX_PATHS.events) {
-      if (method !== 'GET') return finish(405, { message: 'use GET' }, { ...cors, Allow: 'GET' });
-      return streamEvents(url, response, cors, finish);
+      if (method !== 'GET') finish(405, { message: 'use GET' }, { ...cors, Allow: 'GET' });
+      else streamEvents(url, response, cors, finish);
+      return true;
     }
     if (url.pathname.startsWith('/sandbox/v1/')) {
       const text = decodeUtf8(raw);
       const parsed = text === undefined ? undefined : text.trim() === '' ? { ok: true as const, value: undefined } : parseJson(text);
-      if (!parsed?.ok) return finish(400, { message: 'the body is not JSON' }, cors);
+      if (!parsed?.ok) {
+        finish(400, { message: 'the body is not JSON' }, cors);
+        return true;
+      }
       const answer = await handleControl(world, method, url, parsed.value);
-      if (answer) return finish(answer.status, answer.body, cors);
+      if (answer) {
+        finish(answer.status, answer.body, cors);
+        return true;
+      }
     }
     const page = DASHBOARD_FILES[url.pathname];
     const wantsPage = url.pathname === '/' && /\btext\/html\b/.test(String(request.headers.accept ?? ''));
@@ -249,18 +225,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         'Referrer-Policy': 'no-referrer',
       });
       response.end(method === 'HEAD' ? undefined : body);
-      return;
+      return true;
     }
     if (url.pathname === '/' && method === 'GET') {
-      return finish(200, {
+      finish(200, {
         name: 'svc-sandbox',
         merchants: merchants.map((merchant) => ({ merchantId: merchant.merchantId, methods: merchant.methods, available: merchant.available })),
         service: SERVICE_PATHS,
         control: SANDBOX_PATHS,
       });
+      return true;
     }
-    finish(404, { message: `no such path: ${url.pathname}` });
-  }
+    return false;
+  };
 
   /** The event stream: a snapshot, then every event as it is published, and a comment now and then to keep it open. */
   function streamEvents(url: URL, response: ServerResponse, cors: Record<string, string>, finish: (status: number, body: unknown, headers?: Record<string, string>) => void): void {
@@ -340,36 +317,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     response.end();
   }
 
-  const sockets = new Set<Socket>();
   const streams = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
-    route(request, response).catch((error: unknown) => {
-      log(`${request.method} ${printable(request.url ?? '')} failed: ${error instanceof Error ? error.message : 'error'}`);
-      if (!response.headersSent) send(response, 500, { message: 'internal error' });
-      else response.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
-  });
-
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${urlHost}:${address.port}`;
+  const server = await startHttpServer({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, log }, (request, response) => router(request, response));
+  const url = server.url;
   if (!publicUrl) publicUrl = url;
+  const router = createRouter({
+    clock,
+    guard,
+    publicUrl,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    log,
+    routes: [serviceRoute, threeDsRoute, controlRoute],
+  });
 
   const ticker = setInterval(() => world.tick(), options.tickMs ?? 200);
   ticker.unref();
@@ -388,15 +347,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       for (const timer of held) clearTimeout(timer);
       held.clear();
       for (const stream of streams) stream.end();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
+      await server.close();
       await Promise.race([dispatcher.idle(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
       await writer?.flush();
     },
   };
-}
-
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  writeAnswer(response, jsonAnswer(status, body, headers));
 }
