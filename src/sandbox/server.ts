@@ -11,6 +11,7 @@ import type { ResolvedMerchant, SandboxMerchant } from './config.js';
 import { handleControl, snapshot } from './control-api.js';
 import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from './dashboard/page.js';
 import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from './events.js';
+import { answerWithFault, HeldCalls } from './fault-injection.js';
 import { DataFileWriter, readDataFile } from './persistence.js';
 import type { ScenariosInput } from './scenario-file.js';
 import { FAILURES } from './scenarios.js';
@@ -100,15 +101,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
   if (saved) restoreWorld(world, saved);
   const log = options.log ?? (() => undefined);
-  const held = new Set<NodeJS.Timeout>();
-  /** Runs `then` after `delayMs`, unless the sandbox closes first. */
-  const hold = (delayMs: number, then: () => void) => {
-    const timer = setTimeout(() => {
-      held.delete(timer);
-      then();
-    }, delayMs);
-    held.add(timer);
-  };
+  const held = new HeldCalls();
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const guard = new DevelopmentGuard();
 
@@ -143,39 +136,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return OPERATIONS[operation]({ merchant, book, outbox: world.outbox, clock, scenarios: world.scenarios, expectations: world.expectations, publicUrl }, parsed.value);
   }
 
-  const serviceRoute: Route = async ({ request, method, path, operation, raw, finish }) => {
+  const serviceRoute: Route = async (exchange) => {
+    const { request, method, operation, raw, finish } = exchange;
     if (!operation) return false;
     if (method !== 'POST') {
       finish(405, { message: 'use POST' }, { Allow: 'POST' });
       return true;
     }
-    const fault = faults.take();
-    if (fault?.kind === 'drop') {
-      log(`${method} ${path} dropped (fault)`);
-      request.socket.destroy();
-      return true;
-    }
-    if (fault?.kind === 'timeout') {
-      log(`${method} ${path} held ${fault.delayMs}ms (fault)`);
-      hold(fault.delayMs, () => request.socket.destroy());
-      return true;
-    }
-    if (fault?.kind === '50003') {
-      finish(200, errorEnvelope('50003'));
-      return true;
-    }
-    const answer = await serveService(operation, request, raw);
-    if (fault?.kind === 'slow') {
-      log(`${method} ${path} processed, answer held ${fault.delayMs}ms (fault)`);
-      hold(fault.delayMs, () => finish(200, answer));
-      return true;
-    }
-    if (fault?.kind === 'lost') {
-      log(`${method} ${path} processed, answer lost after ${fault.delayMs}ms (fault)`);
-      hold(fault.delayMs, () => request.socket.destroy());
-      return true;
-    }
-    finish(200, answer);
+    await answerWithFault(faults.take(), exchange, held, () => serveService(operation, request, raw));
     return true;
   };
 
@@ -344,7 +312,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     async close() {
       clearInterval(ticker);
-      for (const timer of held) clearTimeout(timer);
       held.clear();
       for (const stream of streams) stream.end();
       await server.close();
