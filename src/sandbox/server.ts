@@ -2,20 +2,20 @@
  * The sandbox's HTTP server: the service's API at the specification's paths (every business answer HTTP 200
  * with the envelope), the 3-D Secure page, and the control API. `createSandbox` starts it in-process.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorEnvelope, fillPath, matchPath, parseJson, SERVICE_PATHS, type Envelope, type ServiceOperation } from '../core/index.js';
+import type { ServerResponse } from 'node:http';
+import { fillPath, matchPath, parseJson, SERVICE_PATHS } from '../core/index.js';
 import { printable } from '../server/http.js';
-import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
+import { decodeUtf8 } from '../server/signature.js';
 import type { SandboxClock } from './clock.js';
 import type { ResolvedMerchant, SandboxMerchant } from './config.js';
 import { handleControl, snapshot } from './control-api.js';
 import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from './dashboard/page.js';
 import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from './events.js';
-import { answerWithFault, HeldCalls } from './fault-injection.js';
+import { HeldCalls } from './fault-injection.js';
 import { DataFileWriter, readDataFile } from './persistence.js';
 import type { ScenariosInput } from './scenario-file.js';
 import { FAILURES } from './scenarios.js';
-import * as service from './service-api.js';
+import { serviceRoutes } from './service-routes.js';
 import { DevelopmentGuard } from './guard.js';
 import { startHttpServer } from './http-server.js';
 import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
@@ -73,16 +73,6 @@ export interface Sandbox {
 }
 
 
-const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, body: unknown) => Envelope> = {
-  create: service.createPayment,
-  inputOtp: service.submitOtp,
-  inputPin: service.submitPin,
-  resendOtp: service.resendOtp,
-  status: service.queryStatus,
-  refundCreate: service.createRefund,
-  refundQuery: service.queryRefund,
-};
-
 /** Bytes an event stream may fall behind by before its reader is let go. */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
@@ -95,7 +85,7 @@ const DASHBOARD_FILES: Record<string, () => readonly [string, string]> = {
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const world = createWorld(options);
-  const { book, dispatcher, faults, clock, events } = world;
+  const { book, dispatcher, clock, events } = world;
   const merchantsById = world.merchants;
   const merchants = [...merchantsById.values()];
   const saved = options.dataFile ? await readDataFile(options.dataFile) : undefined;
@@ -112,40 +102,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await writer.start();
     events.watch(() => writer.changed());
   }
-
-  async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Uint8Array): Promise<Envelope> {
-    const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';
-    const merchant = merchantsById.get(merchantId);
-    const signed =
-      merchant !== undefined &&
-      (await verifyRequest({
-        authorization: readHeader(request.headers, 'Authorization'),
-        body: raw,
-        privateKey: merchant.privateKey,
-        // The SDK queries status with the public key in place of a signature.
-        ...(operation === 'status' && merchant.publicKey !== undefined ? { publicKey: merchant.publicKey } : {}),
-      }));
-    if (!merchant || !signed) return errorEnvelope('02000');
-    if (!merchant.available) return errorEnvelope('02007');
-    const text = decodeUtf8(raw);
-    const parsed = text === undefined ? undefined : parseJson(text);
-    if (!parsed?.ok) {
-      return errorEnvelope('02001', { data: { errors: [{ field: 'body', rule: 'json', message: 'the request body is not JSON' }] } });
-    }
-    world.tick();
-    return OPERATIONS[operation]({ merchant, book, outbox: world.outbox, clock, scenarios: world.scenarios, expectations: world.expectations, publicUrl }, parsed.value);
-  }
-
-  const serviceRoute: Route = async (exchange) => {
-    const { request, method, operation, raw, finish } = exchange;
-    if (!operation) return false;
-    if (method !== 'POST') {
-      finish(405, { message: 'use POST' }, { Allow: 'POST' });
-      return true;
-    }
-    await answerWithFault(faults.take(), exchange, held, () => serveService(operation, request, raw));
-    return true;
-  };
 
   const threeDsRoute: Route = ({ method, url, raw, response, finish }) => {
     const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);
@@ -295,7 +251,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     publicUrl,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     log,
-    routes: [serviceRoute, threeDsRoute, controlRoute],
+    routes: [serviceRoutes(world, { publicUrl, held }), threeDsRoute, controlRoute],
   });
 
   const ticker = setInterval(() => world.tick(), options.tickMs ?? 200);
