@@ -3,7 +3,7 @@
  * with the envelope), the 3-D Secure page, and the control API. `createSandbox` starts it in-process.
  */
 import type { ServerResponse } from 'node:http';
-import { fillPath, matchPath, parseJson, SERVICE_PATHS } from '../core/index.js';
+import { parseJson, SERVICE_PATHS } from '../core/index.js';
 import { printable } from '../server/http.js';
 import { decodeUtf8 } from '../server/signature.js';
 import type { SandboxClock } from './clock.js';
@@ -14,13 +14,12 @@ import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } fro
 import { HeldCalls } from './fault-injection.js';
 import { DataFileWriter, readDataFile } from './persistence.js';
 import type { ScenariosInput } from './scenario-file.js';
-import { FAILURES } from './scenarios.js';
 import { serviceRoutes } from './service-routes.js';
 import { DevelopmentGuard } from './guard.js';
 import { startHttpServer } from './http-server.js';
-import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
+import { SANDBOX_PATHS } from './paths.js';
 import { createRouter, type Route } from './router.js';
-import { threeDsPage, threeDsPolicy } from './three-ds.js';
+import { threeDsRoutes } from './three-ds-routes.js';
 import { createWorld, restoreWorld, worldData } from './world.js';
 
 export interface SandboxOptions {
@@ -102,20 +101,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await writer.start();
     events.watch(() => writer.changed());
   }
-
-  const threeDsRoute: Route = ({ method, url, raw, response, finish }) => {
-    const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);
-    const decision = matchPath(SANDBOX_PATHS.threeDsDecision, url.pathname);
-    if (threeDs && method === 'GET') {
-      serveThreeDsPage(threeDs['orderNo'] ?? '', response, finish);
-      return true;
-    }
-    if (decision && method === 'POST') {
-      decideThreeDs(decision['orderNo'] ?? '', decision['decision'] ?? '', new URLSearchParams(decodeUtf8(raw) ?? ''), response, finish);
-      return true;
-    }
-    return false;
-  };
 
   const controlRoute: Route = async ({ request, response, method, url, path, raw, cors, started, finish }) => {
     if (url.pathname === SANDBOX_PATHS.events) {
@@ -199,48 +184,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     });
   }
 
-  function serveThreeDsPage(orderNo: string, response: ServerResponse, finish: (status: number, body: unknown) => void): void {
-    world.tick();
-    const order = book.get(orderNo);
-    if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
-    const merchantName = merchantsById.get(order.merchantId)?.name ?? '';
-    // Absolute, so that the page works wherever the sandbox is mounted (a dev server passes /sandbox/ through).
-    const html = threeDsPage(
-      order,
-      merchantName,
-      (choice) => `${publicUrl}${fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice })}`,
-      guard.formToken(orderNo),
-    );
-    response.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': threeDsPolicy(publicUrl),
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    response.end(html);
-  }
-
-  function decideThreeDs(
-    orderNo: string,
-    choice: string,
-    form: URLSearchParams,
-    response: ServerResponse,
-    finish: (status: number, body: unknown) => void,
-  ): void {
-    world.tick();
-    const order = book.get(orderNo);
-    if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
-    if (choice !== 'approve' && choice !== 'decline') return finish(404, { message: 'decide approve or decline' });
-    // Only the form of the page the sandbox served for this order decides it: never another site's post.
-    if (!guard.checkFormToken(orderNo, form.get(FORM_TOKEN_FIELD))) return finish(403, { message: 'the form token is missing or wrong' });
-    if (order.status === 'PENDING' && order.nextAction === 'REDIRECT_3DS') {
-      if (choice === 'approve') book.completeStep(order, order.bank.scenario.outcome, '3-D Secure approved');
-      else book.complete(order, 'FAIL', FAILURES.threeDsDeclined, '3-D Secure declined');
-    }
-    response.writeHead(303, { Location: order.bank.returnUrl, 'Cache-Control': 'no-store' });
-    response.end();
-  }
-
   const streams = new Set<ServerResponse>();
   const server = await startHttpServer({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, log }, (request, response) => router(request, response));
   const url = server.url;
@@ -251,7 +194,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     publicUrl,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     log,
-    routes: [serviceRoutes(world, { publicUrl, held }), threeDsRoute, controlRoute],
+    routes: [serviceRoutes(world, { publicUrl, held }), threeDsRoutes({ state: world, book, merchantsById, guard, publicUrl }), controlRoute],
   });
 
   const ticker = setInterval(() => world.tick(), options.tickMs ?? 200);
