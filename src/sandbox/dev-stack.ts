@@ -3,20 +3,12 @@
  * it, as one Connect-style middleware. The kit is mounted at `basePath` (where `<svc-checkout endpoint>`
  * points), and the sandbox's pages and control API are passed through under `/sandbox/`, so that a page on
  * the dev server reaches all of it on its own origin. The demo's Vite plugin and the browser tests use it;
- * so can a merchant's own dev server.
+ * so can a merchant's own dev server. Kit and sandbox are wired by `startStack` (stack.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  createMerchantHandler,
-  issueCheckoutToken,
-  toNodeListener,
-  type CallbackEvent,
-  type CheckoutOrder,
-  type IssueCheckoutTokenOptions,
-  type MerchantHandlerOptions,
-} from '../server/index.js';
-import { DEFAULT_MERCHANT } from './config.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
+import type { CallbackEvent, CheckoutOrder, IssueCheckoutTokenOptions, MerchantHandlerOptions } from '../server/index.js';
+import type { Sandbox, SandboxOptions } from './server.js';
+import { startStack } from './stack.js';
 
 export type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -47,25 +39,13 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 
 export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
-  const basePath = (options.basePath ?? '/api/checkout').replace(/\/+$/, '');
-  const sandbox = await createSandbox({ ...options.sandbox, publicUrl });
-  const merchant = sandbox.merchants[0] ?? DEFAULT_MERCHANT;
-  const callbacks: CallbackEvent[] = [];
-  const listeners = new Set<(event: CallbackEvent) => void>();
-  const handler = createMerchantHandler({
-    merchantId: merchant.merchantId,
-    privateKey: merchant.privateKey,
-    environment: { baseUrl: sandbox.url },
-    basePath,
-    callbackUrl: `${publicUrl}${basePath}/callbacks`,
-    ...options.handler,
-    onCallback: async (event) => {
-      callbacks.push(event);
-      for (const listener of listeners) listener(event);
-      await options.handler?.onCallback?.(event);
-    },
+  const stack = await startStack({
+    sandbox: { ...options.sandbox, publicUrl },
+    basePath: options.basePath ?? '/api/checkout',
+    publicUrl,
+    ...(options.handler ? { handler: options.handler } : {}),
   });
-  const kit = toNodeListener(handler);
+  const { sandbox, basePath, listener: kit } = stack;
 
   const middleware: Middleware = (request, response, next) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
@@ -84,13 +64,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     sandbox,
     basePath,
     middleware,
-    callbacks,
-    onCallback(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    checkoutToken: (order, tokenOptions) => issueCheckoutToken(merchant, order, tokenOptions),
-    close: () => sandbox.close(),
+    callbacks: stack.callbacks,
+    onCallback: stack.onCallback,
+    checkoutToken: stack.checkoutToken,
+    close: () => stack.close(),
   };
 }
 

@@ -24,6 +24,8 @@ export { FAULT_KINDS } from './faults.js';
 export type { FaultKind } from './faults.js';
 export * as testValues from './scenarios.js';
 export { startDevStack } from './dev-stack.js';
+export { startStack } from './stack.js';
+export type { Stack, StackOptions } from './stack.js';
 export { SandboxControl, SandboxControlError } from './control-client.js';
 export type {
   SandboxControlOptions,
