@@ -1,11 +1,10 @@
 /**
- * A sandbox and a merchant kit handler wired together on 127.0.0.1, as a merchant's own backend would be:
- * the kit signs and forwards, the sandbox answers and sends callbacks to the kit's /callbacks route.
+ * A sandbox and a merchant kit handler wired together on 127.0.0.1 (startStack), as a merchant's own backend
+ * would be: the kit signs and forwards, the sandbox answers and sends callbacks to the kit's /callbacks route.
  */
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { createMerchantHandler, ServiceClient, toNodeListener, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { listen } from './fake-service.js';
+import { ServiceClient, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { SandboxControl, startStack, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tokenFor } from './tokens.js';
 
 export interface Wired {
@@ -28,27 +27,18 @@ export interface Wired {
 export async function wire(
   options: { sandbox?: SandboxOptions; handler?: Partial<MerchantHandlerOptions> } = {},
 ): Promise<Wired> {
-  const sandbox = await createSandbox({ tickMs: 50, ...options.sandbox });
-  const merchantId = options.sandbox?.merchantId ?? DEFAULT_MERCHANT.merchantId;
-  const privateKey = options.sandbox?.privateKey ?? DEFAULT_MERCHANT.privateKey;
-  const callbacks: CallbackEvent[] = [];
-  let merchantUrl = '';
-  const handler = createMerchantHandler({
-    merchantId,
-    privateKey,
-    environment: { baseUrl: sandbox.url },
-    retryDelayMs: 1,
-    logger: { warn: () => undefined, error: () => undefined },
-    authorize: (order) => ({ ...order, callbackUrl: `${merchantUrl}/callbacks` }),
-    // The fixtures' shop, where bank account payers come back to.
-    returnUrlOrigins: ['https://shop.example'],
-    onCallback: (event) => {
-      callbacks.push(event);
+  const stack = await startStack({
+    sandbox: { tickMs: 50, ...options.sandbox },
+    handler: {
+      retryDelayMs: 1,
+      logger: { warn: () => undefined, error: () => undefined },
+      // The fixtures' shop, where bank account payers come back to.
+      returnUrlOrigins: ['https://shop.example'],
+      ...options.handler,
     },
-    ...options.handler,
   });
-  const server = await listen(toNodeListener(handler));
-  merchantUrl = server.url;
+  const { sandbox, merchant, url: merchantUrl } = stack;
+  const { merchantId, privateKey } = merchant;
   const client = new ServiceClient({ merchantId, privateKey, environment: { baseUrl: sandbox.url }, retryDelayMs: 1 });
   const sandboxControl = new SandboxControl(sandbox.url);
   const orderTokens = new Map<string, string>();
@@ -56,7 +46,7 @@ export async function wire(
     sandbox,
     client,
     merchantUrl,
-    callbacks,
+    callbacks: stack.callbacks,
     sandboxControl,
     control: (method, path, body) => sandboxControl.request(method as 'GET' | 'POST' | 'DELETE', path, body),
     async merchant(path, body) {
@@ -74,10 +64,7 @@ export async function wire(
       if (typeof created === 'string' && issued) orderTokens.set(created, issued);
       return answer;
     },
-    async close() {
-      await server.close();
-      await sandbox.close();
-    },
+    close: () => stack.close(),
   };
 }
 
