@@ -1,13 +1,13 @@
 /**
- * The merchant kit under toNodeListener in front of the real sandbox, for the status stream's suites: its
- * status queries counted, its timers counted (every timer a stream leaves armed shows), its clock movable, and
- * orders made through it as the element makes them.
+ * The merchant kit under toNodeListener in front of the real sandbox (a startStack, started again with other
+ * options in front of the same sandbox), for the status stream's suites: its status queries counted, its timers
+ * counted (every timer a stream leaves armed shows), its clock movable, and orders made through it as the
+ * element makes them.
  */
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, toNodeListener, type MerchantHandler, type MerchantHandlerOptions, type Timers } from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
+import type { MerchantHandler, MerchantHandlerOptions, Timers } from '../../src/server/index.js';
+import { createSandbox, DEFAULT_MERCHANT, SandboxControl, startStack, type Sandbox, type Stack } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
-import { listen } from './fake-service.js';
 import { tokenFor } from './tokens.js';
 
 export const credentials = { merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey };
@@ -61,38 +61,34 @@ let serial = 0;
 
 export async function startStreamKit(options: Partial<MerchantHandlerOptions> = {}): Promise<StreamKit> {
   const sandbox = await createSandbox({ tickMs: 20 });
-  let server: { url: string; close(): Promise<void> } | undefined;
-  let handler!: MerchantHandler;
+  let stack: Stack | undefined;
   const kit: StreamKit = {
     sandbox,
     control: new SandboxControl(sandbox.url),
     get url() {
-      return server!.url;
+      return stack!.url;
     },
     get handler() {
-      return handler;
+      return stack!.handler;
     },
     timers: countedTimers(),
     statusQueries: 0,
     clockOffsetMs: 0,
     async restart(more = {}) {
-      await server?.close();
-      let url = '';
-      handler = createMerchantHandler({
-        ...credentials,
-        environment: { baseUrl: sandbox.url },
-        logger: { warn: () => undefined, error: () => undefined },
-        authorize: (order) => ({ ...order, callbackUrl: `${url}/callbacks` }),
-        fetch: (input, init) => {
-          if (String(input).endsWith(SERVICE_PATHS.status)) kit.statusQueries += 1;
-          return fetch(input, init);
+      await stack?.close();
+      stack = await startStack({
+        sandbox,
+        handler: {
+          logger: { warn: () => undefined, error: () => undefined },
+          fetch: (input, init) => {
+            if (String(input).endsWith(SERVICE_PATHS.status)) kit.statusQueries += 1;
+            return fetch(input, init);
+          },
+          timers: kit.timers,
+          now: () => Date.now() + kit.clockOffsetMs,
+          ...more,
         },
-        timers: kit.timers,
-        now: () => Date.now() + kit.clockOffsetMs,
-        ...more,
       });
-      server = await listen(toNodeListener(handler));
-      url = server.url;
     },
     async createOrder(overrides = {}) {
       serial += 1;
@@ -108,7 +104,7 @@ export async function startStreamKit(options: Partial<MerchantHandlerOptions> = 
       return { orderNo: answer.data.orderNo, reference: body.reference, sn: body.sn, orderToken: response.headers.get(ORDER_TOKEN_HEADER)!, checkoutToken };
     },
     async close() {
-      await server?.close();
+      await stack?.close();
       await sandbox.close();
     },
   };
