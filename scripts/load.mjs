@@ -2,7 +2,7 @@
 // npm run load -- --kits 2 --redis --checkouts 2000
 //
 // A bounded load run on 127.0.0.1 (issue 7, part 4): a sandbox and the merchant kit (createMerchantHandler behind
-// toNodeListener on node:http) from dist/, and N checkouts at once through the kit as the element makes them:
+// toNodeListener on node:http, wired by startStack) from dist/, and N checkouts at once through the kit as the element makes them:
 // ReferenceCode paid at the sandbox, Pos swiped (success or fail), BankAccount with OTP (some resend the code and
 // type a wrong one first), and some left pending until the sandbox clock moves past their expiry. Each checkout
 // polls its status through the kit, one request at a time, until the order is settled.
@@ -27,8 +27,8 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { CHECKOUT_TOKEN_HEADER, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../dist/core/index.js';
-import { createSandbox, DEFAULT_MERCHANT, SandboxControl, testValues } from '../dist/sandbox/index.js';
-import { createMerchantHandler, issueCheckoutToken, toNodeListener } from '../dist/server/index.js';
+import { createSandbox, DEFAULT_MERCHANT, SandboxControl, startStack, testValues } from '../dist/sandbox/index.js';
+import { issueCheckoutToken } from '../dist/server/index.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -407,7 +407,7 @@ async function startSandbox() {
 const sandbox = await startSandbox();
 sandboxControl = new SandboxControl(sandbox.url, { signal: stop.signal, timeoutMs: REQUEST_TIMEOUT_MS });
 let kitUrl;
-let server;
+let kitStack;
 let proxy;
 let redisServer;
 const kitProcesses = [];
@@ -488,16 +488,9 @@ if (SHARED) {
     process.exit(1);
   }
 } else {
-  let listener = () => undefined;
-  server = createServer((request, response) => listener(request, response));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  kitUrl = `http://127.0.0.1:${server.address().port}`;
-  listener = toNodeListener(
-    createMerchantHandler({
-      merchantId: DEFAULT_MERCHANT.merchantId,
-      privateKey: DEFAULT_MERCHANT.privateKey,
-      environment: { baseUrl: sandbox.url },
-      callbackUrl: `${kitUrl}${MERCHANT_PATHS.callbacks}`,
+  kitStack = await startStack({
+    sandbox,
+    handler: {
       returnUrlOrigins: [RETURN_ORIGIN],
       // Every payer of this run comes from 127.0.0.1: the per-client limit would count them as one.
       limits: { createsPerClient: false },
@@ -505,8 +498,9 @@ if (SHARED) {
       onCallback: (event) => {
         callbacks.push({ notifyId: event.notifyId, orderNo: event.body.orderNo, status: event.body.status });
       },
-    }),
-  );
+    },
+  });
+  kitUrl = kitStack.url;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -522,10 +516,7 @@ async function closeAll() {
   if (closed) return;
   closed = true;
   stop.abort();
-  if (server) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await kitStack?.close();
   await proxy?.close();
   await Promise.all(
     kitProcesses.map(async (child) => {
