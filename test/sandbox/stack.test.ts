@@ -5,6 +5,7 @@ import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS } from '../../src/core/index.js';
 import type { CallbackEvent } from '../../src/server/index.js';
 import { createSandbox, SandboxControl, startStack, type Sandbox, type Stack } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
+import { listen } from '../support/fake-service.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 let stack: Stack | undefined;
@@ -62,10 +63,19 @@ describe('startStack', () => {
     await expect(fetch(`${ownSandbox}/sandbox/v1/clock`)).rejects.toThrow();
   });
 
-  it('leaves serving to the caller when given a public URL, and sends callbacks there', async () => {
+  it('leaves serving to the caller when given a public URL, and gives that address for callbacks', async () => {
     stack = await startStack({ publicUrl: 'http://localhost:5173/', basePath: '/api/checkout/' });
     expect(stack.url).toBe('http://localhost:5173/api/checkout');
     expect(stack.basePath).toBe('/api/checkout');
-    expect(typeof stack.listener).toBe('function');
+    // The caller's own server, as a dev server mounts the kit.
+    const served = await listen((request, response) => stack!.listener(request, response));
+    try {
+      const created = await create({ ...stack, url: `${served.url}/api/checkout` }, 'stack-2');
+      expect(created.code).toBe('00000');
+      const [order] = await new SandboxControl(stack.sandbox.url).orders();
+      expect(order!.callbackUrl).toBe('http://localhost:5173/api/checkout/callbacks');
+    } finally {
+      await served.close();
+    }
   });
 });
