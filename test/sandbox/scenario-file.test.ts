@@ -52,7 +52,7 @@ describe('a scenarios file', () => {
     });
     expect(scenarios.bankAccounts['0001112224']).toMatchObject({ failsAtCreate: { failureCode: 'ACCOUNT_BLOCKED' } });
     expect(scenarios.refundAmounts['999']).toEqual({ outcome: 'FAIL', errorCode: 'TOO_LATE', errorMsg: 'The refund was rejected by the bank.', afterMinutes: 30 });
-    expect(scenarios.refundAmounts['4040']).toBeDefined();
+    expect(scenarios.refundAmounts['4040']).toEqual({ outcome: 'FAIL', errorCode: 'REFUND_REJECTED', errorMsg: 'The refund was rejected by the bank.' });
   });
 
   it('names the line, column and key of a wrong value', () => {
