@@ -74,6 +74,7 @@ describe('the built package', () => {
       'README.md',
       'llms.txt',
       'docs/integration-guide.md',
+      'docs/sandbox.md',
     ]) {
       expect(files).toContain(expected);
     }

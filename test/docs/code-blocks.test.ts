@@ -22,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'README.md'];
+const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/sandbox.md', 'README.md'];
 
 interface Block {
   language: string;
@@ -209,6 +209,17 @@ describe('the integration guide’s test of an integration', () => {
     const guide = fencedBlocks(readFileSync(`${root}docs/integration-guide.md`, 'utf8'));
     const recipe = guide.find((block) => block.code.includes('await createSandbox(credentials)'));
     expect(recipe, 'the block of "Test your integration without a browser"').toBeDefined();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
+    expect(stdout.trim().split('\n')).toEqual(['SWIPE_CARD', 'SUCCESS']);
+  });
+});
+
+describe('the sandbox page’s backend in one call', () => {
+  it('runs as written against the built package: the stack’s kit creates a POS order, the swipe comes back as a verified callback', async () => {
+    await assertDistFresh();
+    const page = fencedBlocks(readFileSync(`${root}docs/sandbox.md`, 'utf8'));
+    const recipe = page.find((block) => block.code.includes('await startStack('));
+    expect(recipe, 'the block of "A sandbox and the kit in front of it"').toBeDefined();
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
     expect(stdout.trim().split('\n')).toEqual(['SWIPE_CARD', 'SUCCESS']);
   });
