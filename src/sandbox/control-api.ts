@@ -2,7 +2,7 @@
  * The control API under /sandbox/v1/: what the payer, the bank, the network and time would do, on demand, for
  * tests, the demo, the dashboard and merchants. Answers are plain JSON with HTTP statuses (this API is the
  * sandbox's own, not the service's): 400 names the fields, 404 and 409 say what is missing or already
- * settled. The event stream (/sandbox/v1/events) is served by server.ts from the same state.
+ * settled. Its routes over HTTP are control-routes.ts's; the event stream (/sandbox/v1/events) is event-stream.ts's.
  */
 import {
   integer,
@@ -402,7 +402,7 @@ function filterOf(query: URLSearchParams): { orderNo?: string } {
   return orderNo ? { orderNo } : {};
 }
 
-/** The control routes that take this path, for 405's Allow (the event stream is server.ts's). */
+/** The control routes that take this path, for 405's Allow (the event stream is event-stream.ts's). */
 export function controlMethods(pathname: string): string[] {
   return ROUTES.filter((route) => matchPath(route.path, pathname) !== undefined).map((route) => route.method);
 }
