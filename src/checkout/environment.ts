@@ -37,6 +37,10 @@ export interface CheckoutEnvironment {
   openWindow(url: string): boolean;
   /** Calls back when the bank's window is done with (the kit's return page says so); optional. */
   onReturn?(listener: () => void): () => void;
+  /** A few random characters, for a reference of the page's own when the shop gave none. */
+  random(): string;
+  /** Where the checkout's configuration errors are written for the page's developer (the console by default). */
+  log(message: string): void;
 }
 
 /** The running page's parts, where they exist; a part that is missing works as a page always in view. */
@@ -63,6 +67,8 @@ export function defaultEnvironment(overrides: Partial<CheckoutEnvironment> = {})
     navigate: (url) => page.location?.assign(url),
     openWindow: (url) => openDetached(url),
     onReturn: page.BroadcastChannel ? (listener) => listenForReturn(listener) : undefined,
+    random: () => Array.from(crypto.getRandomValues(new Uint32Array(2)), (n) => n.toString(36)).join(''),
+    log: (message) => console.error(message),
     ...overrides,
   };
 }

@@ -7,14 +7,15 @@ import type { PayMethod } from '../core/pay-methods.js';
 import type { CheckoutConfig } from './config.js';
 import type { KeyValueStorage } from './environment.js';
 import type { ActiveOrder } from './state.js';
+import type { KnownFromCreate } from './transitions.js';
 
 export interface SavedCheckout {
   version: 1;
   /** The reference the attempts are numbered from. */
   base: string;
   attempt: number;
-  /** A create was sent for this reference and its answer not yet seen. */
-  creating?: { reference: string; payMethod: PayMethod } | undefined;
+  /** A create was sent for this reference and its answer not yet seen; `known`, what its body told of the order. */
+  creating?: { reference: string; payMethod: PayMethod; known?: KnownFromCreate | undefined } | undefined;
   order?: ActiveOrder | undefined;
 }
 

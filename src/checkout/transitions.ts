@@ -45,10 +45,9 @@ export function maskMobile(mobile: string): string {
  * What a create body tells about its order, whatever the answer: the terminal a POS order waits at (its next
  * action is always the swipe), and where a reference code was sent (contacts masked).
  */
-export function knownFromCreate(
-  method: PayMethod,
-  body: Record<string, unknown>,
-): Pick<ActiveOrder, 'sn' | 'notifyMethod' | 'maskedEmail' | 'maskedMobile'> & { actionType?: 'SWIPE_CARD' } {
+export type KnownFromCreate = Pick<ActiveOrder, 'sn' | 'notifyMethod' | 'maskedEmail' | 'maskedMobile'> & { actionType?: 'SWIPE_CARD' };
+
+export function knownFromCreate(method: PayMethod, body: Record<string, unknown>): KnownFromCreate {
   if (method === 'Pos') return { sn: body['sn'] as string, actionType: 'SWIPE_CARD' };
   if (method !== 'ReferenceCode') return {};
   const notify = (body['notify'] ?? {}) as { notifyMethod?: NotifyMethod; notifyUserEmail?: string; notifyUserMobile?: string };
@@ -85,13 +84,14 @@ export function orderFromCreate(
 }
 
 /**
- * The order a status answer shows, for a reference whose create answer this page did not see (`sent`: the
- * body this page sent, when it did) or that the service refused as a duplicate.
+ * The order a status answer shows, for a reference whose create answer this page did not see, or that the service
+ * refused as a duplicate. `known`: what the create body told of it (kept across a reload); `answerLost`: this page
+ * sent that create and lost its answer.
  */
 export function orderFromStatus(
   data: StatusData & { status: PaymentStatus },
   found: { reference: string; payMethod: PayMethod; country: string; shownAmount: ActiveOrder['amount']; token: string | undefined },
-  how: { sent?: Record<string, unknown> | undefined; duplicate?: boolean | undefined },
+  how: { known?: KnownFromCreate | undefined; answerLost?: boolean | undefined; duplicate?: boolean | undefined },
 ): ActiveOrder {
   return {
     reference: data.reference ?? found.reference,
@@ -103,7 +103,8 @@ export function orderFromStatus(
     failureCode: data.failureCode ?? undefined,
     failureReason: data.failureReason ?? undefined,
     token: found.token,
-    ...(how.sent ? { ...knownFromCreate(found.payMethod, how.sent), answerLost: true } : {}),
+    ...how.known,
+    ...(how.answerLost ? { answerLost: true } : {}),
     // Refused as a duplicate: this checkout did not make that order, whoever paid it.
     ...(how.duplicate && data.status === 'SUCCESS' ? { paidBefore: true } : {}),
   };

@@ -136,8 +136,15 @@ export function envelopeForViolations(violations: Violation[]): Envelope<Invalid
 export function violationsOf(envelope: Envelope): Violation[] {
   const data = envelope.data as Partial<InvalidParamsData> | null | undefined;
   if (!data || !Array.isArray(data.errors)) return [];
-  return data.errors.filter(
-    (item): item is Violation =>
-      typeof item === 'object' && item !== null && typeof item.field === 'string' && typeof item.message === 'string',
-  );
+  return data.errors
+    .filter(
+      (item): item is Violation =>
+        typeof item === 'object' && item !== null && typeof item.field === 'string' && typeof item.message === 'string',
+    )
+    .map(({ field, rule, message, triesLeft }) => ({
+      field,
+      rule: typeof rule === 'string' ? rule : '',
+      message,
+      ...(Number.isSafeInteger(triesLeft) && (triesLeft as number) >= 0 ? { triesLeft } : {}),
+    }));
 }

@@ -268,4 +268,6 @@ export interface Violation {
   /** The rule that failed: `required`, `type`, `integer`, `positive`, `format`, `enum`, `maxLength`, … */
   rule: string;
   message: string;
+  /** A wrong OTP or PIN: how many more tries the order takes (our sandbox and kit say it; the specification is silent). */
+  triesLeft?: number;
 }

@@ -243,6 +243,7 @@ function submitCode(context: ServiceContext, order: Order, given: string, expect
     field,
     rule: 'mismatch',
     message: `${field} does not match the code the payer received; ${left} ${left === 1 ? 'attempt' : 'attempts'} left`,
+    triesLeft: left,
   });
 }
 

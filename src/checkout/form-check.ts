@@ -1,0 +1,116 @@
+/**
+ * The create request the form would send, and what the rules say of it: built and checked once per change of what
+ * it is made from (the values of the chosen method, the configuration, the attempt), never once per reader.
+ */
+import { MERCHANT_PATHS, toAsciiDigits, validateCreateRequest, type CreatePaymentRequest, type PayMethod } from '../core/index.js';
+import { CONFIG_SOURCES } from './config-sources.js';
+import type { CheckoutConfig } from './config.js';
+import { METHOD_FIELDS, formFieldOf, type FieldName } from './fields.js';
+import { currentReference, type FormCheck, type Model } from './model.js';
+import type { FieldError } from './state.js';
+
+/** The check of the model's form: the one it has when nothing it is made from changed, else a new one. */
+export function checkOf(model: Model): FormCheck | undefined {
+  const config = model.config;
+  if (!config) return undefined;
+  const { method, values, redirectMode } = model.state;
+  const inputs = [config, method, values[method], currentReference(model), redirectMode, model.pageUrl];
+  const last = model.check;
+  if (last && last.inputs.length === inputs.length && last.inputs.every((input, i) => input === inputs[i])) return last;
+  const result = validateCreateRequest(createBody(model, config));
+  const all = result.ok ? [] : result.violations;
+  const payer: Partial<Record<FieldName, (typeof all)[number]>> = {};
+  for (const violation of all) {
+    const field = formFieldOf(method, violation.field);
+    if (field) payer[field] ??= violation;
+  }
+  return {
+    inputs,
+    payer,
+    config: all.filter((violation) => CONFIG_SOURCES[violation.field] !== undefined),
+    all,
+    value: result.ok ? (result.value as CreatePaymentRequest) : undefined,
+  };
+}
+
+/** The errors the form shows: every violation (`all`), or only those of fields the payer has visited; the service's stand. */
+export function shownErrors(model: Model, check: FormCheck, all: boolean): Partial<Record<FieldName, FieldError>> {
+  const errors: Partial<Record<FieldName, FieldError>> = {};
+  for (const [field, violation] of Object.entries(check.payer) as [FieldName, { rule: string }][]) {
+    if (all || model.touched[field]) errors[field] = { rule: violation.rule };
+  }
+  for (const [field, error] of Object.entries(model.serverErrors) as [FieldName, FieldError][]) errors[field] ??= error;
+  return errors;
+}
+
+/** The create request the form would send now. */
+function createBody(model: Model, config: CheckoutConfig): Record<string, unknown> {
+  const method: PayMethod = model.state.method;
+  const typed = Object.fromEntries(
+    Object.entries(model.state.values[method]).map(([name, value]) => [name, toAsciiDigits(value ?? '').trim()]),
+  ) as Partial<Record<FieldName, string>>;
+  const info = config.userInfo;
+  const body: Record<string, unknown> = {
+    reference: currentReference(model),
+    amount: { total: config.payAmount, currency: config.currency },
+    product: { name: config.productName, description: config.productDescription },
+    payMethod: method,
+    country: config.countryCode,
+    expireAt: config.expireAt,
+    callbackUrl: config.callbackUrl,
+    customerName: info.userName,
+    userPhone: info.userMobile,
+  };
+  switch (method) {
+    case 'Pos':
+      return { ...body, sn: typed.sn };
+    case 'BankAccount':
+      return {
+        ...body,
+        bankAccountNumber: typed.bankAccountNumber,
+        bankCode: typed.bankCode,
+        dobDay: typed.dobDay,
+        dobMonth: typed.dobMonth,
+        dobYear: typed.dobYear,
+        returnUrl: config.returnUrl ?? defaultReturnUrl(model, config),
+      };
+    case 'ReferenceCode': {
+      // Only the contacts of the chosen channel leave the page.
+      const channel = typed.notifyMethod || 'BOTH';
+      return {
+        ...body,
+        merchantName: config.merchantName || undefined,
+        notify: {
+          notifyUserName: typed.notifyUserName,
+          notifyLanguage: typed.notifyLanguage,
+          notifyMethod: typed.notifyMethod,
+          notifyUserEmail: channel === 'SMS' ? undefined : typed.notifyUserEmail,
+          notifyUserMobile: channel === 'EMAIL' ? undefined : typed.notifyUserMobile,
+        },
+      };
+    }
+  }
+}
+
+/**
+ * Where the bank sends the payer back by default: this page when the check happens in this window; the kit's
+ * small return page (which tells this tab, then closes itself) when it happens in a new one.
+ */
+function defaultReturnUrl(model: Model, config: CheckoutConfig): string {
+  const page = new URL(model.pageUrl);
+  if (model.state.redirectMode === 'new-window') {
+    const endpoint = (config.endpoint ?? '').replace(/\/+$/, '');
+    return new URL(`${endpoint}${MERCHANT_PATHS.returnPage}`, page.href).href;
+  }
+  page.hash = '';
+  return page.href;
+}
+
+/** The payer's secrets of a method, forgotten once the service has them (a retry asks again). */
+export function withoutSecrets(values: Model['state']['values'], method: PayMethod): Model['state']['values'] {
+  const secrets = METHOD_FIELDS[method].filter((field) => field.secret);
+  if (secrets.length === 0) return values;
+  const kept = { ...values[method] };
+  for (const field of secrets) delete kept[field.name];
+  return { ...values, [method]: kept };
+}

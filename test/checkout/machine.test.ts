@@ -1,0 +1,333 @@
+/**
+ * The checkout machine as a table: every phase against every event. An event a phase's graph does not list changes
+ * nothing and asks for nothing; every event it lists does what its row says (the next phase and the effects, in
+ * order). Pure: no kit, no clock, no storage — the models are made by the machine itself from configurations.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { resolveConfig, type ActiveOrder, type CheckoutSettings, type SavedCheckout } from '../../src/checkout/index.js';
+import { IDLE_STATE } from '../../src/checkout/first-frame.js';
+import { GRAPH, transition } from '../../src/checkout/machine.js';
+import { initialModel, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
+import { storageKeyOf } from '../../src/checkout/storage.js';
+import type { Phase } from '../../src/checkout/state.js';
+import * as core from '../../src/core/index.js';
+
+vi.mock('../../src/core/validate.js', async (original) => {
+  const module = await original<typeof import('../../src/core/validate.js')>();
+  return { ...module, validateCreateRequest: vi.fn(module.validateCreateRequest) };
+});
+
+type PhaseKind = Phase['kind'];
+
+const AT = Date.UTC(2026, 10, 26, 12);
+const PAGE = 'https://shop.example/pay';
+const SETTINGS: CheckoutSettings = {
+  endpoint: 'https://shop.example/checkout',
+  merchantId: '256612345678901',
+  merchantName: 'Nile Coffee',
+  reference: 'order-1',
+  countryCode: 'EG',
+  currency: 'EGP',
+  payAmount: 12500,
+  productName: 'Coffee',
+  productDescription: 'Beans',
+};
+const ORDER: ActiveOrder = { reference: 'order-1', orderNo: '26112600000001', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', token: 'ot1.x.y' };
+
+function configure(settings: CheckoutSettings, saved?: SavedCheckout): MachineEvent {
+  const { config, problem } = resolveConfig(settings, undefined, undefined, () => undefined);
+  return { type: 'configure', settings, config, problem, key: storageKeyOf(config, PAGE), saved, pageUrl: PAGE, nonce: 'n0', at: AT };
+}
+
+/** Runs events through the machine from a model, keeping the last transition's effects. */
+function run(model: Model, ...events: MachineEvent[]): { model: Model; effects: readonly Effect[] } {
+  let next = { model, effects: [] as readonly Effect[] };
+  for (const event of events) next = transition(next.model, event);
+  return next;
+}
+
+const idle = initialModel(IDLE_STATE);
+const saving = (saved: Omit<SavedCheckout, 'version' | 'base' | 'attempt'>): SavedCheckout => ({ version: 1, base: 'order-1', attempt: 1, ...saved });
+
+/** A model in each phase, made by the machine. */
+const MODELS: Record<PhaseKind, Model> = {
+  idle,
+  'config-error': run(idle, configure({ ...SETTINGS, endpoint: undefined })).model,
+  form: run(idle, configure(SETTINGS), { type: 'input', name: 'sn', value: 'N78101818218', at: AT }).model,
+  'looking-up': run(idle, configure(SETTINGS, saving({ creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: 'N78101818218', actionType: 'SWIPE_CARD' } } }))).model,
+  action: run(idle, configure(SETTINGS, saving({ order: { ...ORDER, actionType: 'INPUT_OTP' } }))).model,
+  waiting: run(idle, configure(SETTINGS, saving({ order: ORDER }))).model,
+  result: run(idle, configure(SETTINGS, saving({ order: { ...ORDER, status: 'SUCCESS' } }))).model,
+};
+
+const status = (data: Partial<core.CashierStatusData> & { status: string }) => ({
+  envelope: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '26112600000001', ...data } as core.CashierStatusData },
+});
+const requestOf = (model: Model) => model.state.busy ? (model.request?.id ?? 0) : 0;
+
+/** An event of each type, as it would reach a model (an answer answers the model's request, if any). */
+const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
+  configure: () => configure(SETTINGS),
+  resume: () => ({ type: 'resume', at: AT }),
+  pause: () => ({ type: 'pause', at: AT }),
+  tick: () => ({ type: 'tick', at: AT + 1_000 }),
+  'select-method': () => ({ type: 'select-method', method: 'BankAccount', at: AT }),
+  input: () => ({ type: 'input', name: 'sn', value: 'N1', at: AT }),
+  blur: () => ({ type: 'blur', name: 'sn', at: AT }),
+  submit: () => ({ type: 'submit', at: AT }),
+  'submit-code': () => ({ type: 'submit-code', code: '11315632', at: AT }),
+  resend: () => ({ type: 'resend', at: AT }),
+  'open-redirect': () => ({ type: 'open-redirect', at: AT }),
+  leave: () => ({ type: 'leave', at: AT }),
+  note: () => ({ type: 'note', message: { kind: 'copied' }, at: AT }),
+  answer: (model) => ({ type: 'answer', request: requestOf(model), answer: status({ status: 'PENDING' }), at: AT }),
+  'no-answer': (model) => ({ type: 'no-answer', request: requestOf(model), error: new Error('offline'), at: AT }),
+  polled: () => ({ type: 'polled', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT }),
+  checked: () => ({ type: 'checked', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT }),
+  'stream-status': () => ({ type: 'stream-status', status: { reference: 'order-1', orderNo: '26112600000001', status: 'SUCCESS' }, at: AT }),
+  'stream-schedule': () => ({ type: 'stream-schedule', reference: 'order-1', durationMs: 600_000, at: AT }),
+  expired: () => ({ type: 'expired', at: AT }),
+  'redirect-decided': () => ({ type: 'redirect-decided', orderNo: '26112600000001', go: true, at: AT }),
+  'window-opened': () => ({ type: 'window-opened', blocked: true, at: AT }),
+  returned: () => ({ type: 'returned', at: AT }),
+};
+const TYPES = Object.keys(EVENTS) as MachineEventType[];
+
+/** An effect as the table writes it. */
+function named(effect: Effect): string {
+  if (effect.type === 'post') return `post ${effect.call}`;
+  if (effect.type === 'emit') return effect.event.type;
+  return effect.type;
+}
+
+/** `same`: nothing changes and nothing is asked for (a guard said no). */
+type Outcome = [PhaseKind, ...string[]] | 'same';
+
+/**
+ * Each event each phase takes, and what it does: the phase after, then the effects in order (`announce`, `change`,
+ * … are events for the page; `post <call>` a request to the kit).
+ */
+const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
+  idle: {
+    configure: ['form', 'unfollow', 'ready'],
+    resume: ['idle', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+  },
+  'config-error': {
+    configure: ['form', 'unfollow', 'ready'],
+    resume: ['config-error', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+    note: ['config-error', 'announce'],
+  },
+  form: {
+    configure: ['form'],
+    resume: ['form', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+    'select-method': ['form', 'change'],
+    input: ['form', 'change'],
+    blur: ['form'],
+    submit: ['form', 'announce', 'post create'],
+    checked: 'same',
+    leave: ['form', 'unfollow', 'change'],
+    note: ['form', 'announce'],
+  },
+  'looking-up': {
+    configure: ['looking-up'],
+    resume: ['looking-up', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: ['action', 'pay-result', 'announce', 'action', 'announce', 'follow'],
+    'no-answer': ['form', 'error'],
+    checked: 'same',
+    note: ['looking-up', 'announce'],
+  },
+  action: {
+    configure: ['action'],
+    resume: ['action', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+    polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    'stream-schedule': ['action', 'retime'],
+    expired: ['result', 'unfollow', 'announce', 'expired'],
+    'submit-code': ['action', 'post otp'],
+    resend: ['action', 'post resendOtp'],
+    'open-redirect': 'same',
+    'window-opened': 'same',
+    'redirect-decided': 'same',
+    returned: 'same',
+    leave: ['form', 'unfollow', 'change'],
+    note: ['action', 'announce'],
+  },
+  waiting: {
+    configure: ['waiting'],
+    resume: ['waiting', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+    polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    'stream-schedule': ['waiting', 'retime'],
+    expired: ['result', 'unfollow', 'announce', 'expired'],
+    leave: ['form', 'unfollow', 'change'],
+    note: ['waiting', 'announce'],
+  },
+  result: {
+    configure: ['result'],
+    resume: ['result', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+    checked: 'same',
+    leave: ['form', 'unfollow', 'change'],
+    note: ['result', 'announce'],
+  },
+};
+
+const PHASES = Object.keys(MODELS) as PhaseKind[];
+
+describe('the checkout machine, phase by event', () => {
+  it('makes a model in each phase from configurations alone', () => {
+    for (const phase of PHASES) expect(MODELS[phase].state.phase.kind, phase).toBe(phase);
+    expect(MODELS['looking-up'].state.busy).toBe(true);
+  });
+
+  it('lists in its table exactly the events each phase takes', () => {
+    for (const phase of PHASES) expect(Object.keys(TABLE[phase]).sort(), phase).toEqual([...GRAPH[phase]].sort());
+  });
+
+  it('refuses every event a phase does not take: the same model, no effect', () => {
+    let refused = 0;
+    for (const phase of PHASES) {
+      for (const type of TYPES.filter((type) => !GRAPH[phase].includes(type))) {
+        const model = MODELS[phase];
+        const next = transition(model, EVENTS[type](model));
+        expect(next.model, `${phase} × ${type}`).toBe(model);
+        expect(next.effects, `${phase} × ${type}`).toEqual([]);
+        refused += 1;
+      }
+    }
+    expect(refused).toBe(PHASES.length * TYPES.length - Object.values(GRAPH).reduce((sum, types) => sum + types.length, 0));
+  });
+
+  for (const phase of PHASES) {
+    for (const [type, outcome] of Object.entries(TABLE[phase]) as [MachineEventType, Outcome][]) {
+      it(`${phase} × ${type}: ${outcome === 'same' ? 'nothing' : outcome.join(', ')}`, () => {
+        const model = MODELS[phase];
+        const next = transition(model, EVENTS[type](model));
+        if (outcome === 'same') {
+          expect(next.model.state).toEqual(model.state);
+          expect(next.effects.map(named)).toEqual([]);
+          return;
+        }
+        const [after, ...effects] = outcome;
+        expect(next.model.state.phase.kind).toBe(after);
+        expect(next.effects.map(named)).toEqual(effects);
+      });
+    }
+  }
+});
+
+describe('paths the table does not reach', () => {
+  const form = MODELS.form;
+  const submitted = run(form, EVENTS.submit(form));
+  const created = (data: Partial<core.CreatePaymentData>, headers: { orderToken?: string; expiresIn?: number } = {}) =>
+    ({ type: 'answer', request: submitted.model.request!.id, answer: { envelope: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '26112600000009', status: 'PENDING', ...data } }, ...headers }, at: AT + 500 }) as MachineEvent;
+
+  it('a create in flight: busy, its reference kept as `creating`, a second submit refused', () => {
+    expect(submitted.model.state.busy).toBe(true);
+    expect(submitted.model.creating).toEqual({ reference: 'order-1', payMethod: 'Pos', known: { sn: 'N78101818218', actionType: 'SWIPE_CARD' } });
+    expect(transition(submitted.model, EVENTS.submit(submitted.model)).model).toBe(submitted.model);
+  });
+
+  it('a create answered: the next step, followed, the answer told to the page first', () => {
+    const next = transition(submitted.model, created({ nextAction: { actionType: 'SWIPE_CARD' } }, { orderToken: 'ot1.a.b', expiresIn: 1_800 }));
+    expect(next.model.state.phase).toMatchObject({ kind: 'action', order: { actionType: 'SWIPE_CARD', token: 'ot1.a.b', expiresAt: AT + 500 + 1_800_000 } });
+    expect(next.model.creating).toBeUndefined();
+    expect(next.model.state.busy).toBe(false);
+    expect(next.effects.map(named)).toEqual(['http-response', 'pay-result', 'announce', 'action', 'announce', 'follow']);
+  });
+
+  it('a create without an answer: its reference is looked up before anything is said', () => {
+    const next = transition(submitted.model, { type: 'no-answer', request: submitted.model.request!.id, error: new Error('offline'), at: AT });
+    expect(next.model.request).toMatchObject({ kind: 'lookup', reference: 'order-1', lost: true });
+    expect(next.effects.map(named)).toEqual(['post status']);
+    expect(next.model.state.alert).toBeUndefined();
+  });
+
+  it('a duplicate whose order failed: the next attempt is sent once, by itself', () => {
+    const duplicate = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope: { code: '02004', message: 'dup', data: null } }, at: AT });
+    expect(duplicate.effects.map(named)).toEqual(['http-response', 'post status']);
+    const failed = transition(duplicate.model, { type: 'answer', request: duplicate.model.request!.id, answer: status({ status: 'FAIL', amount: { total: 12500, currency: 'EGP' } }), at: AT });
+    expect(failed.model.attempt).toBe(2);
+    expect(failed.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.objectContaining({ reference: 'order-1-2' }) }));
+  });
+
+  it('an OTP step just shown waits 30 s before "send again", and the wait counts down by the moment', () => {
+    const next = transition(submitted.model, created({ nextAction: { actionType: 'INPUT_OTP' } }));
+    expect(next.model.state.resendWait).toBe(30);
+    expect(transition(next.model, { type: 'resend', at: AT + 10_000 }).effects).toEqual([]);
+    expect(transition(next.model, { type: 'tick', at: AT + 10_500 }).model.state.resendWait).toBe(20);
+    expect(transition(next.model, { type: 'resend', at: AT + 30_500 }).effects.map(named)).toEqual(['post resendOtp']);
+  });
+
+  it('a wrong code: the tries left come from the answer, never from its words', () => {
+    const action = MODELS.action;
+    const sent = run(action, EVENTS['submit-code'](action));
+    const wrong = transition(sent.model, {
+      type: 'answer',
+      request: sent.model.request!.id,
+      answer: { envelope: { code: '02001', message: 'invalid', data: { errors: [{ field: 'otp', rule: 'mismatch', message: 'no: 9 attempts left', triesLeft: 2 }] } } },
+      at: AT,
+    });
+    expect(wrong.model.state.errors).toEqual({ otp: { rule: 'mismatch', left: 2 } });
+  });
+
+  it('a 3-D Secure step: leaves in this window, or opens one and says when it was blocked', () => {
+    const redirect = run(idle, configure(SETTINGS, saving({ order: { ...ORDER, actionType: 'REDIRECT_3DS', redirectUrl: 'https://bank.example/3ds' } }))).model;
+    const left = transition(redirect, EVENTS['open-redirect'](redirect));
+    expect(left.effects).toEqual([{ type: 'navigate', url: 'https://bank.example/3ds' }]);
+    expect(left.model.state.phase).toMatchObject({ order: { redirected: true } });
+    const other = run(idle, configure({ ...SETTINGS, redirectMode: 'new-window' }, saving({ order: { ...ORDER, actionType: 'REDIRECT_3DS', redirectUrl: 'https://bank.example/3ds' } }))).model;
+    expect(transition(other, EVENTS['open-redirect'](other)).effects).toEqual([{ type: 'open-window', url: 'https://bank.example/3ds' }]);
+    const blocked = transition(other, EVENTS['window-opened'](other));
+    expect(blocked.model.state).toMatchObject({ redirectBlocked: true, alert: { kind: 'redirect-blocked' } });
+    expect(transition(redirect, EVENTS.returned(redirect)).effects.map(named)).toEqual(['check-status']);
+    // A decision to go is acted on only while the host is on screen.
+    expect(transition(redirect, EVENTS['redirect-decided'](redirect)).effects).toEqual([]);
+    const active = run(redirect, EVENTS.resume(redirect)).model;
+    expect(transition(active, EVENTS['redirect-decided'](active)).effects.map(named)).toEqual(['navigate']);
+  });
+
+  it('a stale answer (of a request no longer waited on) changes nothing', () => {
+    const reconfigured = run(submitted.model, configure({ ...SETTINGS, reference: 'order-2' })).model;
+    const late = transition(reconfigured, { ...created({ nextAction: { actionType: 'SWIPE_CARD' } }), request: submitted.model.request!.id });
+    expect(late.model).toBe(reconfigured);
+  });
+
+  it('checks the form once per change of what it is built from', () => {
+    const validateCreateRequest = vi.mocked(core.validateCreateRequest);
+    validateCreateRequest.mockClear();
+    let model = form;
+    for (const value of ['N', 'N7', 'N78']) model = transition(model, { type: 'input', name: 'sn', value, at: AT }).model;
+    expect(validateCreateRequest).toHaveBeenCalledTimes(3);
+    model = transition(model, { type: 'blur', name: 'sn', at: AT }).model;
+    model = transition(model, { type: 'tick', at: AT }).model;
+    expect(validateCreateRequest).toHaveBeenCalledTimes(3);
+  });
+});
