@@ -11,9 +11,7 @@ export type FormEvent = { type: 'select-method'; method: PayMethod } | { type: '
 
 /** The chosen method and the values typed; errors and the rest are the machine's. */
 export function formTransition(state: CheckoutState, event: FormEvent): CheckoutState {
-  if (event.type === 'input') {
-    const { method, values } = state;
-    return { ...state, values: { ...values, [method]: { ...values[method], [event.name]: event.value } } };
-  }
-  return state.methods.includes(event.method) ? { ...state, method: event.method, errors: {}, alert: undefined } : state;
+  const { method, values } = state;
+  if (event.type === 'input') return { ...state, values: { ...values, [method]: { ...values[method], [event.name]: event.value } } };
+  return state.methods.includes(event.method) ? { ...state, method: event.method } : state;
 }

@@ -200,7 +200,7 @@ const HANDLERS: Handlers = {
   'select-method'(d, e) {
     if (d.m.state.busy || !d.m.config?.methods.includes(e.method)) return;
     d.update({ touched: {}, serverErrors: {} });
-    d.set(formTransition(d.m.state, e));
+    d.set({ ...formTransition(d.m.state, e), errors: {}, alert: undefined });
     emitChange(d);
   },
 

@@ -5,6 +5,7 @@
 import type { Announcement, FieldError, FieldName, Message } from '../checkout/index.js';
 import type { LocalizeController } from './controllers/localize.js';
 import { numberIn } from './format.js';
+import { ACTION_VIEWS } from './parts/action-views.js';
 
 /** How a message is shown: an error to act on, a warning, or information. Decided once, per kind. */
 export type Tone = 'error' | 'warning' | 'info';
@@ -99,7 +100,7 @@ export function announcementText(announcement: Announcement, localize: LocalizeC
     case 'form-errors':
       return t.formHasErrors(announcement.count, (n) => numberIn(localize, n));
     case 'step':
-      return { SWIPE_CARD: t.swipeTitle, INPUT_OTP: t.otpTitle, INPUT_PIN: t.pinTitle, REDIRECT_3DS: t.redirectTitle, REFERENCE_CODE: t.codeTitle }[announcement.actionType] ?? t.waiting;
+      return ACTION_VIEWS[announcement.actionType]?.title(t) ?? t.waiting;
     case 'status':
       return `${t.statusLabel}: ${t.status[announcement.status]}`;
     case 'result':

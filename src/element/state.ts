@@ -3,7 +3,7 @@
  * language (rebuilt at every update, so a change of language re-words everything), and the commands the parts
  * may send. The session owns the state; parts only render and ask.
  */
-import type { ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
+import type { ActionType, ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
 import type { PayMethod } from '../core/index.js';
 import type { LocalizeController } from './controllers/localize.js';
 import type { WordedMessage } from './messages.js';
@@ -11,27 +11,36 @@ import type { renderAlert } from './parts/alert.js';
 
 export type { ActionType, ActiveOrder, ResultOutcome } from '../checkout/index.js';
 
+/**
+ * What the element shows, shaped like the session's phase: each step past the form carries its order (none while a
+ * lost create is looked for, or for an order of another amount).
+ */
 export type Step =
   | { kind: 'config-error'; setting: string }
   | { kind: 'form' }
-  | { kind: 'action' }
-  | { kind: 'waiting' }
-  | { kind: 'result'; outcome: ResultOutcome };
+  | { kind: 'action'; order: ActiveOrder & { actionType: ActionType } }
+  | { kind: 'waiting'; order: ActiveOrder | undefined }
+  | { kind: 'result'; outcome: ResultOutcome; order: ActiveOrder | undefined };
 
 export interface CheckoutState extends Omit<SessionState, 'phase' | 'errors' | 'alert' | 'notice'> {
   step: Step;
-  order: ActiveOrder | undefined;
   /** Messages at fields that have been visited or submitted. */
   errors: Readonly<Partial<Record<FieldName, string>>>;
   alert: WordedMessage | undefined;
   notice: WordedMessage | undefined;
 }
 
-export interface CheckoutActions {
+/** What the parts may ask for: the form's commands, then the steps' (which come with the session). */
+export type CheckoutActions = FormActions & StepActions;
+
+export interface FormActions {
   selectMethod(method: PayMethod): void;
   input(name: FieldName, value: string): void;
   blur(name: FieldName): void;
   submit(): Promise<void>;
+}
+
+export interface StepActions {
   /** Resolves to whether the code was sent (one refused before sending is kept, to be corrected). */
   submitCode(code: string): Promise<boolean>;
   resendOtp(): Promise<void>;
@@ -54,5 +63,6 @@ export interface CheckoutContext {
 /** The first frame's view: the form of a state no session has yet (no messages, no errors to word). */
 export function formView(state: SessionState): CheckoutState {
   const { phase: _phase, errors: _errors, alert: _alert, notice: _notice, ...rest } = state;
-  return { ...rest, step: { kind: 'form' }, order: undefined, errors: {}, alert: undefined, notice: undefined };
+  return { ...rest, step: { kind: 'form' }, errors: {}, alert: undefined, notice: undefined };
 }
+

@@ -1,46 +1,12 @@
 import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { CheckoutEvent, CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../checkout/index.js';
-import type { ClientErrorCode, PayMethod, PayParams, UserInfo } from '../core/index.js';
-import { PAY_METHODS } from '../core/pay-methods.js';
+import type { CheckoutSettings } from '../checkout/index.js';
+import type { PayParams, UserInfo } from '../core/index.js';
 import { ATTRIBUTES, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
-import { pageStorage, pageUrl } from '../checkout/page.js';
-import { firstFrameOf } from '../checkout/first-frame.js';
+import { CheckoutController } from './controllers/checkout.js';
 import { LocalizeController } from './controllers/localize.js';
-import { SvcErrorEvent } from './events/svc-error.js';
-import { addShippedTerms } from './i18n/registry.js';
 import type { PartialTranslation } from './i18n/translation.js';
-import { formView, type CheckoutActions, type CheckoutContext, type CheckoutState as CheckoutViewState } from './state.js';
+import type { CheckoutContext, CheckoutState as CheckoutViewState } from './state.js';
 import { styles } from './svc-checkout.styles.js';
-import { loadForm } from './parts/forms.js';
-import { lazy } from './lazy.js';
-
-type Engine = typeof import('./engine.js');
-
-/** The session's chunk, with the English words of the steps. */
-const loadEngine = lazy(
-  (): Promise<Engine> =>
-    import('./engine.js').then((engine) => {
-      addShippedTerms('en', engine.englishSteps);
-      return engine;
-    }),
-);
-/** What the first frame reads of the page: whether an order of this page is kept (the session then decides). */
-const environment = { storage: pageStorage(), pageUrl };
-
-/** A form action taken before the session came. */
-type EarlyAction = ['selectMethod', PayMethod] | ['input', FieldName, string] | ['blur', FieldName];
-
-/** The first frame's state with what the payer did in it: the method chosen, the values typed. */
-function withEarly(state: SessionState, early: readonly EarlyAction[]): SessionState {
-  let result = state;
-  for (const action of early) {
-    if (action[0] === 'selectMethod' && result.methods.includes(action[1])) result = { ...result, method: action[1] };
-    if (action[0] === 'input') {
-      result = { ...result, values: { ...result.values, [result.method]: { ...result.values[result.method], [action[1]]: action[2] } } };
-    }
-  }
-  return result;
-}
 
 /** `sandbox` is true, false, or unset (then `SvcCheckout.isSandBox` decides). */
 const optionalBoolean = {
@@ -192,122 +158,16 @@ export class SvcCheckout extends LitElement {
   declare privateKey: string | undefined;
 
   readonly #localize = new LocalizeController(this);
-  /** The session, once its chunk has loaded (src/element/engine.ts). */
-  #session: CheckoutSession | undefined;
-  #engine: Engine | undefined;
-  /** What the payer did in the first frame, before the session came: replayed into it, in order. */
-  #early: EarlyAction[] | undefined = [];
+  /** The session and the chunks it comes in, and what the payer did before it came. */
+  readonly #checkout = new CheckoutController(this, this.#localize);
   #refused: string | undefined;
-  #announcement = '';
-  /** `svc-ready` to dispatch once the state it describes is rendered. */
-  #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
   #view: CheckoutViewState | undefined;
   /** What the parts render: set as their `context` property at each update. */
   #context!: CheckoutContext;
-  #focusOnStep = false;
-  /** The chunks that could not be fetched (offline, a site that moved its files): the session's, a form's, the words'. */
-  readonly #unloaded = new Set<'session' | PayMethod | 'words'>();
-  /** A submit asked for before the session came: a second one gets the same promise. */
-  #submitting: Promise<void> | undefined;
-
-  readonly #actions: CheckoutActions = {
-    // A form whose chunk failed is fetched again when chosen again, not at every render.
-    selectMethod: (method) => {
-      this.#unloaded.delete(method);
-      this.#act(['selectMethod', method]);
-    },
-    input: (name, value) => this.#act(['input', name, value]),
-    // Chromium blurs a focused input while Lit removes it, in the middle of a part's update: handle the blur
-    // once that update is done.
-    blur: (name) => queueMicrotask(() => this.#act(['blur', name])),
-    // Pay: a session that could not load is said in the element; any other rejection is a fault, left for the page.
-    submit: () =>
-      this.submit().catch((error: unknown) => {
-        if (this.#session) throw error;
-      }),
-    // The steps come with the session: these are never called before it.
-    submitCode: async (code) => (await this.#start()).submitCode(code),
-    resendOtp: async () => (await this.#start()).resendOtp(),
-    openRedirect: () => this.#session?.openRedirect(),
-    copyReferenceCode: () => this.#engine!.copyReferenceCode(this.#session!),
-    retry: () => this.reset(),
-  };
-
-  /** A form action: to the session, or kept for it while the first frame is all there is. */
-  #act(action: EarlyAction): void {
-    const session = this.#session;
-    if (!session || this.#early) {
-      this.#early?.push(action);
-      this.requestUpdate();
-      return;
-    }
-    if (action[0] === 'selectMethod') session.selectMethod(action[1]);
-    else if (action[0] === 'input') session.input(action[1], action[2]);
-    else session.blur(action[1]);
-  }
-
-  /** Loads the session's chunk and makes the session (once); the next update configures it. */
-  #start(): Promise<CheckoutSession> {
-    return loadEngine().then((module) => {
-      this.#loaded('session', true);
-      if (this.#session) return this.#session;
-      const session = new module.CheckoutSession();
-      this.#engine = module;
-      this.#session = session;
-      session.subscribe(() => {
-        // Read before the update: the focused control (Pay, Confirm) goes away with its step.
-        this.#focusOnStep ||= this.matches(':focus-within');
-        this.requestUpdate();
-      });
-      session.on((event) => this.#dispatch(event));
-      if (this.isConnected) session.resume();
-      this.requestUpdate();
-      return session;
-    }, (error: unknown) => {
-      this.#loaded('session', false, error);
-      throw error;
-    });
-  }
-
-  /**
-   * Whether a chunk the element needs came: one that did not is said in the element and told to the page as an
-   * `svc-error` (`UNLOADED`, with the browser's reason), each time it goes missing, never thrown at the page.
-   */
-  #loaded(chunk: 'session' | PayMethod | 'words', came: boolean, error?: unknown): void {
-    if (this.#unloaded.has(chunk) !== came) return;
-    this.#unloaded[came ? 'delete' : 'add'](chunk);
-    if (!came) this.dispatchEvent(new SvcErrorEvent({ code: 'UNLOADED' satisfies ClientErrorCode, message: String(error), retryable: true }));
-    this.requestUpdate();
-  }
-
-  /** Fetches a form's chunk (once the page has it, at once), and notes whether it came. */
-  #fetchForm(method: PayMethod): void {
-    loadForm(method).then(
-      () => this.#loaded(method, true),
-      (error: unknown) => this.#loaded(method, false, error),
-    );
-  }
-
-  /**
-   * The browser is back online: the lost chunks of an element on the page are asked for again, at each such event
-   * (one can come before the network works). The words wait for a reload.
-   */
-  readonly #online = (): void => {
-    for (const chunk of this.#unloaded) {
-      if (chunk === 'session') this.#fetchSession();
-      else if (chunk !== 'words') this.#fetchForm(chunk);
-    }
-  };
-
-  /** Fetches the session ahead of any ask: a failure is said in the element, not thrown at the page. */
-  #fetchSession(): void {
-    this.#start().catch(() => undefined);
-  }
-
 
   /** Complete once the session has taken over: what a page reads then is what the payer can use. */
   protected override async getUpdateComplete(): Promise<boolean> {
-    await this.#start();
+    await this.#checkout.start();
     await this.#localize.loading;
     return super.getUpdateComplete();
   }
@@ -319,8 +179,7 @@ export class SvcCheckout extends LitElement {
     // Lit forgets what changed once an update is skipped: asked again, with the same names and old values.
     const held = [...changed];
     void loading.then((lost) => {
-      // Words the network lost: the page is told (svc-error), the element speaks English.
-      if (lost) this.#loaded('words', false, lost);
+      if (lost) this.#checkout.wordsLost(lost);
       for (const [name, old] of held) this.requestUpdate(name as keyof this, old);
       this.requestUpdate();
     });
@@ -334,17 +193,13 @@ export class SvcCheckout extends LitElement {
    * The headless session behind this element: its state, commands and events (`svc-checkout/checkout`). It
    * loads after the first frame: undefined until then, always there once `updateComplete` resolves.
    */
-  get session(): CheckoutSession | undefined {
-    return this.#session;
+  get session(): CheckoutController['session'] {
+    return this.#checkout.session;
   }
 
   /** Sends the form of the selected method. A second call while one is in flight returns the same promise. */
   submit(): Promise<void> {
-    if (this.#session && !this.#early) return this.#session.submit();
-    this.#submitting ??= this.#configured()
-      .then((session) => session.submit())
-      .finally(() => (this.#submitting = undefined));
-    return this.#submitting;
+    return this.#checkout.submit();
   }
 
   /**
@@ -352,18 +207,12 @@ export class SvcCheckout extends LitElement {
    * Does nothing while a create, or the search for its lost answer, is under way.
    */
   reset(): void {
-    this.#session?.leave();
+    this.#checkout.session?.leave();
   }
 
   /** Asks the merchant endpoint for the order's status now (sharing the poll's request). Resolves to the envelope. */
-  async getCashierStatus(): ReturnType<CheckoutSession['checkNow']> {
-    return (await this.#configured()).checkNow();
-  }
-
-  /** The session once it is configured, with what the payer did in the first frame (`updateComplete` waits for it). */
-  async #configured(): Promise<CheckoutSession> {
-    await this.updateComplete;
-    return this.#session as CheckoutSession;
+  async getCashierStatus(): ReturnType<NonNullable<CheckoutController['session']>['checkNow']> {
+    return (await this.#checkout.configured()).checkNow();
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -382,97 +231,33 @@ export class SvcCheckout extends LitElement {
       this.#refused = 'private-key';
     }
     const attributes = Object.fromEntries(ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => [row.property, this[row.property as keyof this]]));
-    const settings: CheckoutSettings = {
+    this.#checkout.configure({
       ...(attributes as CheckoutSettings),
       redirectMode: this.redirectMode === 'new-window' ? 'new-window' : 'same-window',
       payParams: this.payParams,
       userInfo: this.userInfo,
       language: this.#localize.term.$code.startsWith('ar') ? 'Arabic' : 'English',
       refused: this.#refused,
-    };
+    });
     this.#applyDirection();
-    const session = this.#session;
-    if (session && this.#engine) {
-      session.configure(settings);
-      const early = this.#early;
-      this.#early = undefined;
-      for (const action of early ?? []) this.#act(action);
-      this.#view = this.#engine.viewOf(session.state, this.#localize);
-    } else {
-      // The first frame: the form from the settings alone, or nothing until the session decides.
-      const first = firstFrameOf(settings, environment);
-      this.#view = first && formView(withEarly(first, this.#early ?? []));
-      if (!first) this.#fetchSession();
-    }
-    this.#context = {
-      state: this.#view as CheckoutViewState,
-      actions: this.#actions,
-      localize: this.#localize,
-      renderAlert: this.#engine?.renderAlert,
-    };
+    const view = (this.#view = this.#checkout.view());
+    if (view?.step.kind === 'form') this.#checkout.showing(view.method);
+    this.#context = { state: view as CheckoutViewState, actions: this.#checkout.actions, localize: this.#localize, renderAlert: this.#checkout.engine?.renderAlert };
   }
 
   protected override firstUpdated(changed: PropertyValues<this>): void {
     super.firstUpdated(changed);
-    // The rest is fetched once the first frame is painted, when the page is next idle: queued from the next
-    // animation frame, after its paint, as an idle callback (a timeout where there is none), so that the tasks the
-    // page queued for after the paint (its first input, its own scripts) go first (a timeout queued there ran the
-    // element's work ahead of them: README, Performance). A hidden page paints no frame: there, at once; a frame
-    // whose animation frames are held back (a throttled iframe out of view) fetches after a second all the same.
-    // Each chunk is fetched once, whichever asks first.
-    const fetchNow = () => {
-      this.#fetchSession();
-      // The forms of the other methods, ahead: one that fails is said only if the payer chooses it.
-      for (const method of PAY_METHODS) loadForm(method).catch(() => undefined);
-    };
-    const fetchTheRest = () =>
-      typeof requestIdleCallback === 'function' ? requestIdleCallback(fetchNow, { timeout: 250 }) : setTimeout(fetchNow);
-    if (document.visibilityState === 'hidden') fetchNow();
-    else {
-      requestAnimationFrame(fetchTheRest);
-      setTimeout(fetchNow, 1_000);
-    }
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    if (this.#ready) {
-      const detail = this.#ready;
-      this.#ready = undefined;
-      this.dispatchEvent(this.#engine!.domEventOf({ type: 'ready', detail }));
-    }
-    if (this.#focusOnStep) {
-      this.#focusOnStep = false;
-      void this.#engine?.focusStep(this.shadowRoot?.querySelector('.body'));
-    }
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#session?.resume();
-    addEventListener('online', this.#online);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#session?.pause();
-    removeEventListener('online', this.#online);
+    this.#checkout.fetchAfterPaint();
   }
 
   // ---------------------------------------------------------------------------------------------------------
   // Rendering
 
-  #lastStep = '';
-
   protected override render(): TemplateResult {
     const t = this.#localize.term;
     const state = this.#view;
     const sandbox = this.sandbox ?? SvcCheckout.isSandBox;
-    // The session's chunk, or the form shown, could not be fetched.
-    const unloaded = this.#unloaded.has('session') || (state?.step.kind === 'form' && this.#unloaded.has(state.method));
-    const stepKey = `${state?.step.kind}:${state?.order?.actionType ?? ''}`;
-    if (stepKey === this.#lastStep) this.#focusOnStep = false;
-    this.#lastStep = stepKey;
+    const unloaded = this.#checkout.unloaded(state?.step.kind === 'form' ? state.method : undefined);
     return html`
       <div part="base" class="base" lang=${t.$code} dir=${this.#localize.dir}>
         <slot name="header">
@@ -490,20 +275,18 @@ export class SvcCheckout extends LitElement {
             ${state?.productName ? html`<p class="product">${state.productName}</p>` : nothing}
           </div>
         </slot>
-        <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.#announcement}</div>
+        <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.#checkout.announcement}</div>
         <div class="body" aria-busy=${state || unloaded ? 'false' : 'true'}>
           ${unloaded ? html`<p class="alert" part="alert alert-error" role="alert">${t.unloaded}</p>` : nothing}
-          ${state ? this.#renderStep(state) : nothing}
+          ${state ? this.#renderStep(state, sandbox) : nothing}
         </div>
         <slot name="footer"></slot>
       </div>
     `;
   }
 
-  #renderStep(state: CheckoutViewState): TemplateResult {
-    if (state.step.kind !== 'form') return this.#engine!.renderStep(state.step, this.#context, this.sandbox ?? SvcCheckout.isSandBox);
-    const { method } = state;
-    if (!this.#unloaded.has(method)) this.#fetchForm(method);
+  #renderStep(state: CheckoutViewState, sandbox: boolean): TemplateResult {
+    if (state.step.kind !== 'form') return this.#checkout.engine!.renderStep(state.step, this.#context, sandbox);
     return html`
       <svc-method-picker exportparts="methods, method" .context=${this.#context}></svc-method-picker>
       ${{
@@ -514,16 +297,6 @@ export class SvcCheckout extends LitElement {
     `;
   }
 
-  #announce(text: string): void {
-    // Cleared first, so that the same words said twice are announced twice.
-    this.#announcement = '';
-    this.requestUpdate();
-    requestAnimationFrame(() => {
-      this.#announcement = text;
-      this.requestUpdate();
-    });
-  }
-
   #applyDirection(): void {
     // Mirrors `:host(:dir(rtl))` styles: the element's direction follows its language unless the page set one.
     const dir = this.#localize.dir;
@@ -531,16 +304,5 @@ export class SvcCheckout extends LitElement {
       this.dataset['svcDir'] = 'auto';
       if (this.getAttribute('dir') !== dir) this.setAttribute('dir', dir);
     }
-  }
-
-  // ---------------------------------------------------------------------------------------------------------
-  // Events
-
-  /** The session's events as the element's DOM events. */
-  #dispatch(event: CheckoutEvent): void {
-    const engine = this.#engine!;
-    if (event.type === 'ready') this.#ready = event.detail;
-    else if (event.type === 'announce') this.#announce(engine.announcementText(event.detail, this.#localize));
-    else if (!this.dispatchEvent(engine.domEventOf(event)) && event.type === 'before-redirect') event.preventDefault();
   }
 }

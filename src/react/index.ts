@@ -1,35 +1,26 @@
 /**
  * `svc-checkout/react`: `<svc-checkout>` as a React component, made with @lit/react. Attributes become props
- * (`endpoint`, `merchantId`, `payAmount`, `payParams`, …) and each event a typed `onSvc…` prop.
+ * (`endpoint`, `merchantId`, `payAmount`, `payParams`, …) and each event of the element's table (EVENTS) a typed
+ * `onSvc…` prop.
  */
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import '../element/define.js';
-import type {
-  SvcActionEvent,
-  SvcChangeEvent,
-  SvcErrorEvent,
-  SvcExpiredEvent,
-  SvcHttpResponseEvent,
-  SvcPayResultEvent,
-  SvcReadyEvent,
-} from '../element/events/index.js';
+import { EVENTS } from '../element/events/table.js';
 import { SvcCheckout as SvcCheckoutElement } from '../element/svc-checkout.js';
+
+type Rows = (typeof EVENTS)[keyof typeof EVENTS];
+/** One prop per row of the table, typed with the row's event class. */
+type EventProps = { [Row in Rows as Row['react']]: EventName<InstanceType<Row['event']>> };
+
+const events = Object.fromEntries(Object.values(EVENTS).map((row) => [row.react, row.name])) as EventProps;
 
 export const SvcCheckout = createComponent({
   tagName: 'svc-checkout',
   elementClass: SvcCheckoutElement,
   react: React,
   displayName: 'SvcCheckout',
-  events: {
-    onSvcHttpResponse: 'svc-http-response' as EventName<SvcHttpResponseEvent>,
-    onSvcPayResult: 'svc-pay-result' as EventName<SvcPayResultEvent>,
-    onSvcAction: 'svc-action' as EventName<SvcActionEvent>,
-    onSvcExpired: 'svc-expired' as EventName<SvcExpiredEvent>,
-    onSvcError: 'svc-error' as EventName<SvcErrorEvent>,
-    onSvcReady: 'svc-ready' as EventName<SvcReadyEvent>,
-    onSvcChange: 'svc-change' as EventName<SvcChangeEvent>,
-  },
+  events,
 });
 
 export type { SvcCheckoutElement };

@@ -38,8 +38,8 @@ describe('<svc-checkout> with a form whose chunk has not come', () => {
     // As the element does: it renders the part (an own property on an element not yet defined), the chunk defines
     // it, and the element updates again before the part's first update.
     class Probe extends CheckoutPart {
-      protected override render() {
-        return html`${(this.context as unknown as { name: string } | undefined)?.name}`;
+      protected override renderPart(context: CheckoutContext) {
+        return html`${(context as unknown as { name: string }).name}`;
       }
     }
     const tag = `svc-probe-${Math.random().toString(36).slice(2, 8)}`;

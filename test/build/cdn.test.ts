@@ -77,7 +77,7 @@ describe('the CDN build\'s source maps', () => {
   // Text after a template whose lines the build joined (html`` indentation, css`` minified): each names the line it
   // was written on.
   const marks = [
-    ['src/element/svc-checkout.ts', "'before-redirect'"],
+    ['src/element/svc-checkout.ts', "hasAttribute('dir')"],
     ['src/element/parts/bank-account-form/bank-account-form.ts', "'svc-bank-account-form'"],
     ['src/element/parts/steps.ts', "'config-error'"],
     ['src/element/parts/reference-code-form/reference-code-form.ts', "'svc-reference-code-form'"],

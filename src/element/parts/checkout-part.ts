@@ -36,6 +36,14 @@ export abstract class CheckoutPart extends LitElement {
     this.requestUpdate('context', old);
   }
 
+  /** Renders the part once the element has given it the context (a part is never rendered without one). */
+  protected override render(): unknown {
+    const context = this.context;
+    return context ? this.renderPart(context) : nothing;
+  }
+
+  protected abstract renderPart(context: CheckoutContext): unknown;
+
   #seenSubmits: number | undefined;
 
   /** After each submit the checkout counts, focus goes to the first invalid field of this part, if any. */

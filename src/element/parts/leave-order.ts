@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
+import type { CheckoutContext } from '../state.js';
 import { definePart } from './checkout-part.js';
-import { StepPart } from './step-part.js';
+import { StepPart, stepOrder } from './step-part.js';
 
 /**
  * "Use another method" on a waiting step, with a confirmation: the order is left (not cancelled) and the form
@@ -9,9 +10,8 @@ import { StepPart } from './step-part.js';
 export class SvcLeaveOrder extends StepPart {
   #confirming = false;
 
-  protected override render() {
-    const context = this.context;
-    if (!context?.state.order) return nothing;
+  protected override renderPart(context: CheckoutContext) {
+    if (!stepOrder(context.state.step)) return nothing;
     const { actions, localize } = context;
     const t = localize.term;
     if (!this.#confirming) {

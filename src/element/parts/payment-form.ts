@@ -2,16 +2,14 @@
  * The frame of every payment form: a native form (so Enter submits), the method's fields, the form-level
  * alert and the Pay button; after a submit with errors, focus moves to the first invalid field.
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { CheckoutContext } from '../state.js';
 import { CheckoutPart, renderFormEnd } from './checkout-part.js';
 
 export abstract class PaymentForm extends CheckoutPart {
   protected abstract renderFields(context: CheckoutContext): TemplateResult;
 
-  protected override render() {
-    const context = this.context;
-    if (!context) return nothing;
+  protected override renderPart(context: CheckoutContext) {
     const { state, localize } = context;
     const t = localize.term;
     const label = state.amount ? t.pay(localize.money(state.amount.total, state.amount.currency)) : t.pay('').trim();

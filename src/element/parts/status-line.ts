@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CheckoutContext } from '../state.js';
+import { stepOrder } from './step-part.js';
 import { renderAlert } from './alert.js';
 
 /**
@@ -10,7 +11,7 @@ export function renderStatusLine(
   context: CheckoutContext,
   options: { status?: boolean; countdown?: 'always' | 'last-minutes' } = {},
 ): TemplateResult | typeof nothing {
-  const order = context.state.order;
+  const order = stepOrder(context.state.step);
   if (!order) return nothing;
   const t = context.localize.term;
   return html`

@@ -1,4 +1,5 @@
-import { css } from 'lit';
+import { css, nothing, type TemplateResult } from 'lit';
+import type { ActiveOrder, CheckoutContext, Step } from '../state.js';
 import { CheckoutPart } from './checkout-part.js';
 
 /** What the parts of the steps after the form share: their box, headings, status line, spinner, secondary buttons. */
@@ -70,4 +71,22 @@ const stepStyles = css`
 /** A part of the steps after the form: it comes with the session's chunk, and so do its styles. */
 export abstract class StepPart extends CheckoutPart {
   static override styles = [...CheckoutPart.styles, stepStyles];
+}
+
+/** The order a step shows, when it has one. */
+export function stepOrder(step: Step): ActiveOrder | undefined {
+  return 'order' in step ? step.order : undefined;
+}
+
+/** The order of a next action, as its step shows it. */
+export type ActionOrder = Extract<Step, { kind: 'action' }>['order'];
+
+/** The part of one next action (action-views.ts says which): rendered with the action's order. */
+export abstract class ActionPart extends StepPart {
+  protected override renderPart(context: CheckoutContext): unknown {
+    const step = context.state.step;
+    return step.kind === 'action' ? this.renderAction(context, step.order) : nothing;
+  }
+
+  protected abstract renderAction(context: CheckoutContext, order: ActionOrder): TemplateResult | typeof nothing;
 }

@@ -1,7 +1,9 @@
 import { html, nothing } from 'lit';
+import type { CheckoutContext } from '../../state.js';
 import { CODE_FIELDS } from '../../../checkout/code-fields.js';
+import { ACTION_VIEWS } from '../action-views.js';
 import { definePart, renderFormEnd, renderTextField } from '../checkout-part.js';
-import { StepPart } from '../step-part.js';
+import { ActionPart, type ActionOrder } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 import { numberIn } from '../../format.js';
 
@@ -9,19 +11,16 @@ import { numberIn } from '../../format.js';
  * INPUT_OTP and INPUT_PIN: a one-time code (offered by the phone's keyboard and autofill through
  * `autocomplete="one-time-code"`) or the account's PIN (masked), with "send the code again" for OTPs.
  */
-export class SvcCodeStep extends StepPart {
+export class SvcCodeStep extends ActionPart {
   #code = '';
-  protected override render() {
-    const context = this.context;
-    const order = context?.state.order;
-    if (!context || !order) return nothing;
+  protected override renderAction(context: CheckoutContext, order: ActionOrder) {
     const { state, actions, localize } = context;
     const t = localize.term;
     const isPin = order.actionType === 'INPUT_PIN';
     const spec = isPin ? CODE_FIELDS.INPUT_PIN : CODE_FIELDS.INPUT_OTP;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
-        <h2 id="heading" part="heading" tabindex="-1">${isPin ? t.pinTitle : t.otpTitle}</h2>
+        <h2 id="heading" part="heading" tabindex="-1">${ACTION_VIEWS[order.actionType].title(t)}</h2>
         <p>${isPin ? t.pinBody : t.otpBody}</p>
         <form
           part="form"

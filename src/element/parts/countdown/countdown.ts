@@ -1,7 +1,8 @@
-import { css, html, nothing } from 'lit';
+import { css, html, nothing, type PropertyValues } from 'lit';
+import type { CheckoutContext } from '../../state.js';
 import { CountdownController } from '../../controllers/countdown.js';
 import { definePart } from '../checkout-part.js';
-import { StepPart } from '../step-part.js';
+import { StepPart, stepOrder } from '../step-part.js';
 import { numberIn } from '../../format.js';
 
 /** Outside a reference code, the time left shows in the last five minutes only. */
@@ -36,13 +37,16 @@ export class SvcCountdown extends StepPart {
   readonly #countdown = new CountdownController(this, { announce: (seconds) => this.#announce(seconds) });
   #spoken = '';
 
-  protected override render() {
-    const context = this.context;
-    this.#countdown.expiresAt = context?.state.order?.expiresAt;
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    const step = this.context?.state.step;
+    this.#countdown.expiresAt = step && stepOrder(step)?.expiresAt;
+  }
+
+  protected override renderPart({ localize }: CheckoutContext) {
     const left = this.#countdown.secondsLeft;
     // The time left informs where it is the deadline (a reference code); elsewhere only near the end.
-    if (!context || left === undefined || (!this.always && left > LAST_MINUTES_SECONDS)) return nothing;
-    const { localize } = context;
+    if (left === undefined || (!this.always && left > LAST_MINUTES_SECONDS)) return nothing;
     const t = localize.term;
     const format = (n: number) => numberIn(localize, n);
     const two = (n: number) => numberIn(localize, n, { minimumIntegerDigits: 2, useGrouping: false });

@@ -1,5 +1,6 @@
-import { css, html, nothing, svg } from 'lit';
+import { css, html, svg } from 'lit';
 import type { PayMethod } from '../../../core/index.js';
+import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, definePart } from '../checkout-part.js';
 
 /**
@@ -102,9 +103,7 @@ export class SvcMethodPicker extends CheckoutPart {
     `,
   ];
 
-  protected override render() {
-    const context = this.context;
-    if (!context) return nothing;
+  protected override renderPart(context: CheckoutContext) {
     const { state, actions, localize } = context;
     const t = localize.term;
     if (state.methods.length === 1) {

@@ -1,6 +1,8 @@
-import { css, html, nothing } from 'lit';
+import { css, html } from 'lit';
+import type { CheckoutContext } from '../../state.js';
+import { ACTION_VIEWS } from '../action-views.js';
 import { definePart } from '../checkout-part.js';
-import { StepPart } from '../step-part.js';
+import { ActionPart, type ActionOrder } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 import { renderAlert } from '../alert.js';
 
@@ -8,9 +10,9 @@ import { renderAlert } from '../alert.js';
  * REDIRECT_3DS: the bank's 3-D Secure page, in this window (the element resumes the same order when the
  * payer comes back) or in a new one (this page keeps polling).
  */
-export class SvcRedirectStep extends StepPart {
+export class SvcRedirectStep extends ActionPart {
   static override styles = [
-    ...StepPart.styles,
+    ...ActionPart.styles,
     css`
       .forward {
         display: inline-block;
@@ -23,17 +25,14 @@ export class SvcRedirectStep extends StepPart {
     `,
   ];
 
-  protected override render() {
-    const context = this.context;
-    const order = context?.state.order;
-    if (!context || !order) return nothing;
+  protected override renderAction(context: CheckoutContext, order: ActionOrder) {
     const { state, actions, localize } = context;
     const t = localize.term;
     const newWindow = state.redirectMode === 'new-window';
     const away = order.redirected && !newWindow;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
-        <h2 id="heading" part="heading" tabindex="-1">${t.redirectTitle}</h2>
+        <h2 id="heading" part="heading" tabindex="-1">${ACTION_VIEWS[order.actionType].title(t)}</h2>
         <p>${newWindow && order.redirected ? t.redirectWindowOpened : t.redirectBody}</p>
         ${renderAlert(state.alert, { urgent: true })}
         <div class="row">

@@ -1,7 +1,9 @@
 import { css, html, nothing } from 'lit';
 import { groupReferenceCode } from '../../../core/index.js';
+import type { CheckoutContext } from '../../state.js';
+import { ACTION_VIEWS } from '../action-views.js';
 import { definePart } from '../checkout-part.js';
-import { StepPart } from '../step-part.js';
+import { ActionPart, type ActionOrder } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 import { timeIn } from '../../format.js';
 
@@ -10,9 +12,9 @@ import { timeIn } from '../../format.js';
  * box, the amount and the moment it stops working together, the channel the payer was notified through (so the
  * page may be closed), the countdown to the order's own expiry, and the live status.
  */
-export class SvcReferenceCodeStep extends StepPart {
+export class SvcReferenceCodeStep extends ActionPart {
   static override styles = [
-    ...StepPart.styles,
+    ...ActionPart.styles,
     css`
       .code {
         display: flex;
@@ -51,10 +53,8 @@ export class SvcReferenceCodeStep extends StepPart {
     `,
   ];
 
-  protected override render() {
-    const context = this.context;
-    const order = context?.state.order;
-    if (!context || !order?.referenceCode) return nothing;
+  protected override renderAction(context: CheckoutContext, order: ActionOrder) {
+    if (!order.referenceCode) return nothing;
     const { actions, localize } = context;
     const t = localize.term;
     const grouped = groupReferenceCode(order.referenceCode);
@@ -63,7 +63,7 @@ export class SvcReferenceCodeStep extends StepPart {
       amount && order.expiresAt !== undefined ? t.payBefore(localize.money(amount.total, amount.currency), timeIn(localize, order.expiresAt)) : undefined;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
-        <h2 id="heading" part="heading" tabindex="-1">${t.codeTitle}</h2>
+        <h2 id="heading" part="heading" tabindex="-1">${ACTION_VIEWS[order.actionType].title(t)}</h2>
         <div class="code" part="code" dir="ltr" translate="no">
           <span class="digits" aria-hidden="true">${grouped}</span>
           <span class="visually-hidden">${order.referenceCode.split('').join(' ')}</span>

@@ -1,5 +1,6 @@
 import { css, html, nothing, svg } from 'lit';
 import type { PayMethod } from '../../../core/index.js';
+import type { CheckoutContext } from '../../state.js';
 import { definePart } from '../checkout-part.js';
 import { StepPart } from '../step-part.js';
 
@@ -70,14 +71,11 @@ export class SvcResult extends StepPart {
   /** When this result was first shown, for the receipt (by order number). */
   #shown: { orderNo: string; at: Date } | undefined;
 
-  protected override render() {
-    const context = this.context;
-    const state = context?.state;
-    if (!context || !state || state.step.kind !== 'result') return nothing;
-    const { localize, actions } = context;
+  protected override renderPart(context: CheckoutContext) {
+    const { state, localize, actions } = context;
+    if (state.step.kind !== 'result') return nothing;
     const t = localize.term;
-    const order = state.order;
-    const outcome = state.step.outcome;
+    const { order, outcome } = state.step;
     const amount = order?.amount ?? state.amount;
     const money = amount ? localize.money(amount.total, amount.currency) : '';
     if (outcome === 'SUCCESS' || outcome === 'PAID_BEFORE') {

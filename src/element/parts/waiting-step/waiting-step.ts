@@ -1,18 +1,17 @@
 import { html, nothing } from 'lit';
+import type { CheckoutContext } from '../../state.js';
 import { definePart } from '../checkout-part.js';
-import { StepPart } from '../step-part.js';
+import { StepPart, stepOrder } from '../step-part.js';
 import { renderStatusLine } from '../status-line.js';
 import { renderAlert } from '../alert.js';
 
 /** A pending order whose next action this page does not know (its create answer was lost): wait, or start again. */
 export class SvcWaitingStep extends StepPart {
-  protected override render() {
-    const context = this.context;
-    if (!context) return nothing;
+  protected override renderPart(context: CheckoutContext) {
     const { state, actions, localize } = context;
     const t = localize.term;
     // A reference code already went to the payer: a new attempt would make a second code they could also pay.
-    const order = state.order;
+    const order = stepOrder(state.step);
     const codeSent = order?.payMethod === 'ReferenceCode' && order.notifyMethod !== undefined;
     return html`
       <section class="step" part="step" aria-labelledby="heading">

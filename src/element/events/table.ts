@@ -1,0 +1,49 @@
+/**
+ * The element's events, one row each: the session's event it stands for, its DOM name, its class, and its prop in
+ * the React wrapper (src/react). The wrapper is built from this table and the session's events are dispatched
+ * through it (of-session.ts); a session event without a row does not compile. A new event is a row here and a
+ * class file beside it (and its `@event` line in the element's JSDoc, which the manifest reads: a test compares them).
+ */
+import type { CheckoutEvent } from '../../checkout/index.js';
+import { SvcActionEvent } from './svc-action.js';
+import { SvcBeforeRedirectEvent } from './svc-before-redirect.js';
+import { SvcChangeEvent } from './svc-change.js';
+import { SvcErrorEvent } from './svc-error.js';
+import { SvcExpiredEvent } from './svc-expired.js';
+import { SvcHttpResponseEvent } from './svc-http-response.js';
+import { SvcPayResultEvent } from './svc-pay-result.js';
+import { SvcReadyEvent } from './svc-ready.js';
+
+/** The session's events that become DOM events (`announce` is spoken by the element's live region). */
+export type DomEventType = Exclude<CheckoutEvent['type'], 'announce'>;
+
+export interface EventRow<T extends DomEventType = DomEventType> {
+  name: `svc-${string}`;
+  event: new (detail: never) => Event;
+  react: `onSvc${string}`;
+  /** The DOM event's detail, when it is not the session event's own. */
+  detailOf?: (event: Extract<CheckoutEvent, { type: T }>) => unknown;
+}
+
+export const EVENTS = {
+  'http-response': { name: 'svc-http-response', event: SvcHttpResponseEvent, react: 'onSvcHttpResponse' },
+  'pay-result': { name: 'svc-pay-result', event: SvcPayResultEvent, react: 'onSvcPayResult' },
+  action: { name: 'svc-action', event: SvcActionEvent, react: 'onSvcAction' },
+  expired: { name: 'svc-expired', event: SvcExpiredEvent, react: 'onSvcExpired' },
+  error: { name: 'svc-error', event: SvcErrorEvent, react: 'onSvcError' },
+  ready: { name: 'svc-ready', event: SvcReadyEvent, react: 'onSvcReady' },
+  change: { name: 'svc-change', event: SvcChangeEvent, react: 'onSvcChange' },
+  'before-redirect': {
+    name: 'svc-before-redirect',
+    event: SvcBeforeRedirectEvent,
+    react: 'onSvcBeforeRedirect',
+    // The page holds the redirect through the session's own `waitUntil`.
+    detailOf: (event) => ({ ...event.detail, waitUntil: (promise: Promise<unknown>) => event.waitUntil(promise) }),
+  },
+} as const satisfies { [T in DomEventType]: EventRow<T> };
+
+/** The DOM event of a session event. */
+export function domEventOf(event: Extract<CheckoutEvent, { type: DomEventType }>): Event {
+  const row = EVENTS[event.type] as EventRow<never>;
+  return new row.event((row.detailOf ? row.detailOf(event as never) : event.detail) as never);
+}
