@@ -7,4 +7,4 @@ import type { FieldSpec } from './fields.js';
 export const CODE_FIELDS = {
   INPUT_OTP: { name: 'otp', wire: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 8, digits: true, hint: 'otp', secret: true },
   INPUT_PIN: { name: 'pin', wire: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: 6, digits: true, hint: 'pin', secret: true },
-} as const satisfies Record<string, FieldSpec>;
+} as const satisfies Record<string, FieldSpec<string>>;

@@ -72,26 +72,11 @@ export interface CheckoutConfig {
   returnUrl: string | undefined;
 }
 
-/** The element's own attribute values, where set. */
-export interface AttributeValues {
-  endpoint?: string | undefined;
-  checkoutToken?: string | undefined;
-  merchantId?: string | undefined;
-  merchantName?: string | undefined;
-  reference?: string | undefined;
-  countryCode?: string | undefined;
-  currency?: string | undefined;
-  payAmount?: number | undefined;
-  productName?: string | undefined;
-  productDescription?: string | undefined;
-  callbackUrl?: string | undefined;
-  expireAt?: number | undefined;
-  payMethod?: string | undefined;
-  methods?: string | undefined;
-  returnUrl?: string | undefined;
-  /** The POS terminal's serial number, when the shop knows it. */
-  terminal?: string | undefined;
-}
+type AttributeRow = (typeof ATTRIBUTES)[number];
+type ValueOf<T extends AttributeRow['type']> = { string: string; number: number; boolean: boolean }[T];
+
+/** The element's own attribute values, where set: those of the order and of the session, typed from the table. */
+export type AttributeValues = { [Row in AttributeRow as Row['role'] extends 'view' ? never : Row['property']]?: ValueOf<Row['type']> | undefined };
 
 /** What a checkout is configured with: the attributes, and what a host adds. */
 export interface CheckoutSettings extends AttributeValues {

@@ -5,6 +5,7 @@
  */
 import { RETURN_CHANNEL, RETURN_MESSAGE } from '../core/return-channel.js';
 import { page, pageStorage, pageUrl, type PageGlobals } from './page.js';
+import type { Timers } from '../core/schedule.js';
 
 /** A `Storage` (sessionStorage) or anything with its three methods. */
 export interface KeyValueStorage {
@@ -13,10 +14,7 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-export interface Timers {
-  setTimeout(callback: () => void, milliseconds: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type { Timers } from '../core/schedule.js';
 
 export interface CheckoutEnvironment {
   fetch: typeof fetch;

@@ -1,31 +1,18 @@
 /**
- * The payer's fields of each method, and where every other field of the create request comes from. Rules
- * stay in src/core: this table only says how each field is asked for, and under which name it appears.
+ * The payer's fields of each method, one row each: where the field goes in the create request (`wire`, whose rules
+ * in src/core apply), how the form asks for it, whether it is a secret, what the shop's `userInfo` fills it with,
+ * and when it is asked at all. The create body (form-check.ts), the forms (src/element/parts) and the machine's
+ * field errors are made from these rows: a new field is a row here, its rule in src/core/rules.ts, and its words.
  */
-import type { NotifyLanguage, NotifyMethod, PayMethod } from '../core/index.js';
+import type { NotifyLanguage, NotifyMethod, PayMethod, UserInfo } from '../core/index.js';
 import { POS_FIELDS } from './pos-fields.js';
+import type { CODE_FIELDS } from './code-fields.js';
 
-/** The payer's fields, by the names the forms use (a view labels each; see the element's `Translation`). */
-export type FieldName =
-  | 'sn'
-  | 'bankAccountNumber'
-  | 'bankCode'
-  | 'dobDay'
-  | 'dobMonth'
-  | 'dobYear'
-  | 'notifyUserName'
-  | 'notifyMethod'
-  | 'notifyUserEmail'
-  | 'notifyUserMobile'
-  | 'notifyLanguage'
-  | 'otp'
-  | 'pin';
-
-/** Fields with a hint under them. */
+/** Fields with a hint under them (their words are `hint[name]` in the catalogs). */
 export type HintName = 'sn' | 'bankAccountNumber' | 'bankCode' | 'notifyUserMobile' | 'otp' | 'pin';
 
-export interface FieldSpec {
-  name: FieldName;
+export interface FieldSpec<Name extends string = FieldName> {
+  name: Name;
   /** The wire field it fills (dotted), whose rules apply. */
   wire: string;
   type?: 'text' | 'email' | 'tel' | 'password';
@@ -40,31 +27,76 @@ export interface FieldSpec {
    * service has it.
    */
   secret?: boolean;
+  /** How the form asks for it when not with a text input: one of the date of birth's three inputs, radios, a list. */
+  control?: 'date-part' | 'choice' | 'select';
+  /** What a `choice` or a `select` offers, the first by default. */
+  choices?: readonly string[];
+  /** The payer's detail the shop may already know, filling the field while it is empty. */
+  prefill?: keyof UserInfo;
+  /** Asked, and sent, only when this holds of the method's values (a contact the chosen channel does not use is neither). */
+  askedWhen?: (values: Readonly<Record<string, string | undefined>>) => boolean;
 }
 
+const NOTIFY_METHODS = ['BOTH', 'SMS', 'EMAIL'] as const satisfies readonly NotifyMethod[];
+const NOTIFY_LANGUAGES = ['English', 'Arabic'] as const satisfies readonly NotifyLanguage[];
+/** The reference code's channel: both unless the payer chose one. */
+const channelOf = (values: Readonly<Record<string, string | undefined>>) => values['notifyMethod'] || 'BOTH';
+
 /** Fields per method, in the order they are asked. The date of birth is three fields shown as one group. */
-export const METHOD_FIELDS: Record<PayMethod, readonly FieldSpec[]> = {
+export const METHOD_FIELDS = {
   Pos: POS_FIELDS,
   BankAccount: [
     { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber', secret: true },
     { name: 'bankCode', wire: 'bankCode', inputmode: 'numeric', autocomplete: 'off', maxlength: 11, hint: 'bankCode' },
-    { name: 'dobDay', wire: 'dobDay', inputmode: 'numeric', autocomplete: 'bday-day', maxlength: 2, digits: true, secret: true },
-    { name: 'dobMonth', wire: 'dobMonth', inputmode: 'numeric', autocomplete: 'bday-month', maxlength: 2, digits: true, secret: true },
-    { name: 'dobYear', wire: 'dobYear', inputmode: 'numeric', autocomplete: 'bday-year', maxlength: 4, digits: true, secret: true },
+    { name: 'dobDay', wire: 'dobDay', inputmode: 'numeric', autocomplete: 'bday-day', maxlength: 2, digits: true, secret: true, control: 'date-part' },
+    { name: 'dobMonth', wire: 'dobMonth', inputmode: 'numeric', autocomplete: 'bday-month', maxlength: 2, digits: true, secret: true, control: 'date-part' },
+    { name: 'dobYear', wire: 'dobYear', inputmode: 'numeric', autocomplete: 'bday-year', maxlength: 4, digits: true, secret: true, control: 'date-part' },
   ],
   ReferenceCode: [
-    { name: 'notifyUserName', wire: 'notify.notifyUserName', autocomplete: 'name', maxlength: 100 },
-    { name: 'notifyMethod', wire: 'notify.notifyMethod', autocomplete: 'off' },
-    { name: 'notifyUserEmail', wire: 'notify.notifyUserEmail', type: 'email', inputmode: 'email', autocomplete: 'email', maxlength: 254 },
-    { name: 'notifyUserMobile', wire: 'notify.notifyUserMobile', type: 'tel', inputmode: 'tel', autocomplete: 'tel', maxlength: 20, hint: 'notifyUserMobile' },
-    { name: 'notifyLanguage', wire: 'notify.notifyLanguage', autocomplete: 'off' },
+    { name: 'notifyUserName', wire: 'notify.notifyUserName', autocomplete: 'name', maxlength: 100, prefill: 'userName' },
+    { name: 'notifyMethod', wire: 'notify.notifyMethod', autocomplete: 'off', control: 'choice', choices: NOTIFY_METHODS },
+    {
+      name: 'notifyUserEmail',
+      wire: 'notify.notifyUserEmail',
+      type: 'email',
+      inputmode: 'email',
+      autocomplete: 'email',
+      maxlength: 254,
+      prefill: 'userEmail',
+      askedWhen: (values) => channelOf(values) !== 'SMS',
+    },
+    {
+      name: 'notifyUserMobile',
+      wire: 'notify.notifyUserMobile',
+      type: 'tel',
+      inputmode: 'tel',
+      autocomplete: 'tel',
+      maxlength: 20,
+      hint: 'notifyUserMobile',
+      prefill: 'userMobile',
+      askedWhen: (values) => channelOf(values) !== 'EMAIL',
+    },
+    { name: 'notifyLanguage', wire: 'notify.notifyLanguage', autocomplete: 'off', control: 'select', choices: NOTIFY_LANGUAGES },
   ],
-};
+} as const satisfies Record<PayMethod, readonly FieldSpec<string>[]>;
 
-export const NOTIFY_METHOD_CHOICES: readonly NotifyMethod[] = ['BOTH', 'SMS', 'EMAIL'];
-export const NOTIFY_LANGUAGE_CHOICES: readonly NotifyLanguage[] = ['English', 'Arabic'];
+/** The payer's fields, by the names the forms use (a view labels each; see the element's `Translation`). */
+export type FieldName = (typeof METHOD_FIELDS)[PayMethod][number]['name'] | (typeof CODE_FIELDS)[keyof typeof CODE_FIELDS]['name'];
+
+export const NOTIFY_METHOD_CHOICES: readonly NotifyMethod[] = NOTIFY_METHODS;
+export const NOTIFY_LANGUAGE_CHOICES: readonly NotifyLanguage[] = NOTIFY_LANGUAGES;
+
+/** A method's rows, as the forms and the create body read them. */
+export function fieldsOf(method: PayMethod): readonly FieldSpec[] {
+  return METHOD_FIELDS[method];
+}
 
 /** The form field a wire field is typed into, for a method. */
 export function formFieldOf(method: PayMethod, wire: string): FieldName | undefined {
-  return METHOD_FIELDS[method].find((field) => field.wire === wire)?.name;
+  return fieldsOf(method).find((field) => field.wire === wire)?.name;
+}
+
+/** Whether a field is asked for, given the values of its method. */
+export function isAsked(field: FieldSpec, values: Readonly<Record<string, string | undefined>>): boolean {
+  return field.askedWhen?.(values) ?? true;
 }

@@ -5,7 +5,7 @@
 import { MERCHANT_PATHS, toAsciiDigits, validateCreateRequest, type CreatePaymentRequest, type PayMethod } from '../core/index.js';
 import { CONFIG_SOURCES } from './config-sources.js';
 import type { CheckoutConfig } from './config.js';
-import { METHOD_FIELDS, formFieldOf, type FieldName } from './fields.js';
+import { fieldsOf, formFieldOf, isAsked, type FieldName } from './fields.js';
 import { currentReference, type FormCheck, type Model } from './model.js';
 import type { FieldError } from './state.js';
 
@@ -43,7 +43,10 @@ export function shownErrors(model: Model, check: FormCheck, all: boolean): Parti
   return errors;
 }
 
-/** The create request the form would send now. */
+/**
+ * The create request the form would send now: what the merchant configured, and each payer field of the method's
+ * rows at its wire path (one the method's values do not ask for is not sent).
+ */
 function createBody(model: Model, config: CheckoutConfig): Record<string, unknown> {
   const method: PayMethod = model.state.method;
   const typed = Object.fromEntries(
@@ -61,35 +64,20 @@ function createBody(model: Model, config: CheckoutConfig): Record<string, unknow
     customerName: info.userName,
     userPhone: info.userMobile,
   };
-  switch (method) {
-    case 'Pos':
-      return { ...body, sn: typed.sn };
-    case 'BankAccount':
-      return {
-        ...body,
-        bankAccountNumber: typed.bankAccountNumber,
-        bankCode: typed.bankCode,
-        dobDay: typed.dobDay,
-        dobMonth: typed.dobMonth,
-        dobYear: typed.dobYear,
-        returnUrl: config.returnUrl ?? defaultReturnUrl(model, config),
-      };
-    case 'ReferenceCode': {
-      // Only the contacts of the chosen channel leave the page.
-      const channel = typed.notifyMethod || 'BOTH';
-      return {
-        ...body,
-        merchantName: config.merchantName || undefined,
-        notify: {
-          notifyUserName: typed.notifyUserName,
-          notifyLanguage: typed.notifyLanguage,
-          notifyMethod: typed.notifyMethod,
-          notifyUserEmail: channel === 'SMS' ? undefined : typed.notifyUserEmail,
-          notifyUserMobile: channel === 'EMAIL' ? undefined : typed.notifyUserMobile,
-        },
-      };
-    }
-  }
+  // The merchant's own fields of a method: where the bank sends the payer back, the name a reference code shows.
+  if (method === 'BankAccount') body['returnUrl'] = config.returnUrl ?? defaultReturnUrl(model, config);
+  if (method === 'ReferenceCode') body['merchantName'] = config.merchantName || undefined;
+  for (const field of fieldsOf(method)) if (isAsked(field, typed)) setPath(body, field.wire, typed[field.name]);
+  return body;
+}
+
+/** Sets a dotted wire path (`notify.notifyUserName`) in a body. */
+function setPath(body: Record<string, unknown>, wire: string, value: unknown): void {
+  const keys = wire.split('.');
+  const last = keys.pop() as string;
+  let node = body;
+  for (const key of keys) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[last] = value;
 }
 
 /**
@@ -108,7 +96,7 @@ function defaultReturnUrl(model: Model, config: CheckoutConfig): string {
 
 /** The payer's secrets of a method, forgotten once the service has them (a retry asks again). */
 export function withoutSecrets(values: Model['state']['values'], method: PayMethod): Model['state']['values'] {
-  const secrets = METHOD_FIELDS[method].filter((field) => field.secret);
+  const secrets = fieldsOf(method).filter((field) => field.secret);
   if (secrets.length === 0) return values;
   const kept = { ...values[method] };
   for (const field of secrets) delete kept[field.name];

@@ -10,7 +10,7 @@ export { CONFIG_SOURCES } from './config-sources.js';
 export { ATTRIBUTES, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig, type CheckoutSettings } from './config.js';
 export { firstFrameOf } from './first-frame.js';
 export { CODE_FIELDS } from './code-fields.js';
-export { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES, formFieldOf, type FieldName, type FieldSpec, type HintName } from './fields.js';
+export { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES, fieldsOf, formFieldOf, isAsked, type FieldName, type FieldSpec, type HintName } from './fields.js';
 export { EndpointClient, EndpointError, type EndpointAnswer, type EndpointClientOptions } from './endpoint-client.js';
 export { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from './poller.js';
 export { STREAM_RETRY_MS, StatusFollower, type FollowerStreamHandlers, type FollowMode, type StatusFollowerOptions } from './follower.js';

@@ -28,7 +28,7 @@ import {
 import { CODE_FIELDS } from './code-fields.js';
 import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
 import { EndpointError } from './endpoint-client.js';
-import { METHOD_FIELDS, formFieldOf, type FieldName } from './fields.js';
+import { fieldsOf, formFieldOf, type FieldName } from './fields.js';
 import { formStateOf, prefilled } from './first-frame.js';
 import { checkOf, shownErrors, withoutSecrets } from './form-check.js';
 import { formTransition } from './form.js';
@@ -512,7 +512,7 @@ function baseReference(reference: string | undefined, at: number, nonce: string)
 function create(d: Draft, retried: boolean): void {
   if (d.m.state.phase.kind !== 'form' || d.m.problem || d.m.request) return;
   const touched = { ...d.m.touched };
-  for (const field of METHOD_FIELDS[d.m.state.method]) touched[field.name] = true;
+  for (const field of fieldsOf(d.m.state.method)) touched[field.name] = true;
   d.update({ touched });
   showErrors(d, true);
   d.set({ submitCount: d.m.state.submitCount + 1, alert: undefined });

@@ -3,17 +3,11 @@
  * backing off; paused while the tab is hidden, and checked at once when it shows again or when the browser is
  * back online; stopped at a terminal status, or at the order's expiry after one last check.
  */
-import { isTerminalStatus, type PaymentStatus } from '../core/index.js';
+import { isTerminalStatus, pollDelay, type PaymentStatus } from '../core/index.js';
 import type { CheckoutEnvironment } from './environment.js';
 
-/**
- * Multiples of the base interval between checks; the last repeats. A payer who has just paid is usually
- * looking, so the first minute is brisk (with the default 2.5 s, 24 checks: a payment is seen within about
- * 2.5 s); then the wait stretches to 5, 7.5, 12.5, 20, 30, 45 s and a minute, so that 30 minutes of waiting
- * cost 57 requests. Coming back to the tab starts the brisk minute again.
- */
-export const POLL_BACKOFF: readonly number[] = [...Array<number>(24).fill(1), 2, 3, 5, 8, 12, 18, 24];
-export const DEFAULT_POLL_INTERVAL_MS = 2_500;
+/** The schedule is src/core's (schedule.ts), which the kit's status stream follows too. */
+export { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF } from '../core/index.js';
 
 export interface StatusPollerOptions {
   /** One status request; resolves to the status seen, or undefined when the request failed. */
@@ -163,8 +157,7 @@ export class StatusPoller {
   #schedule(): void {
     this.#clearTimer();
     if (!this.#running || !this.#connected || this.#held || this.#hidden()) return;
-    const multiple = POLL_BACKOFF[Math.min(this.#step, POLL_BACKOFF.length - 1)] ?? 1;
-    let delay = multiple * this.options.interval();
+    let delay = pollDelay(this.#step, this.options.interval());
     // The check that falls on the expiry is the last, whatever the clock reads when its timer fires.
     let last = false;
     if (this.#expiresAt !== undefined) {

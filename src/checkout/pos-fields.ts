@@ -4,4 +4,4 @@
  */
 import type { FieldSpec } from './fields.js';
 
-export const POS_FIELDS: readonly FieldSpec[] = [{ name: 'sn', wire: 'sn', autocomplete: 'off', maxlength: 32, hint: 'sn' }];
+export const POS_FIELDS = [{ name: 'sn', wire: 'sn', autocomplete: 'off', maxlength: 32, hint: 'sn' }] as const satisfies readonly FieldSpec<string>[];

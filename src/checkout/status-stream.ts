@@ -51,10 +51,9 @@ export interface StatusStreamRequest {
 
 export type StatusStreamFetch = (url: string, init: StatusStreamRequest) => Promise<StatusStreamResponse>;
 
-export interface StatusStreamTimers {
-  setTimeout(callback: () => void, milliseconds: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import type { Timers as StatusStreamTimers } from '../core/schedule.js';
+
+export type { StatusStreamTimers };
 
 export type StatusStreamFailureReason =
   /** Connected, but not a byte within `firstByteTimeoutMs`: a buffering proxy, a host that cannot stream. */

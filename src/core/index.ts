@@ -19,3 +19,4 @@ export * from './json.js';
 export * from './money.js';
 export * from './digits.js';
 export * from './stream.js';
+export * from './schedule.js';

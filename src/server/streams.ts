@@ -26,14 +26,12 @@ import {
   type StreamSchedule,
   type StreamStatus,
 } from '../core/index.js';
+import { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, pollDelay, type Timers } from '../core/index.js';
 import { BoundedMap } from './bounded-map.js';
 import { envelope, errorMessage, type Logger } from './http.js';
 import type { StatusBus, StatusUpdate } from './status-bus.js';
 
-export interface Timers {
-  setTimeout(callback: () => void, milliseconds: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type { Timers } from '../core/index.js';
 
 export const systemTimers: Timers = {
   setTimeout: (callback, milliseconds) => setTimeout(callback, milliseconds),
@@ -61,17 +59,17 @@ export interface StreamOptions {
 export type ResolvedStreamOptions = Required<StreamOptions>;
 
 /**
- * The multiples of `pollIntervalMs` between status queries while callbacks cannot be counted on: the
- * element's own schedule (a brisk first minute, then 5 s … 60 s), 57 queries in 30 minutes.
+ * The multiples of `pollIntervalMs` between status queries while callbacks cannot be counted on: the element's own
+ * schedule (src/core/schedule.ts), 57 queries in 30 minutes.
  */
-export const STREAM_POLL_BACKOFF: readonly number[] = [...Array<number>(24).fill(1), 2, 3, 5, 8, 12, 18, 24];
+export const STREAM_POLL_BACKOFF: readonly number[] = POLL_BACKOFF;
 
 export const DEFAULT_STREAM_OPTIONS: Readonly<ResolvedStreamOptions> = {
   maxPerOrder: 10,
   maxOpen: 10_000,
   heartbeatSeconds: 15,
   retrySeconds: 3,
-  pollIntervalMs: 2_500,
+  pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
   quietCheckMinutes: 15,
   callbackTrustMinutes: 30,
 };
@@ -326,8 +324,7 @@ export class StatusHub {
   // When to ask the service
 
   #dueAt(watch: OrderWatch): number {
-    const backoff = STREAM_POLL_BACKOFF[Math.min(watch.step, STREAM_POLL_BACKOFF.length - 1)] ?? 1;
-    const gap = this.countingOnCallbacks ? this.#limits.quietCheckMinutes * 60_000 : backoff * this.#limits.pollIntervalMs;
+    const gap = this.countingOnCallbacks ? this.#limits.quietCheckMinutes * 60_000 : pollDelay(watch.step, this.#limits.pollIntervalMs);
     return Math.min(watch.lastCheckAt + gap, watch.endsAt);
   }
 

@@ -1,6 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { METHOD_FIELDS, type FieldSpec } from '../../../checkout/fields.js';
+import { fieldsOf, type FieldSpec } from '../../../checkout/fields.js';
 import enBankAccount from '../../i18n/en-bank-account.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
@@ -30,7 +30,8 @@ export class SvcBankAccountForm extends PaymentForm {
   ];
 
   protected renderFields(context: CheckoutContext): TemplateResult {
-    const [account, bankCode, ...dateParts] = METHOD_FIELDS.BankAccount;
+    const fields = fieldsOf('BankAccount');
+    const dateParts = fields.filter((spec) => spec.control === 'date-part');
     const { state, localize } = context;
     const t = localize.term;
     const dateErrors = dateParts.map((spec) => [spec, state.errors[spec.name]] as const).filter(([, error]) => error);
@@ -38,7 +39,7 @@ export class SvcBankAccountForm extends PaymentForm {
     const allMissing = dateErrors.length === dateParts.length && dateErrors.every(([spec, error]) => error === t.fieldError.required(t.label[spec.name]));
     const dateError = allMissing ? t.fieldError.required(t.label.dateOfBirth) : dateErrors[0]?.[1];
     return html`
-      ${renderTextField({ context, spec: account! })} ${renderTextField({ context, spec: bankCode! })}
+      ${fields.filter((spec) => !spec.control).map((spec) => renderTextField({ context, spec }))}
       <fieldset aria-describedby="dob-hint">
         <legend>${t.label.dateOfBirth}</legend>
         <p class="hint" part="hint" id="dob-hint">${t.hint.dateOfBirth}</p>

@@ -1,6 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
-import type { NotifyMethod } from '../../../core/index.js';
-import { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES } from '../../../checkout/fields.js';
+import type { NotifyLanguage, NotifyMethod } from '../../../core/index.js';
+import { fieldsOf, isAsked, type FieldSpec } from '../../../checkout/fields.js';
 import enReferenceCode from '../../i18n/en-reference-code.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
@@ -38,44 +38,41 @@ export class SvcReferenceCodeForm extends PaymentForm {
   ];
 
   protected renderFields(context: CheckoutContext): TemplateResult {
-    const [name, , email, mobile] = METHOD_FIELDS.ReferenceCode;
+    const values = context.state.values.ReferenceCode;
+    return html`${fieldsOf('ReferenceCode').map((spec) => (isAsked(spec, values) ? this.#field(context, spec) : nothing))}`;
+  }
+
+  /** A row of the method's fields: a text input, the channel's radios, or the language's list. */
+  #field(context: CheckoutContext, spec: FieldSpec): TemplateResult {
     const { state, actions, localize } = context;
     const t = localize.term;
-    const method = (state.values.ReferenceCode.notifyMethod ?? 'BOTH') as NotifyMethod;
-    const wantsEmail = method === 'BOTH' || method === 'EMAIL';
-    const wantsMobile = method === 'BOTH' || method === 'SMS';
+    if (spec.control === 'select') {
+      return renderSelectField(
+        context,
+        spec.name,
+        (spec.choices ?? []).map((language) => ({
+          value: language,
+          label: t.notifyLanguageOption[language as NotifyLanguage],
+          lang: language === 'Arabic' ? 'ar' : 'en',
+        })),
+      );
+    }
+    if (spec.control !== 'choice') return renderTextField({ context, spec });
+    const chosen = state.values.ReferenceCode[spec.name] ?? spec.choices?.[0];
     return html`
-      ${renderTextField({ context, spec: name! })}
       <fieldset>
-        <legend>${t.label.notifyMethod}</legend>
+        <legend>${t.label[spec.name]}</legend>
         <div class="channels">
-          ${NOTIFY_METHOD_CHOICES.map(
+          ${(spec.choices ?? []).map(
             (choice) => html`
               <label>
-                <input
-                  type="radio"
-                  name="notifyMethod"
-                  value=${choice}
-                  .checked=${method === choice}
-                  @change=${() => actions.input('notifyMethod', choice)}
-                />
-                ${t.notifyMethodOption[choice]}
+                <input type="radio" name=${spec.name} value=${choice} .checked=${chosen === choice} @change=${() => actions.input(spec.name, choice)} />
+                ${t.notifyMethodOption[choice as NotifyMethod]}
               </label>
             `,
           )}
         </div>
       </fieldset>
-      ${wantsEmail ? renderTextField({ context, spec: email! }) : nothing}
-      ${wantsMobile ? renderTextField({ context, spec: mobile! }) : nothing}
-      ${renderSelectField(
-        context,
-        'notifyLanguage',
-        NOTIFY_LANGUAGE_CHOICES.map((language) => ({
-          value: language,
-          label: t.notifyLanguageOption[language],
-          lang: language === 'Arabic' ? 'ar' : 'en',
-        })),
-      )}
     `;
   }
 }
