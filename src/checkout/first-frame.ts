@@ -8,7 +8,7 @@ import type { CheckoutTokenClaims } from '../core/tokens.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
 import type { KeyValueStorage } from './environment.js';
 import type { CheckoutState } from './state.js';
-import { SavedCheckoutStore, storageKeyOf } from './storage.js';
+import { loadSaved, storageKeyOf } from './storage.js';
 
 /** A checkout before it is configured. */
 export const IDLE_STATE: CheckoutState = {
@@ -97,7 +97,7 @@ export function firstFrameOf(settings: CheckoutSettings, environment: { storage?
   if (settings.statusOnly || settings.refused) return undefined;
   const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
   if (problem) return undefined;
-  const saved = new SavedCheckoutStore(storageKeyOf(config, environment.pageUrl()), environment.storage).load();
+  const saved = loadSaved(storageKeyOf(config, environment.pageUrl()), environment.storage);
   if (saved?.order || saved?.creating) return undefined;
   return { ...prefilled(config, settings, formStateOf(config, settings, IDLE_STATE)), phase: { kind: 'form' } };
 }

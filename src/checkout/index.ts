@@ -24,7 +24,7 @@ export {
   type StatusStreamState,
   type StatusStreamTimers,
 } from './status-stream.js';
-export { SavedCheckoutStore, type SavedCheckout } from './storage.js';
+export { loadSaved, type SavedCheckout } from './storage.js';
 export * from './transitions.js';
 export {
   orderOf,

@@ -20,7 +20,7 @@ import { initialModel, orderTokenFor, savedOf, statusReferenceOf, type Effect, t
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
 import { orderOf, type CheckoutEvent, type CheckoutState, type Message } from './state.js';
-import { SavedCheckoutStore, storageKeyOf } from './storage.js';
+import { loadSaved, storageKeyOf } from './storage.js';
 import type { PayMethod } from '../core/pay-methods.js';
 
 /** The longest a `before-redirect` listener may hold the redirect. */
@@ -119,7 +119,7 @@ export class CheckoutSession {
     const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, checkedClaims);
     const pageUrl = this.#env.pageUrl();
     const key = storageKeyOf(config, pageUrl);
-    const saved = new SavedCheckoutStore(key, this.#env.storage).load();
+    const saved = loadSaved(key, this.#env.storage);
     this.#dispatch({ type: 'configure', settings, config, problem, key, saved, pageUrl, nonce: this.#env.random() });
   }
 
@@ -283,7 +283,11 @@ export class CheckoutSession {
     const text = `${key}\n${JSON.stringify(saved)}`;
     if (text === this.#written) return;
     this.#written = text;
-    new SavedCheckoutStore(key, this.#env.storage).save(saved);
+    try {
+      this.#env.storage?.setItem(key, JSON.stringify(saved));
+    } catch {
+      // Storage full or disabled: the payment still works, it only cannot be resumed after a reload.
+    }
   }
 
   /** The resend countdown: a tick each second while a wait runs and the host is on screen. */

@@ -1,7 +1,8 @@
 /**
  * What survives a reload or a 3-D Secure round trip, in the environment's storage (sessionStorage in a page):
  * the attempt's reference and the order's public facts (DESIGN.md §6). Never an account number, a birth date,
- * an OTP or a PIN, and contacts only masked.
+ * an OTP or a PIN, and contacts only masked. Read here (the first frame reads it too); written by the session, from
+ * its model (`savedOf`), in one place.
  */
 import type { PayMethod } from '../core/pay-methods.js';
 import type { CheckoutConfig } from './config.js';
@@ -19,37 +20,15 @@ export interface SavedCheckout {
   order?: ActiveOrder | undefined;
 }
 
-export class SavedCheckoutStore {
-  constructor(
-    readonly key: string,
-    private readonly storage: KeyValueStorage | undefined,
-  ) {}
-
-  load(): SavedCheckout | undefined {
-    try {
-      const text = this.storage?.getItem(this.key);
-      if (!text) return undefined;
-      const value = JSON.parse(text) as SavedCheckout;
-      return value?.version === 1 && typeof value.base === 'string' && Number.isInteger(value.attempt) ? value : undefined;
-    } catch {
-      return undefined; // storage disabled, or someone else's text
-    }
-  }
-
-  save(value: SavedCheckout): void {
-    try {
-      this.storage?.setItem(this.key, JSON.stringify(value));
-    } catch {
-      // Storage full or disabled: the payment still works, it only cannot be resumed after a reload.
-    }
-  }
-
-  clear(): void {
-    try {
-      this.storage?.removeItem(this.key);
-    } catch {
-      // as above
-    }
+/** The checkout kept under `key`, if any (and if it reads: storage may be disabled, or hold someone else's text). */
+export function loadSaved(key: string, storage: KeyValueStorage | undefined): SavedCheckout | undefined {
+  try {
+    const text = storage?.getItem(key);
+    if (!text) return undefined;
+    const value = JSON.parse(text) as SavedCheckout;
+    return value?.version === 1 && typeof value.base === 'string' && Number.isInteger(value.attempt) ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 

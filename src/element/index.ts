@@ -7,6 +7,7 @@ import './define.js';
 export { SvcCheckout } from './svc-checkout.js';
 export { TAG_NAME } from './define.js';
 export * from './events/index.js';
+export { checkoutContext, type CheckoutContextValue, type ContextOrder } from './context.js';
 export { registerTranslation } from './i18n/registry.js';
 export type { Translation, PartialTranslation } from './i18n/translation.js';
 export type {

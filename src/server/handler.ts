@@ -129,7 +129,9 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   for (const method of ['claim', 'complete', 'release'] as const) {
     if (typeof store[method] !== 'function') throw new ServiceConfigError(`callbackStore.${method} must be a function`);
   }
-  const throttleStore = options.throttleStore ?? new MemoryThrottleStore();
+  const now = options.now ?? Date.now;
+  // On the kit's clock: a throttle's window and its Retry-After are counted as every other deadline of the kit.
+  const throttleStore = options.throttleStore ?? new MemoryThrottleStore({ now });
   if (typeof throttleStore.hit !== 'function') throw new ServiceConfigError('throttleStore.hit must be a function');
   const statusBus = options.statusBus ?? new MemoryStatusBus();
   for (const method of ['publish', 'subscribe'] as const) {
@@ -139,7 +141,6 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   // Also for the merchant's own words sent to the browser (an OrderRejection's message).
   const redact = redactor(options.privateKey);
   const logger = redacting(options.logger ?? console, redact);
-  const now = options.now ?? Date.now;
   const credentials = { merchantId: options.merchantId, privateKey: options.privateKey };
 
   // Set below: the status route tells the hub what it saw, and the hub needs the routes' order tokens.

@@ -1,21 +1,22 @@
 /**
- * What `<svc-checkout>` does besides rendering: it fetches its chunks (the session's, the forms', after the first
- * frame is painted, again when the browser is back online), holds the session and hands it the host's settings,
- * keeps what the payer did in the first frame for it, and turns the session's events into the host's DOM events.
- * The host renders `view()`, and nothing it renders starts anything.
+ * What `<svc-checkout>` does besides rendering, from its first frame: it fetches its chunks (the session's, the
+ * forms', after the first frame is painted, again when the browser is back online), links the session when it comes
+ * (controllers/session-link.ts, in the session's chunk) and hands it the host's settings, and keeps for it what the
+ * payer did in the first frame. The host renders `view()`, and nothing it renders starts anything.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { CheckoutEvent, CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../../checkout/index.js';
+import type { CheckoutSession, CheckoutSettings, CheckoutState as SessionState, FieldName } from '../../checkout/index.js';
 import { firstFrameOf } from '../../checkout/first-frame.js';
 import { formTransition, type FormEvent } from '../../checkout/form.js';
 import { pageStorage, pageUrl } from '../../checkout/page.js';
 import { PAY_METHODS, type PayMethod } from '../../core/pay-methods.js';
 import type { ClientErrorCode } from '../../core/errors.js';
+import { CHECKOUT_CONTEXT_KEY } from '../context-key.js';
 import { SvcErrorEvent } from '../events/svc-error.js';
 import { addShippedTerms } from '../i18n/registry.js';
 import { lazy } from '../lazy.js';
 import { loadForm } from '../parts/forms.js';
-import { formView, type CheckoutActions, type CheckoutState, type FormActions, type StepActions } from '../state.js';
+import { formView, type CheckoutActions, type CheckoutState, type FormActions } from '../state.js';
 import type { LocalizeController } from './localize.js';
 
 type Engine = typeof import('../engine.js');
@@ -40,33 +41,41 @@ type Chunk = 'session' | PayMethod | 'words';
 export class CheckoutController implements ReactiveController {
   readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #localize: LocalizeController;
-  #session: CheckoutSession | undefined;
   #engine: Engine | undefined;
+  /** The session and its link to the host, once the session's chunk has come. */
+  #link: InstanceType<Engine['SessionLink']> | undefined;
   /** What the payer did in the first frame, replayed into the session, in order, when it takes over. */
   #early: EarlyEvent[] | undefined = [];
   /** The first frame's state, when the settings show a form before the session comes. */
   #first: SessionState | undefined;
   /** The chunks that could not be fetched (offline, a site that moved its files). */
   readonly #unloaded = new Set<Chunk>();
-  /** A submit asked for before the session came: a second one gets the same promise. */
-  #submitting: Promise<void> | undefined;
-  /** `svc-ready` to dispatch once the state it describes is rendered. */
-  #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
-  /** What the host's live region says now. */
-  announcement = '';
+  /** The shop's requests for `checkoutContext` made before the session came, with where each came from. */
+  #contextRequests: [EventTarget, Event][] = [];
 
   constructor(host: ReactiveControllerHost & HTMLElement, localize: LocalizeController) {
     this.#host = host;
     this.#localize = localize;
     host.addController(this);
+    // Held until the session's chunk brings the provider, which hears them again.
+    host.addEventListener('context-request', (event) => {
+      if (this.#link || (event as Event & { context?: unknown }).context !== CHECKOUT_CONTEXT_KEY) return;
+      event.stopPropagation();
+      this.#contextRequests.push([event.composedPath()[0]!, event]);
+    });
   }
 
   get session(): CheckoutSession | undefined {
-    return this.#session;
+    return this.#link?.session;
   }
 
   get engine(): Engine | undefined {
     return this.#engine;
+  }
+
+  /** What the live region says. */
+  get announcement(): string {
+    return this.#link?.announcement ?? '';
   }
 
   /** Whether the session's chunk, or that of the form shown, could not be fetched. */
@@ -74,12 +83,9 @@ export class CheckoutController implements ReactiveController {
     return this.#unloaded.has('session') || (method !== undefined && this.#unloaded.has(method));
   }
 
-  /** The commands of the steps, which come with the session. */
-  #stepActions: StepActions | undefined;
-
   /** The commands the parts send: the form's go to the session, or are kept for it while the first frame is all there is. */
   get actions(): CheckoutActions {
-    return { ...this.#formActions, ...this.#stepActions } as CheckoutActions;
+    return { ...this.#formActions, ...this.#link?.actions } as CheckoutActions;
   }
 
   readonly #formActions: FormActions = {
@@ -94,12 +100,12 @@ export class CheckoutController implements ReactiveController {
     // Pay: a session that could not load is said in the element; any other rejection is a fault, left for the page.
     submit: () =>
       this.submit().catch((error: unknown) => {
-        if (this.#session) throw error;
+        if (this.#link) throw error;
       }),
   };
 
   #send(event: EarlyEvent): void {
-    const session = this.#session;
+    const session = this.session;
     if (!session || this.#early) {
       this.#early?.push(event);
       this.#host.requestUpdate();
@@ -108,19 +114,19 @@ export class CheckoutController implements ReactiveController {
     else session.blur(event.name);
   }
 
-  /** Sends the form; before the session came, once it has taken over what the payer did. */
+  /**
+   * Sends the form; before the session came, once it has taken over what the payer did (a second call while one is
+   * in flight gets the session's same promise).
+   */
   submit(): Promise<void> {
-    if (this.#session && !this.#early) return this.#session.submit();
-    this.#submitting ??= this.configured()
-      .then((session) => session.submit())
-      .finally(() => (this.#submitting = undefined));
-    return this.#submitting;
+    const session = this.session;
+    return session && !this.#early ? session.submit() : this.configured().then((configured) => configured.submit());
   }
 
   /** The session once it is configured, with what the payer did in the first frame. */
   async configured(): Promise<CheckoutSession> {
     await this.#host.updateComplete;
-    return this.#session as CheckoutSession;
+    return this.session as CheckoutSession;
   }
 
   /**
@@ -128,8 +134,8 @@ export class CheckoutController implements ReactiveController {
    * before it, the first frame's form (or nothing, and the session is fetched at once to decide).
    */
   configure(settings: CheckoutSettings): void {
-    const session = this.#session;
-    if (session && this.#engine) {
+    const session = this.session;
+    if (session) {
       session.configure(settings);
       const early = this.#early;
       this.#early = undefined;
@@ -142,7 +148,7 @@ export class CheckoutController implements ReactiveController {
 
   /** What the host renders: the session's state in words, or the first frame's form with what the payer did. */
   view(): CheckoutState | undefined {
-    if (this.#session && this.#engine) return this.#engine.viewOf(this.#session.state, this.#localize);
+    if (this.#link) return this.#link.view();
     const first = this.#first;
     if (!first) return undefined;
     return formView((this.#early ?? []).reduce((state, event) => (event.type === 'blur' ? state : formTransition(state, event)), first));
@@ -153,22 +159,17 @@ export class CheckoutController implements ReactiveController {
     if (!this.#unloaded.has(method)) this.#fetchForm(method);
   }
 
-  /** Loads the session's chunk and makes the session (once); the host's next update configures it. */
+  /** Loads the session's chunk and links the session to the host (once); the host's next update configures it. */
   start(): Promise<CheckoutSession> {
     return loadEngine().then(
       (module) => {
         this.#loaded('session', true);
-        if (this.#session) return this.#session;
-        const session = new module.CheckoutSession();
-        this.#engine = module;
-        this.#session = session;
-        this.#stepActions = module.stepActions(session);
-        new module.StepFocusController(this.#host, session);
-        session.subscribe(() => this.#host.requestUpdate());
-        session.on((event) => this.#dispatch(event));
-        if (this.#host.isConnected) session.resume();
-        this.#host.requestUpdate();
-        return session;
+        if (!this.#link) {
+          this.#engine = module;
+          this.#link = new module.SessionLink(this.#host, this.#localize, this.#contextRequests.splice(0));
+          this.#host.requestUpdate();
+        }
+        return this.#link.session;
       },
       (error: unknown) => {
         this.#loaded('session', false, error);
@@ -238,37 +239,10 @@ export class CheckoutController implements ReactiveController {
   };
 
   hostConnected(): void {
-    this.#session?.resume();
     addEventListener('online', this.#online);
   }
 
   hostDisconnected(): void {
-    this.#session?.pause();
     removeEventListener('online', this.#online);
-  }
-
-  hostUpdated(): void {
-    if (!this.#ready) return;
-    const detail = this.#ready;
-    this.#ready = undefined;
-    this.#host.dispatchEvent(this.#engine!.domEventOf({ type: 'ready', detail }));
-  }
-
-  /** Says `text` in the live region: cleared first, so that the same words said twice are said twice. */
-  #announce(text: string): void {
-    this.announcement = '';
-    this.#host.requestUpdate();
-    requestAnimationFrame(() => {
-      this.announcement = text;
-      this.#host.requestUpdate();
-    });
-  }
-
-  /** The session's events as the host's DOM events (`ready` once its state is rendered; `announce` said aloud). */
-  #dispatch(event: CheckoutEvent): void {
-    const engine = this.#engine!;
-    if (event.type === 'ready') this.#ready = event.detail;
-    else if (event.type === 'announce') this.#announce(engine.announcementText(event.detail, this.#localize));
-    else if (!this.#host.dispatchEvent(engine.domEventOf(event)) && event.type === 'before-redirect') event.preventDefault();
   }
 }

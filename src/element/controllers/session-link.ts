@@ -1,0 +1,80 @@
+/**
+ * The element's link to its session, made when the session's chunk has loaded (src/element/engine.ts): the session
+ * runs while the element is on the page, its changes update the element, its events become the element's DOM
+ * events (`svc-ready` once the state it describes is rendered; announcements said in the live region), focus follows
+ * the step, and `checkoutContext` is provided. What the first frame needs of it is in controllers/checkout.ts.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { CheckoutSession, type CheckoutEvent } from '../../checkout/index.js';
+import type { PayMethod } from '../../core/pay-methods.js';
+import { domEventOf } from '../events/table.js';
+import { announcementText } from '../messages.js';
+import type { CheckoutState, StepActions } from '../state.js';
+import { stepActions } from '../step-commands.js';
+import { viewOf } from '../view.js';
+import type { LocalizeController } from './localize.js';
+import { provideCheckoutContext } from './provide-context.js';
+import { StepFocusController } from './step-focus.js';
+
+type Host = ReactiveControllerHost & HTMLElement;
+
+export class SessionLink implements ReactiveController {
+  readonly session = new CheckoutSession();
+  readonly actions: StepActions;
+  /** What the element's live region says now. */
+  announcement = '';
+  readonly #host: Host;
+  readonly #localize: LocalizeController;
+  /** `svc-ready` to dispatch once the state it describes is rendered. */
+  #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
+
+  /** `contextRequests`: the shop's requests for the context made before, asked again now from where they came. */
+  constructor(host: Host, localize: LocalizeController, contextRequests: readonly [EventTarget, Event][]) {
+    this.#host = host;
+    this.#localize = localize;
+    const session = this.session;
+    this.actions = stepActions(session);
+    new StepFocusController(host, session);
+    provideCheckoutContext(host, session);
+    for (const [target, event] of contextRequests) target.dispatchEvent(event);
+    session.subscribe(() => host.requestUpdate());
+    session.on((event) => this.#dispatch(event));
+    host.addController(this);
+  }
+
+  /** The session's state in words of the element's language. */
+  view(): CheckoutState {
+    return viewOf(this.session.state, this.#localize);
+  }
+
+  hostConnected(): void {
+    this.session.resume();
+  }
+
+  hostDisconnected(): void {
+    this.session.pause();
+  }
+
+  hostUpdated(): void {
+    const detail = this.#ready;
+    if (!detail) return;
+    this.#ready = undefined;
+    this.#host.dispatchEvent(domEventOf({ type: 'ready', detail }));
+  }
+
+  #dispatch(event: CheckoutEvent): void {
+    if (event.type === 'ready') this.#ready = event.detail;
+    else if (event.type === 'announce') this.#announce(announcementText(event.detail, this.#localize));
+    else if (!this.#host.dispatchEvent(domEventOf(event)) && event.type === 'before-redirect') event.preventDefault();
+  }
+
+  /** Says `text` in the live region: cleared first, so that the same words said twice are said twice. */
+  #announce(text: string): void {
+    this.announcement = '';
+    this.#host.requestUpdate();
+    requestAnimationFrame(() => {
+      this.announcement = text;
+      this.#host.requestUpdate();
+    });
+  }
+}
