@@ -8,7 +8,7 @@
  * the Web path does (test/server/node-fast-path.test.ts); everything else takes the Web path.
  */
 import { rememberClientAddress } from './client-address.js';
-import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
+import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problem, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
 import { byteLength } from './runtime.js';
 import { webSignal, type AbortSignalLike } from './transport.js';
 
@@ -103,7 +103,7 @@ async function serve(
   });
   let answer: Response;
   if (url === undefined) answer = problem(404, 'no such path');
-  else if (forbiddenMethod) answer = problem(405, 'only POST is served here', { Allow: 'POST' });
+  else if (forbiddenMethod) answer = problem(405, 'only POST is served here', {}, { Allow: 'POST' });
   else {
     const webRequest = toWebRequest(request, url, abandoned.signal);
     rememberClientAddress(webRequest, request.socket?.remoteAddress);
@@ -164,13 +164,6 @@ async function pipe(body: ReadableStream<Uint8Array>, response: NodeResponse, he
     response.removeListener?.('close', onClose);
     if (!closed) response.end();
   }
-}
-
-function problem(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ message }), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
-  });
 }
 
 /**
