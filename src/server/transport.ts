@@ -51,18 +51,34 @@ export class TransportFailure extends Error {
   }
 }
 
+/** Aborts when either does: AbortSignal.any, or the same by hand where the runtime lacks it (Vercel's Edge Runtime). */
+function eitherSignal(first: AbortSignal, second: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([first, second]);
+  const either = new AbortController();
+  for (const signal of [first, second]) {
+    if (signal.aborted) either.abort(signal.reason);
+    else signal.addEventListener('abort', () => either.abort(signal.reason), { once: true });
+  }
+  return either.signal;
+}
+
 export function fetchExchange(baseUrl: string, fetchImpl: typeof fetch): Exchange {
   return async ({ path, headers, body, timeoutMs, signal: given }) => {
     const callerSignal = given && webSignal(given);
     const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    const signal = callerSignal ? eitherSignal(callerSignal, timeout) : timeout;
     let response: Response;
     try {
-      response = await fetchImpl(`${baseUrl}${path}`, { method: 'POST', headers, body, signal, redirect: 'error' });
+      // 'manual', not 'error', which workerd refuses outright: a redirect is refused below, as the Node pool does.
+      response = await fetchImpl(`${baseUrl}${path}`, { method: 'POST', headers, body, signal, redirect: 'manual' });
     } catch (error) {
       if (timeout.aborted) throw new TransportFailure('timeout', error);
       if (callerSignal?.aborted) throw error;
       throw new TransportFailure('network', error);
+    }
+    if (response.type === 'opaqueredirect' || REDIRECT.test(String(response.status))) {
+      void response.body?.cancel().catch(() => undefined);
+      throw new TransportFailure('network', new Error('the service answered with a redirect'));
     }
     try {
       return { status: response.status, text: await response.text(), date: response.headers.get('date') ?? undefined };
@@ -148,7 +164,7 @@ export function nodeExchange(baseUrl: string): Exchange | undefined {
           });
           incoming.on('end', () =>
             settle(() => {
-              // fetch follows no redirect here (redirect: 'error'), and neither does this.
+              // fetch follows no redirect here (redirect: 'manual', refused), and neither does this.
               if (REDIRECT.test(String(status))) reject(new TransportFailure('network', new Error('the service answered with a redirect')));
               else resolve({ status: status ?? 0, text: textOf(chunks), date: String(incoming.headers['date'] ?? '') || undefined });
             }),

@@ -127,7 +127,8 @@ export const caseOf = fc.constantFrom(...ROUTES).chain((route) =>
   }),
 );
 
-export async function proofHeaders(proof: Proof, body: string | Uint8Array): Promise<Record<string, string>> {
+/** The token headers a case's proof stands for, issued at `now` (the clock of the kits under comparison). */
+export async function proofHeaders(proof: Proof, body: string | Uint8Array, now = NOW): Promise<Record<string, string>> {
   let value: unknown;
   try {
     value = JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body));
@@ -135,16 +136,16 @@ export async function proofHeaders(proof: Proof, body: string | Uint8Array): Pro
     value = undefined;
   }
   const order = orderOf(value);
-  const checkout = (extra: object, now = NOW) => issueCheckoutToken(credentials, { ...order, reference: 'order-1001', ...extra }, { now });
+  const checkout = (extra: object, at = now) => issueCheckoutToken(credentials, { ...order, reference: 'order-1001', ...extra }, { now: at });
   const orderToken = (id: { merchantId: string; privateKey: string }) =>
-    issueOrderToken(id.privateKey, { merchantId: id.merchantId, orderNo: ORDERS[0]!, reference: 'order-1001', country: 'EG', expiresAt: NOW / 1000 + 3_600 });
+    issueOrderToken(id.privateKey, { merchantId: id.merchantId, orderNo: ORDERS[0]!, reference: 'order-1001', country: 'EG', expiresAt: Math.floor(now / 1000) + 3_600 });
   switch (proof) {
     case 'checkout token':
       return { [CHECKOUT_TOKEN_HEADER]: await checkout({ attempts: 3 }) };
     case 'checkout token, other order':
       return { [CHECKOUT_TOKEN_HEADER]: await checkout({ reference: 'someone-else' }) };
     case 'expired checkout token':
-      return { [CHECKOUT_TOKEN_HEADER]: await checkout({}, NOW - 7_200_000) };
+      return { [CHECKOUT_TOKEN_HEADER]: await checkout({}, now - 7_200_000) };
     case 'order token':
       return { [ORDER_TOKEN_HEADER]: await orderToken(credentials) };
     case 'order token, other merchant':
