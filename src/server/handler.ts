@@ -29,6 +29,7 @@ import {
 } from './http.js';
 import { paymentRoutes, type AuthorizeActionHook, type AuthorizeHook, type OrderSource, type Route } from './payments.js';
 import { returnPage } from './return-page.js';
+import { requestScopedIo } from './runtime.js';
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
 import { MemoryStatusBus, type StatusBus, type StatusUpdate } from './status-bus.js';
 import { resolveStreamOptions, StatusHub, systemTimers, type StreamOptions, type Timers } from './streams.js';
@@ -162,17 +163,17 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     now,
     observeStatus: (data) => hub?.observe(data),
   });
-  if (streamOptions) {
-    hub = new StatusHub({
+  const newHub = (bus: StatusBus, resolved: NonNullable<typeof streamOptions>) =>
+    new StatusHub({
       query: (query, signal) => client.queryStatus(query, { signal, retries: 0 }),
-      bus: statusBus,
+      bus,
       orderTokenFor: payments.orderTokenFor,
-      options: streamOptions,
+      options: resolved,
       timers: options.timers ?? systemTimers,
       now,
       logger,
     });
-  }
+  if (streamOptions) hub = newHub(statusBus, streamOptions);
   const publish = (event: CallbackEvent) => {
     const { orderNo, reference, status, failureCode, failureReason } = event.body;
     const update: StatusUpdate = { orderNo, reference, status, source: 'callback', at: now() };
@@ -208,7 +209,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       checkoutToken: request.headers.get(CHECKOUT_TOKEN_HEADER) ?? tokenOf('checkout'),
     });
     if (!proven.ok) return toResponse(proven.response);
-    return hub.open(request, proven.proof);
+    // Where a request's I/O is its own (workerd), a stream shares no query and hears no callback of another
+    // request: it gets a hub of its own, whose status queries bring it what callbacks bring it elsewhere.
+    const streamHub = requestScopedIo && streamOptions ? newHub(new MemoryStatusBus(), streamOptions) : hub;
+    return streamHub.open(request, proven.proof);
   }
 
   const json = (route: Route) => (request: KitRequest, body: Uint8Array) => withJson(body, (value) => route(value, request));

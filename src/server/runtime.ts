@@ -94,6 +94,13 @@ export const nodeHttps = builtin<NodeHttp>('node:https');
 /** Node's Buffer, or undefined: then the kit's own code measures and encodes text. */
 export const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
 
+/**
+ * Whether one request's I/O must stay within it, as in Cloudflare's workerd: a request whose response stream
+ * another request writes to, or that waits for a status query another request started, is cancelled as hung. There
+ * each status stream gets status queries of its own (handler.ts).
+ */
+export const requestScopedIo = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === 'Cloudflare-Workers';
+
 const encoder = new TextEncoder();
 
 /** UTF-8 length of a string, without encoding it where Node's Buffer is there (it is, wherever node:http is). */

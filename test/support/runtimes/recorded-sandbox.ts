@@ -52,8 +52,8 @@ function forward(target: string, method: string, headers: IncomingMessage['heade
   });
 }
 
-/** A sandbox for `merchant`; `date`: the fixed time every service answer is dated at, in ms. */
-export async function startRecordedSandbox(merchant: { merchantId: string; privateKey: string }, date: number): Promise<RecordedSandbox> {
+/** A sandbox for `merchant`; `date`: the fixed time every service answer is dated at, in ms (else the sandbox's own). */
+export async function startRecordedSandbox(merchant: { merchantId: string; privateKey: string }, date?: number): Promise<RecordedSandbox> {
   let sandboxUrl = '';
   let callbacksUrl: string | undefined;
   const requests: ServiceRequest[] = [];
@@ -73,7 +73,7 @@ export async function startRecordedSandbox(merchant: { merchantId: string; priva
         raw: body.toString('hex'),
       });
       const answer = await forward(`${sandboxUrl}${path}`, incoming.method ?? 'POST', incoming.headers, body);
-      const headers = { ...answer.headers, date: new Date(date).toUTCString() };
+      const headers = date === undefined ? { ...answer.headers } : { ...answer.headers, date: new Date(date).toUTCString() };
       delete headers['transfer-encoding'];
       delete headers['connection'];
       outgoing.writeHead(answer.status, headers).end(answer.body);
