@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
+import { sorted } from './floor/sorted-json.mjs';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
 const service = new URL(process.env.SANDBOX_URL);
@@ -15,16 +16,6 @@ const ROUTES = {
   '/payments': '/api/v1/international/payment/create',
   '/payments/status': '/api/v1/international/cashier/status',
 };
-
-/** JSON with keys sorted at every depth, no whitespace: the bytes that are signed and sent. */
-function sorted(value) {
-  if (Array.isArray(value)) return `[${value.map(sorted).join(',')}]`;
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  return `{${Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${sorted(value[key])}`)
-    .join(',')}}`;
-}
 
 function answer(response, status, body) {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });

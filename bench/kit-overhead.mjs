@@ -2,9 +2,12 @@
 // (b) to a bare forwarder that signs and forwards them (bench/forwarder.mjs, the floor), and (c) to the kit's
 // handler, which checks the token, validates, signs and forwards them. Three processes, as in use: this one sends,
 // the hop (bench/kit-server.mjs or bench/forwarder.mjs) and the sandbox (bin/svc-sandbox.js) each run in their own,
-// on 127.0.0.1. `node bench/kit-overhead.mjs` runs this part alone (after `npm run build`).
+// on 127.0.0.1. On Deno and Bun (the binaries their npm packages install), the same two hops again, each in that
+// runtime's own server (bench/runtime-server.mjs): the kit, and a bare forwarder written for that runtime as its
+// floor, in the same rounds. `node bench/kit-overhead.mjs` runs this part alone (after `npm run build`).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { canonicalJson, CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../dist/core/index.js';
@@ -17,15 +20,19 @@ export const CONCURRENCY = 16;
 /** Against the bare forwarder (bench/forwarder.mjs), measured in the same run. */
 export const THROUGHPUT_RATIO_TARGET = 0.9;
 export const CPU_RATIO_TARGET = 1.5;
-const SIDES = ['direct', 'floor', 'kit'];
+/** The runtimes the kit is measured on besides Node, each beside a bare forwarder of its own. */
+const RUNTIMES = {
+  deno: { name: 'Deno', command: 'node_modules/.bin/deno', args: ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', 'bench/runtime-server.mjs'] },
+  bun: { name: 'Bun', command: 'node_modules/.bin/bun', args: ['bench/runtime-server.mjs'] },
+};
 /** Rounds of each side, taking turns; each ratio is the median of the rounds' own (kit against the floor of the same round). */
 const ROUNDS = 7;
 const WARM_UP = 300;
 const COUNTS = { status: 1_500, create: 800 };
 
-/** Starts a Node process and waits for the http:// address it prints. */
-async function start(what, args, env = {}) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts a process (Node unless said) and waits for the http:// address it prints. */
+async function start(what, args, env = {}, command = process.execPath) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`${what} exited (${code}) before it listened`);
@@ -83,6 +90,22 @@ export async function measureKitOverhead(row, note) {
   const profile = (what) => (process.env.KIT_CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', `${process.env.KIT_CPU_PROF}/${what}`] : []);
   const kit = await start('the kit', [...profile('kit'), 'bench/kit-server.mjs'], { SANDBOX_URL: sandbox.url });
   const floor = await start('the bare forwarder', [...profile('floor'), 'bench/forwarder.mjs'], { SANDBOX_URL: sandbox.url });
+  /** Per runtime found: its floor and its kit, each a process of that runtime. */
+  const elsewhere = {};
+  const hops = [];
+  for (const [id, runtime] of Object.entries(RUNTIMES)) {
+    if (!existsSync(runtime.command)) {
+      note(`  (${runtime.name}: ${runtime.command} is missing; run npm ci)`);
+      continue;
+    }
+    const env = { SANDBOX_URL: sandbox.url, MERCHANT_ID: DEFAULT_MERCHANT.merchantId, PRIVATE_KEY: DEFAULT_MERCHANT.privateKey, DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
+    elsewhere[id] = {
+      floor: await start(`the ${runtime.name} forwarder`, runtime.args, { ...env, ROLE: 'floor' }, runtime.command),
+      kit: await start(`the kit on ${runtime.name}`, runtime.args, { ...env, ROLE: 'kit' }, runtime.command),
+    };
+    hops.push(elsewhere[id].floor, elsewhere[id].kit);
+  }
+  const SIDES = ['direct', 'floor', 'kit', ...Object.keys(elsewhere).flatMap((id) => [`${id} floor`, `${id} kit`])];
   try {
     const { merchantId, privateKey } = DEFAULT_MERCHANT;
     let serial = 0;
@@ -119,8 +142,8 @@ export async function measureKitOverhead(row, note) {
       await expectSuccess(response);
     };
     /** What the element does: plain JSON to the kit, which validates, signs and forwards. */
-    const throughKit = async (path, body, headers) => {
-      const response = await fetch(`${kit.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const throughKit = async (path, body, headers, url = kit.url) => {
+      const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
       await expectSuccess(response);
       return response;
     };
@@ -140,8 +163,8 @@ export async function measureKitOverhead(row, note) {
     }
     const orderOf = (index) => orders[index % orders.length];
     /** The same calls to the bare forwarder, which signs and forwards whatever the body says. */
-    const throughFloor = async (path, body) => {
-      const response = await fetch(`${floor.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const throughFloor = async (path, body, url = floor.url) => {
+      const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       await expectSuccess(response);
     };
     const operations = {
@@ -159,28 +182,43 @@ export async function measureKitOverhead(row, note) {
         },
       },
     };
+    for (const [id, hop] of Object.entries(elsewhere)) {
+      operations.status[`${id} floor`] = (index) => throughFloor('/payments/status', { country: 'EG', orderNo: orderOf(index).orderNo }, hop.floor.url);
+      operations.status[`${id} kit`] = (index) => throughKit('/payments/status', {}, { [ORDER_TOKEN_HEADER]: orderOf(index).token }, hop.kit.url);
+      operations.create[`${id} floor`] = () => throughFloor('/payments', createBody(), hop.floor.url);
+      operations.create[`${id} kit`] = () => {
+        const { body, token } = prepared.shift();
+        return throughKit('/payments', body, { [CHECKOUT_TOKEN_HEADER]: token }, hop.kit.url);
+      };
+    }
+    const isKit = (side) => side === 'kit' || side.endsWith(' kit');
 
     note(`\nMerchant kit overhead: ${CONCURRENCY} requests at a time, ${ROUNDS} rounds of each side, the sides taking turns (ratios: the median of`);
     note('  the rounds\' own, kit against the floor of the same round);');
     note('  floor: a bare forwarder (bench/forwarder.mjs: node:http in, sorted JSON, node:crypto HMAC, keep-alive node:http');
     note('  out); kit: the merchant kit under toNodeListener, which reads, checks the token, validates, serialises, signs');
     note('  and forwards; direct: signed here and sent straight to the sandbox. Sender, hop and sandbox: three processes.');
+    if (Object.keys(elsewhere).length > 0) {
+      note(`  On ${Object.keys(elsewhere).map((id) => RUNTIMES[id].name).join(' and ')} (bench/runtime-server.mjs, the runtime's own server): the kit, and a bare`);
+      note('  forwarder in that runtime (sorted JSON, node:crypto HMAC, its fetch out) as its floor, in the same rounds.');
+    }
     // KIT_OPS=create (or status) measures one operation only, e.g. for a CPU profile of it.
     const only = process.env.KIT_OPS?.split(',');
     for (const [operation, sides] of Object.entries(operations)) {
       if (only && !only.includes(operation)) continue;
       const count = COUNTS[operation];
-      await load(sides.direct, WARM_UP);
-      await load(sides.floor, WARM_UP);
-      if (operation === 'create') await prepare(WARM_UP);
-      await load(sides.kit, WARM_UP);
-      const runs = { direct: [], floor: [], kit: [] };
+      for (const side of SIDES) {
+        if (operation === 'create' && isKit(side)) await prepare(WARM_UP);
+        await load(sides[side], WARM_UP);
+      }
+      const runs = Object.fromEntries(SIDES.map((side) => [side, []]));
       const hopOf = { direct: undefined, floor: floor.child, kit: kit.child };
+      for (const [id, hop] of Object.entries(elsewhere)) Object.assign(hopOf, { [`${id} floor`]: hop.floor.child, [`${id} kit`]: hop.kit.child });
       for (let round = 0; round < ROUNDS; round++) {
         // Creates grow the sandbox's book; rotating the first side keeps any from always meeting a larger one.
         const order = SIDES.slice(round % SIDES.length).concat(SIDES.slice(0, round % SIDES.length));
         for (const side of order) {
-          if (operation === 'create' && side === 'kit') await prepare(count);
+          if (operation === 'create' && isKit(side)) await prepare(count);
           const hop = hopOf[side];
           const before = [ownCpuMs(), hop && cpuMsOf(hop.pid), cpuMsOf(sandbox.child.pid)];
           const result = await load(sides[side], count);
@@ -199,9 +237,9 @@ export async function measureKitOverhead(row, note) {
       const { direct: d, floor: f, kit: k } = summary;
       // Each round's kit against the floor measured beside it: the machine's load drifts less within a round than
       // across the run, so the median of the rounds' ratios is steadier than a ratio of the medians.
-      const roundRatios = (of) => quantile(runs.kit.map((result, round) => of(result) / of(runs.floor[round])), 0.5);
+      const roundRatios = (of, kitSide = 'kit', floorSide = 'floor') => quantile(runs[kitSide].map((result, round) => of(result) / of(runs[floorSide][round])), 0.5);
       const ratio = roundRatios((result) => result.rate);
-      for (const [name, side] of [['direct', d], ['floor', f], ['kit', k]]) {
+      for (const [name, side] of Object.entries(summary)) {
         const [sender, hop, service] = side.cpuMs.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
         note(`  ${operation}, ${name}: ${Math.round(side.rate)} /s, p50 ${side.p50.toFixed(2)} ms, p95 ${side.p95.toFixed(2)} ms; CPU ms per request: sender ${sender}, hop ${hop}, sandbox ${service}`);
       }
@@ -228,10 +266,32 @@ export async function measureKitOverhead(row, note) {
           met: cpuRatio <= CPU_RATIO_TARGET,
         });
       }
+      for (const id of Object.keys(elsewhere)) {
+        const { name } = RUNTIMES[id];
+        const [rf, rk] = [summary[`${id} floor`], summary[`${id} kit`]];
+        const runtimeRatio = roundRatios((result) => result.rate, `${id} kit`, `${id} floor`);
+        row({
+          what: `${operation} through the kit on ${name}: throughput`,
+          figure: `${Math.round(rk.rate)} /s`,
+          compared: `${name} bare forwarder: ${Math.round(rf.rate)} /s, ratio ${runtimeRatio.toFixed(2)}; the kit on Node: ${Math.round(k.rate)} /s`,
+          target: `ratio ≥ ${THROUGHPUT_RATIO_TARGET}`,
+          met: runtimeRatio >= THROUGHPUT_RATIO_TARGET,
+        });
+        if (Number.isNaN(rk.cpuMs[1]) || Number.isNaN(rf.cpuMs[1])) continue;
+        const cpuRatio = roundRatios((result) => result.cpuMs[1], `${id} kit`, `${id} floor`);
+        row({
+          what: `${operation} on ${name}: CPU per request, kit process`,
+          figure: `${rk.cpuMs[1].toFixed(2)} ms`,
+          compared: `${name} bare forwarder ${rf.cpuMs[1].toFixed(2)} ms, ratio ${cpuRatio.toFixed(2)}; the kit on Node ${k.cpuMs[1].toFixed(2)} ms`,
+          target: `ratio ≤ ${CPU_RATIO_TARGET}`,
+          met: cpuRatio <= CPU_RATIO_TARGET,
+        });
+      }
     }
   } finally {
     await stop(kit);
     await stop(floor);
+    for (const hop of hops) await stop(hop);
     await stop(sandbox);
   }
 }

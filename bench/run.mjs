@@ -4,7 +4,8 @@
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
 //   bench/stream.mjs        the status stream: callback-to-payer latency, queries in a 30-minute wait, open streams
-//   bench/kit-overhead.mjs  status and create through the merchant kit against a bare forwarder (bench/forwarder.mjs)
+//   bench/kit-overhead.mjs  status and create through the merchant kit against a bare forwarder (bench/forwarder.mjs),
+//                           and on Deno and Bun against a bare forwarder of each (bench/runtime-server.mjs)
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
