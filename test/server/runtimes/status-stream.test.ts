@@ -21,7 +21,7 @@ import { orderOf } from '../../support/tokens.js';
 /** The base of the kit's status queries between callbacks: long enough that a push is never a poll's luck. */
 const POLL_MS = 1_500;
 
-describe.each<RuntimeName>(['deno', 'bun', 'workerd', 'edge-runtime'])('the status stream in %s', (name) => {
+describe.each<RuntimeName>(['deno', 'bun', 'workerd', 'workerd-nodejs-compat', 'edge-runtime'])('the status stream in %s', (name) => {
   let service: RecordedSandbox;
   let runtime: StartedRuntime;
   let elsewhere: { url: string; close(): Promise<void> };
@@ -77,7 +77,7 @@ describe.each<RuntimeName>(['deno', 'bun', 'workerd', 'edge-runtime'])('the stat
 
   // Deno, Bun and the Edge Runtime hold every request in one process (an Edge Function instance) that shares memory;
   // workerd keeps each request's I/O to itself.
-  const pushes = name !== 'workerd';
+  const pushes = !name.startsWith('workerd');
 
   it(
     pushes

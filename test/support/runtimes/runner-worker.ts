@@ -4,13 +4,14 @@ import { createKitApp, type KitAppConfig } from './kit-app.js';
 let app: ((request: Request) => Promise<Response>) | undefined;
 
 export default {
-  async fetch(request: Request, env: { KIT_CONFIG: string }, context: { waitUntil(promise: Promise<unknown>): void }): Promise<Response> {
-    app ??= createKitApp(JSON.parse(env.KIT_CONFIG) as KitAppConfig, 'workerd').serve;
+  async fetch(request: Request, env: { KIT_CONFIG: string }): Promise<Response> {
+    const config = JSON.parse(env.KIT_CONFIG) as KitAppConfig & { runtime: string };
+    app ??= createKitApp(config, config.runtime).serve;
     const response = await app(request);
     // workerd, serving HTTP itself here (Cloudflare's edge stands in front of it in production), closes a
     // connection whose request body was left unread with those bytes still in the socket, which resets it: the
     // client may lose the answer. Read what the kit did not need (a 404, 405 or 415 answered before the body).
-    if (request.body && !request.bodyUsed) context.waitUntil(request.arrayBuffer().catch(() => undefined));
+    if (request.body && !request.bodyUsed) await request.arrayBuffer().catch(() => undefined);
     return response;
   },
 };

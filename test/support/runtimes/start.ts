@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import type { KitAppConfig } from './kit-app.js';
 
-export const RUNTIMES = ['deno', 'bun', 'workerd', 'edge-runtime'] as const;
+export const RUNTIMES = ['deno', 'bun', 'workerd', 'workerd-nodejs-compat', 'edge-runtime'] as const;
 export type RuntimeName = (typeof RUNTIMES)[number];
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -113,14 +113,17 @@ export async function startRuntime(name: RuntimeName, config: KitAppConfig): Pro
           },
         };
       }
-      case 'workerd': {
+      case 'workerd':
+      case 'workerd-nodejs-compat': {
         const { Miniflare } = await import('miniflare');
         let output = '';
         const miniflare = new Miniflare({
           modules: true,
           script: await bundle(workerEntry, 'esm'),
           compatibilityDate: COMPATIBILITY_DATE,
-          bindings: { KIT_CONFIG },
+          // Node's modules in the Worker, as many shops turn them on: then the kit finds node:crypto and node:http.
+          compatibilityFlags: name === 'workerd-nodejs-compat' ? ['nodejs_compat'] : [],
+          bindings: { KIT_CONFIG: JSON.stringify({ ...config, runtime: name }) },
           host: '127.0.0.1',
           port: 0,
           handleRuntimeStdio(stdout, stderr) {
