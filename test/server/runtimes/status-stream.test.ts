@@ -1,12 +1,12 @@
 // The status stream (GET /payments/events) in each runtime, each started once here with the real clock, in front of
 // the real sandbox. What each can do differs, and each is tested for exactly what it can:
-//   - Deno and Bun are long-lived servers like Node: a verified callback reaches every stream of the order that
-//     process holds at once (the memory status bus), with no status query; a callback that another process
-//     verified reaches them through a shared bus (Redis), or else by the kit's own status queries.
-//   - workerd and the Edge Runtime serve each request in an isolate that may be a different one for the next:
-//     a stream is one request, held open with the kit's status queries behind it, and it sees a payment whose
-//     callback another isolate verified by those queries. Within one workerd isolate the callback's request
-//     cannot write to another request's stream (workerd forbids I/O across requests): the kit's queries bring it.
+//   - Deno, Bun and Vercel's Edge Runtime share memory between the requests of a process (an Edge Function
+//     instance): a callback it verifies reaches every stream of the order it holds at once, with no status query. A
+//     callback another process verified reaches them through a shared bus (Redis: redis.test.ts), else by the kit's
+//     own status queries.
+//   - workerd keeps each request's I/O to itself (it cancels a request that waits for another's): each stream is
+//     served alone, with status queries of its own, which bring it the payment even when the same isolate verified
+//     the callback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS, CHECKOUT_TOKEN_HEADER } from '../../../src/core/index.js';
 import { issueCheckoutToken } from '../../../src/server/index.js';
