@@ -253,6 +253,18 @@ export function describeConformance(name: RuntimeName, traits: RuntimeTraits): v
       expect(inRuntime).toEqual(onNodeKit);
     });
 
+    it('leaves both sandboxes with the same orders, each where the other is', async () => {
+      const book = async (side: Side) =>
+        // Everything but the times (each sandbox's own clock): what happened to each order, in order, included.
+        (await side.service.control.orders()).map(({ createdAt: _created, expiresAt: _expires, updatedAt: _updated, ...order }) => ({
+          ...order,
+          life: order.life.map(({ at: _at, ...entry }) => entry),
+        }));
+      const [onNodeSide, inRuntime] = await onBoth(book);
+      expect(onNodeSide.length).toBeGreaterThan(orders.length);
+      expect(inRuntime).toEqual(onNodeSide);
+    });
+
     it('serves the same return page', async () => {
       for (const method of ['GET', 'HEAD', 'POST']) {
         const raw = { method, path: MERCHANT_PATHS.returnPage, headers: { Host: 'shop.example' } };
