@@ -52,7 +52,7 @@ export interface Stack {
   onCallback(listener: (event: CallbackEvent) => void): () => void;
   /** A checkout token for an order, as the shop's server would render it into its page. */
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
-  /** Closes the kit's own server, and the sandbox when the stack started it. */
+  /** Stops the kit's reconciliation sweeps, closes its own server, and the sandbox when the stack started it. */
   close(): Promise<void>;
 }
 
@@ -107,6 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
       checkoutToken: (order, tokenOptions) => issueCheckoutToken(merchant, order, tokenOptions),
       async close() {
+        handler.close(); // its reconciliation sweeps
         if (own) {
           own.closeAllConnections();
           await new Promise<void>((resolve) => own.close(() => resolve()));

@@ -1,15 +1,24 @@
 /**
- * The callback route: the service's signed notification of a status change, verified, de-duplicated by
- * `notifyId` and handed to the merchant's `onCallback` once. Anything but a 2xx makes the service send it
- * again, so an answer other than 200 means "not handled yet", never "lost".
+ * The callback route: the service's signed notification of a status change, verified, de-duplicated and handed
+ * to the merchant's `onCallback` once. Anything but a 2xx makes the service send it again, so an answer other
+ * than 200 means "not handled yet", never "lost".
+ *
+ * The same hand-over serves the outcomes the kit's own status queries find (reconciliation.ts): an order's
+ * outcome is claimed under one key whichever way it came, so the shop hears of each payment once.
  */
-import { CALLBACK_BODY, parseJson, successEnvelope, validate, type CallbackBody } from '../core/index.js';
+import { CALLBACK_BODY, isTerminalStatus, parseJson, successEnvelope, validate, type CallbackBody, type PaymentStatus } from '../core/index.js';
 import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
 import { envelope, errorMessage, logValue, problem, type Logger } from './http.js';
 import { decodeUtf8, verifyCallback } from './signature.js';
 
-/** A verified callback, handed to `onCallback` once per `notifyId`. */
+/** An outcome handed to `onCallback` once per order and status (once per `notifyId` for any other status). */
 export interface CallbackEvent {
+  /**
+   * `callback`: the service's signed callback brought it. `reconciliation`: the kit's own status query found it,
+   * its callback late or lost; then `notifyId` is `reconciled:<orderNo>:<status>`, `raw` the query's `data` as
+   * JSON, `timestamp` when the kit found it, and `body` holds what the query told (its `extras` are absent).
+   */
+  source: 'callback' | 'reconciliation';
   notifyId: string;
   /** The body, validated; `amount.total` is a number whatever the service sent. */
   body: CallbackBody & { amount: { total: number; currency: string } };
@@ -19,23 +28,81 @@ export interface CallbackEvent {
   timestamp: number;
 }
 
-export interface CallbackReceiverOptions {
-  merchantId: string;
-  privateKey: string;
-  store: CallbackStore;
-  toleranceSeconds: number;
-  now: () => number;
-  logger: Logger;
-  onCallback?: ((event: CallbackEvent) => void | Promise<void>) | undefined;
-  /** Runs after `onCallback` succeeded, before the answer (the status streams hear of it). Must not throw. */
-  onHandled?: ((event: CallbackEvent) => void) | undefined;
+/**
+ * The key an outcome is claimed under: a settled order's status is final, so it is claimed per order and
+ * status, whichever callback (or status query) brought it; any other status per `notifyId`.
+ */
+export function outcomeKey(orderNo: string, status: PaymentStatus, notifyId: string): string {
+  return isTerminalStatus(status) ? `outcome:${orderNo}:${status}` : notifyId;
 }
 
-/** Not handled now, not lost: the service sends it again. */
-const notNow = () => problem(503, 'callbacks cannot be handled at the moment; send it again later', {}, { 'Retry-After': '10' });
+/** What a hand-over came to. */
+export type HandOverResult = 'handled' | 'duplicate' | 'busy' | 'failed' | 'unavailable';
+
+export interface HandOverOptions {
+  store: CallbackStore;
+  logger: Logger;
+  onCallback?: ((event: CallbackEvent) => void | Promise<void>) | undefined;
+  /** The order's outcome reached the shop (now or before): the kit stops asking the service about it. Must not throw. */
+  onSettled?: ((event: CallbackEvent) => void) | undefined;
+}
+
+/** Claims the outcome, runs `onCallback`, and records that it ran: exactly once across processes. */
+export function handOver(options: HandOverOptions): (event: CallbackEvent) => Promise<HandOverResult> {
+  const { store, logger } = options;
+  const settled = (event: CallbackEvent) => {
+    if (isTerminalStatus(event.body.status)) options.onSettled?.(event);
+  };
+  return async function deliver(event) {
+    const key = outcomeKey(event.body.orderNo, event.body.status, event.notifyId);
+    let claim: CallbackClaim;
+    try {
+      claim = await store.claim(key);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return 'unavailable';
+      throw error;
+    }
+    if (claim !== 'new' && claim !== 'busy' && claim !== 'done') {
+      throw new TypeError(`callbackStore.claim answered ${String(claim)}, not 'new', 'busy' or 'done'`);
+    }
+    if (claim === 'done') {
+      settled(event);
+      return 'duplicate';
+    }
+    if (claim === 'busy') return 'busy';
+    try {
+      await options.onCallback?.(event);
+    } catch (error) {
+      // A release that cannot reach the store leaves the claim to its lease: the next delivery after it is handled.
+      await Promise.resolve(store.release(key)).catch((releaseError: unknown) => {
+        if (!(releaseError instanceof StoreUnavailableError)) throw releaseError;
+      });
+      logger.error(`svc-checkout: onCallback failed for ${event.source === 'callback' ? 'notifyId' : 'the outcome of order'} ${logValue(event.source === 'callback' ? event.notifyId : event.body.orderNo)}: ${errorMessage(error)}`);
+      return 'failed';
+    }
+    // It was handled: acknowledged even when the store cannot record it now (a shared store writes it when it can).
+    await Promise.resolve(store.complete(key)).catch((completeError: unknown) => {
+      if (!(completeError instanceof StoreUnavailableError)) throw completeError;
+    });
+    settled(event);
+    return 'handled';
+  };
+}
+
+export interface CallbackReceiverOptions extends HandOverOptions {
+  merchantId: string;
+  privateKey: string;
+  toleranceSeconds: number;
+  now: () => number;
+  /** A verified callback's status, before it is handed over (the status streams hear of it). Must not throw. */
+  onVerified?: ((event: CallbackEvent) => void) | undefined;
+}
+
+const retryLater = (message: string) => problem(503, message, {}, { 'Retry-After': '10' });
 
 export function callbackReceiver(options: CallbackReceiverOptions): (request: Request, body: Uint8Array) => Promise<Response> {
-  const { store, logger } = options;
+  const { logger } = options;
+  const deliver = handOver(options);
   return async function receiveCallback(request, body) {
     const verification = await verifyCallback({
       headers: request.headers,
@@ -59,35 +126,21 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
     }
     const callback = checked.value;
-    let claim: CallbackClaim;
-    try {
-      claim = await store.claim(callback.notifyId);
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) return notNow();
-      throw error;
+    const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp };
+    // The payer learns a verified status at once, whether or not the shop's hook has run (or can run now).
+    options.onVerified?.(event);
+    switch (await deliver(event)) {
+      case 'handled':
+        return envelope(successEnvelope({ duplicate: false }));
+      case 'duplicate':
+        return envelope(successEnvelope({ duplicate: true }));
+      // Acknowledging it now would lose it if the handling under way fails: the service will send it again.
+      case 'busy':
+        return retryLater('this callback is being handled; send it again later');
+      case 'unavailable':
+        return retryLater('callbacks cannot be handled at the moment; send it again later');
+      case 'failed':
+        return problem(500, 'the callback could not be handled; the service will send it again');
     }
-    if (claim !== 'new' && claim !== 'busy' && claim !== 'done') {
-      throw new TypeError(`callbackStore.claim answered ${String(claim)}, not 'new', 'busy' or 'done'`);
-    }
-    if (claim === 'done') return envelope(successEnvelope({ duplicate: true }));
-    // Acknowledging it now would lose it if the handling under way fails: the service will send it again.
-    if (claim === 'busy') return problem(503, 'this callback is being handled; send it again later', {}, { 'Retry-After': '10' });
-    const event: CallbackEvent = { notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp };
-    try {
-      await options.onCallback?.(event);
-    } catch (error) {
-      // A release that cannot reach the store leaves the claim to its lease: the next delivery after it is handled.
-      await Promise.resolve(store.release(callback.notifyId)).catch((releaseError: unknown) => {
-        if (!(releaseError instanceof StoreUnavailableError)) throw releaseError;
-      });
-      logger.error(`svc-checkout: onCallback failed for notifyId ${logValue(callback.notifyId)}: ${errorMessage(error)}`);
-      return problem(500, 'the callback could not be handled; the service will send it again');
-    }
-    // It was handled: acknowledged even when the store cannot record it now (its claim then runs out on its own).
-    await Promise.resolve(store.complete(callback.notifyId)).catch((completeError: unknown) => {
-      if (!(completeError instanceof StoreUnavailableError)) throw completeError;
-    });
-    options.onHandled?.(event);
-    return envelope(successEnvelope({ duplicate: false }));
   };
 }

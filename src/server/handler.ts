@@ -7,10 +7,10 @@
  * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
  * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
-import { CHECKOUT_TOKEN_HEADER, isHttpUrl, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, isHttpUrl, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
 import { isLiveAddressAllowed, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
-import { callbackReceiver, type CallbackEvent } from './callbacks.js';
+import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
 import {
   errorMessage,
   JSON_TYPE,
@@ -28,6 +28,14 @@ import {
   type NodeFastPath,
 } from './http.js';
 import { paymentRoutes, type AuthorizeActionHook, type AuthorizeHook, type OrderSource, type Route } from './payments.js';
+import {
+  MemoryReconciliationStore,
+  Reconciler,
+  resolveReconcileOptions,
+  type ReconcileOptions,
+  type ReconciliationStore,
+  type SweepReport,
+} from './reconciliation.js';
 import { returnPage } from './return-page.js';
 import { requestScopedIo } from './runtime.js';
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
@@ -55,8 +63,19 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   authorize?: AuthorizeHook;
   /** Sees every OTP, PIN, resend and status call, as it will be forwarded; throw `OrderRejection` to refuse it. */
   authorizeAction?: AuthorizeActionHook;
+  /**
+   * Each payment's outcome, once: from the service's verified callback, or from the kit's own status query when
+   * the callback is late or lost (`event.source`; docs/reliability.md).
+   */
   onCallback?: (event: CallbackEvent) => void | Promise<void>;
   callbackStore?: CallbackStore;
+  /**
+   * Asks the service about the orders the kit created and has not seen settled (with `onCallback` only);
+   * `false` turns it off. See `ReconcileOptions` and docs/reliability.md.
+   */
+  reconcile?: ReconcileOptions | false;
+  /** Where those orders are kept; memory by default, a shared store (`svc-checkout/server/redis`) across processes. */
+  reconciliationStore?: ReconciliationStore;
   /** Counts for `limits`; memory by default, a shared store when the kit runs in several processes. */
   throttleStore?: ThrottleStore;
   /** Limits on resends, creates and messages (README, "Limits we chose"); `false` turns one off. */
@@ -87,7 +106,12 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   now?: () => number;
 }
 
-export type MerchantHandler = (request: Request) => Promise<Response>;
+export type MerchantHandler = ((request: Request) => Promise<Response>) & {
+  /** One reconciliation sweep now (for a scheduled job where timers do not outlive a request: serverless, edge). */
+  reconcile(): Promise<SweepReport>;
+  /** Stops the reconciliation sweeps' timer. */
+  close(): void;
+};
 
 const ORDER_SOURCES: readonly OrderSource[] = ['checkout-token', 'authorize', 'browser'];
 
@@ -138,6 +162,12 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   for (const method of ['publish', 'subscribe'] as const) {
     if (typeof statusBus[method] !== 'function') throw new ServiceConfigError(`statusBus.${method} must be a function`);
   }
+  const reconciliationStore = options.reconciliationStore ?? new MemoryReconciliationStore();
+  for (const method of ['track', 'take', 'reschedule', 'forget'] as const) {
+    if (typeof reconciliationStore[method] !== 'function') throw new ServiceConfigError(`reconciliationStore.${method} must be a function`);
+  }
+  checkScope(options.merchantId, { callbackStore: store, throttleStore, statusBus, reconciliationStore });
+  const reconcileOptions = options.reconcile === false || !options.onCallback ? undefined : resolveReconcileOptions(options.reconcile);
   const streamOptions = options.streams === false ? undefined : resolveStreamOptions(options.streams);
   // Also for the merchant's own words sent to the browser (an OrderRejection's message).
   const redact = redactor(options.privateKey);
@@ -162,6 +192,12 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     redact,
     now,
     observeStatus: (data) => hub?.observe(data),
+    observeCreated: ({ expireAt, ...order }) => {
+      if (!reconciler) return;
+      void reconciler.track({ ...order, deadline: now() + (expireAt ?? LIMITS.defaultExpireMinutes) * 60_000 });
+      // Sweeps start with the first order kept, inside a request: some runtimes refuse timers outside one.
+      reconciler.start();
+    },
   });
   const newHub = (bus: StatusBus, resolved: NonNullable<typeof streamOptions>) =>
     new StatusHub({
@@ -174,24 +210,40 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       logger,
     });
   if (streamOptions) hub = newHub(statusBus, streamOptions);
-  const publish = (event: CallbackEvent) => {
+  const publish = (event: CallbackEvent, source: StatusUpdate['source']) => {
     const { orderNo, reference, status, failureCode, failureReason } = event.body;
-    const update: StatusUpdate = { orderNo, reference, status, source: 'callback', at: now() };
+    const update: StatusUpdate = { orderNo, reference, status, source, at: now() };
     if (failureCode) update.failureCode = failureCode;
     if (failureReason) update.failureReason = failureReason;
     void Promise.resolve()
       .then(() => statusBus.publish(update))
       .catch((error: unknown) => logger.warn(`svc-checkout: the status bus refused an update: ${errorMessage(error)}`));
   };
-  const receiveCallback = callbackReceiver({
-    ...credentials,
+  const handOverOptions = {
     store,
-    toleranceSeconds,
-    now,
     logger,
     onCallback: options.onCallback,
-    onHandled: publish,
+    onSettled: (event: CallbackEvent) => reconciler?.settled(event.body.orderNo),
+  };
+  const receiveCallback = callbackReceiver({
+    ...credentials,
+    ...handOverOptions,
+    toleranceSeconds,
+    now,
+    onVerified: (event) => publish(event, 'callback'),
   });
+  const reconciler = reconcileOptions
+    ? new Reconciler({
+        store: reconciliationStore,
+        throttleStore,
+        query: (query) => client.queryStatus(query, { retries: 0 }),
+        deliver: handOver(handOverOptions),
+        found: (event) => publish(event, 'query'),
+        options: reconcileOptions,
+        now,
+        logger,
+      })
+    : undefined;
 
   /** `GET /payments/events`: proved like the status route; tokens in headers, or in the query string for EventSource. */
   async function events(request: Request): Promise<Response> {
@@ -258,7 +310,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     },
   };
 
-  return Object.defineProperty(async function handle(request: Request): Promise<Response> {
+  const handle = async function handle(request: Request): Promise<Response> {
     try {
       const operation = operationFor(new URL(request.url).pathname, basePath);
       if (!operation) return problem(404, 'no such path');
@@ -280,7 +332,26 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     } catch (error) {
       return toResponse(failed(error));
     }
-  }, NODE_FAST_PATH, { value: fastPath });
+  };
+  const nothingSwept: SweepReport = { asked: 0, handled: 0, forgotten: 0 };
+  return Object.defineProperty(
+    Object.assign(handle, {
+      reconcile: async () => (reconciler ? await reconciler.sweep() : { ...nothingSwept }),
+      close: () => reconciler?.stop(),
+    }),
+    NODE_FAST_PATH,
+    { value: fastPath },
+  );
+}
+
+/** Stores scoped to a merchant (`svc-checkout/server/redis` scopes its keys and channel) must be this merchant's. */
+function checkScope(merchantId: string, stores: Record<string, unknown>): void {
+  for (const [name, store] of Object.entries(stores)) {
+    const scope = (store as { merchantId?: unknown }).merchantId;
+    if (scope !== undefined && scope !== merchantId) {
+      throw new ServiceConfigError(`${name} is scoped to merchant ${String(scope)}, not to this handler's merchant ${merchantId}: connect one store per merchant`);
+    }
+  }
 }
 
 type ElementOperation = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>;

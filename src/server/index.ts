@@ -23,6 +23,10 @@ export type { ThrottleStore, ThrottleResult, ThrottleLimits, Limit, LimitName, M
 export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from './addresses.js';
 export { MemoryCallbackStore, StoreUnavailableError } from './callback-store.js';
 export type { CallbackClaim, CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
+export { MemoryReconciliationStore } from './reconciliation.js';
+export type { ReconciliationStore, ReconcileOptions, TrackedOrder, SweepReport, MemoryReconciliationStoreOptions } from './reconciliation.js';
+export { outcomeKey } from './callbacks.js';
+export type { HandOverResult } from './callbacks.js';
 export { MemoryStatusBus, statusUpdateOf } from './status-bus.js';
 export type { StatusBus, StatusBusListener, StatusUpdate } from './status-bus.js';
 export { DEFAULT_STREAM_OPTIONS, STREAM_POLL_BACKOFF } from './streams.js';

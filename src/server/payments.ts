@@ -87,6 +87,17 @@ export interface PaymentRoutesOptions {
   now: () => number;
   /** Sees the data of every successful status query the status route answers (the status streams learn from it). */
   observeStatus?: ((data: Record<string, unknown>) => void) | undefined;
+  /** Sees every order the service created and left pending (reconciliation keeps it until it settles). */
+  observeCreated?: ((order: CreatedOrder) => void) | undefined;
+}
+
+/** An order the service created and left pending, as the kit sent it. */
+export interface CreatedOrder {
+  orderNo: string;
+  reference: string;
+  country: string;
+  amount: { total: number; currency: string };
+  expireAt: number | undefined;
 }
 
 /** The proofs a status query or stream may carry, wherever they came from (headers, or a stream's query string). */
@@ -287,9 +298,12 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     );
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     const headers: Record<string, string> = {};
+    const country = order.country ?? claims?.country;
+    if (data?.['status'] === 'PENDING' && typeof data['orderNo'] === 'string' && country) {
+      options.observeCreated?.({ orderNo: data['orderNo'], reference: order.reference, country, amount: order.amount, expireAt: order.expireAt });
+    }
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
     if (typeof data?.['orderNo'] === 'string') {
-      const country = order.country ?? claims?.country;
       if (country) {
         const token = orderTokenFor({ orderNo: data['orderNo'], reference: order.reference, country }, order.expireAt);
         headers[ORDER_TOKEN_HEADER] = token instanceof Promise ? await token : token;

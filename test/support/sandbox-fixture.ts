@@ -3,7 +3,7 @@
  * would be: the kit signs and forwards, the sandbox answers and sends callbacks to the kit's /callbacks route.
  */
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { ServiceClient, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { ServiceClient, type CallbackEvent, type MerchantHandler, type MerchantHandlerOptions } from '../../src/server/index.js';
 import { SandboxControl, startStack, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tokenFor } from './tokens.js';
 
@@ -11,6 +11,7 @@ export interface Wired {
   sandbox: Sandbox;
   client: ServiceClient;
   merchantUrl: string;
+  handler: MerchantHandler;
   callbacks: CallbackEvent[];
   /** The sandbox's control API. */
   sandboxControl: SandboxControl;
@@ -46,6 +47,7 @@ export async function wire(
     sandbox,
     client,
     merchantUrl,
+    handler: stack.handler,
     callbacks: stack.callbacks,
     sandboxControl,
     control: (method, path, body) => sandboxControl.request(method as 'GET' | 'POST' | 'DELETE', path, body),

@@ -1,0 +1,330 @@
+/**
+ * Reconciliation: the service is the source of truth, and a callback can be lost for good (the service gave up,
+ * the shop's endpoint was down for days) while the payer has gone. So the kit keeps the orders it created and has
+ * not seen settled, and asks the service about each one that stays quiet, and about each at its deadline. A
+ * settled status it finds reaches the shop through the same exactly-once hand-over as a callback
+ * (`onCallback` with `source: 'reconciliation'`), and the order is forgotten.
+ *
+ * The orders sit in a `ReconciliationStore`: in memory for one process, in Redis for several, where a sweep takes
+ * each due order under a lease, so one process asks about it. Status queries are limited per second across the
+ * processes through the throttle store.
+ */
+import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentStatus, type Envelope, type StatusRequest } from '../core/index.js';
+import { StoreUnavailableError } from './callback-store.js';
+import type { CallbackEvent, HandOverResult } from './callbacks.js';
+import { errorMessage, logValue, type Logger } from './http.js';
+import type { ThrottleStore } from './throttle.js';
+
+/** An order the kit created and has not seen settled. */
+export interface TrackedOrder {
+  orderNo: string;
+  reference: string;
+  country: string;
+  amount: { total: number; currency: string };
+  /** When the order expires, on the kit's clock (epoch ms). */
+  deadline: number;
+}
+
+export interface ReconciliationStore {
+  /** Keeps an order, due to be asked about at `dueAt`; false when the store is full (the order is not kept). */
+  track(order: TrackedOrder, dueAt: number): boolean | Promise<boolean>;
+  /** At most `limit` orders due by `now`, earliest first, each taken until `until` (no other sweep takes it meanwhile). */
+  take(now: number, limit: number, until: number): TrackedOrder[] | Promise<TrackedOrder[]>;
+  /** Asked about and still pending: due again at `dueAt` (nothing happens when it was forgotten meanwhile). */
+  reschedule(orderNo: string, dueAt: number): void | Promise<void>;
+  /** Settled, or given up on: forgotten. */
+  forget(orderNo: string): void | Promise<void>;
+}
+
+export interface MemoryReconciliationStoreOptions {
+  /** Orders kept at most; beyond it new orders are not kept (and the kit says so once). Default 100 000. */
+  maxOrders?: number;
+}
+
+/** One process's orders. Each sweep walks them all: fine for the bound's 100 000, once every few seconds. */
+export class MemoryReconciliationStore implements ReconciliationStore {
+  readonly #orders = new Map<string, { order: TrackedOrder; dueAt: number }>();
+  readonly #max: number;
+
+  constructor(options: MemoryReconciliationStoreOptions = {}) {
+    this.#max = options.maxOrders ?? 100_000;
+  }
+
+  get size(): number {
+    return this.#orders.size;
+  }
+
+  track(order: TrackedOrder, dueAt: number): boolean {
+    if (this.#orders.size >= this.#max && !this.#orders.has(order.orderNo)) return false;
+    this.#orders.set(order.orderNo, { order, dueAt });
+    return true;
+  }
+
+  take(now: number, limit: number, until: number): TrackedOrder[] {
+    const due = [...this.#orders.values()].filter((entry) => entry.dueAt <= now);
+    due.sort((a, b) => a.dueAt - b.dueAt);
+    return due.slice(0, limit).map((entry) => {
+      entry.dueAt = until;
+      return entry.order;
+    });
+  }
+
+  reschedule(orderNo: string, dueAt: number): void {
+    const entry = this.#orders.get(orderNo);
+    if (entry) entry.dueAt = dueAt;
+  }
+
+  forget(orderNo: string): void {
+    this.#orders.delete(orderNo);
+  }
+}
+
+export interface ReconcileOptions {
+  /** An order the kit has heard nothing settled of for this long is asked about, and again each time it passes. Default 300 s. */
+  quietSeconds?: number;
+  /** How often each process looks for due orders; `false`: only when `handler.reconcile()` is called (a scheduled job). Default 30 s. */
+  sweepSeconds?: number | false;
+  /** Status queries per second at most, counted across processes through the throttle store. Default 10. */
+  queriesPerSecond?: number;
+  /** An order the service still calls pending (or cannot find) this long after its deadline is given up on, with a warning. Default 24 h. */
+  giveUpHours?: number;
+}
+
+export interface ResolvedReconcileOptions {
+  quietMs: number;
+  sweepMs: number | undefined;
+  queriesPerSecond: number;
+  giveUpMs: number;
+}
+
+export function resolveReconcileOptions(given: ReconcileOptions = {}): ResolvedReconcileOptions {
+  const positive = (name: keyof ReconcileOptions, value: unknown, fallback: number) => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TypeError(`reconcile.${name} must be a number above 0`);
+    return value;
+  };
+  return {
+    quietMs: positive('quietSeconds', given.quietSeconds, 300) * 1000,
+    sweepMs: given.sweepSeconds === false ? undefined : positive('sweepSeconds', given.sweepSeconds, 30) * 1000,
+    queriesPerSecond: Math.ceil(positive('queriesPerSecond', given.queriesPerSecond, 10)),
+    giveUpMs: positive('giveUpHours', given.giveUpHours, 24) * 3_600_000,
+  };
+}
+
+/** What one sweep did. */
+export interface SweepReport {
+  /** Status queries sent. */
+  asked: number;
+  /** Settled outcomes handed to `onCallback` by this sweep. */
+  handled: number;
+  /** Orders forgotten: settled (now or before), or given up on. */
+  forgotten: number;
+}
+
+export interface ReconcilerOptions {
+  store: ReconciliationStore;
+  throttleStore: ThrottleStore;
+  query(query: StatusRequest): Promise<Envelope>;
+  /** The exactly-once hand-over the callbacks use. */
+  deliver(event: CallbackEvent): Promise<HandOverResult>;
+  /** A settled status the kit found: the status streams hear of it. Must not throw. */
+  found(event: CallbackEvent): void;
+  options: ResolvedReconcileOptions;
+  now(): number;
+  logger: Logger;
+}
+
+/** A sweep's hold on the orders it took: long enough for its queries, short enough that a dead process delays little. */
+const TAKE_LEASE_MS = 60_000;
+/** The service closes an order at its expiry on its own clock: asked this long after the kit's deadline. */
+const DEADLINE_MARGIN_MS = 10_000;
+/** Queries in flight at once in one sweep. */
+const PARALLEL_QUERIES = 8;
+
+export class Reconciler {
+  readonly #options: ReconcilerOptions;
+  readonly #limits: ResolvedReconcileOptions;
+  #sweeping: Promise<SweepReport> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
+  #fullSaid = false;
+
+  constructor(options: ReconcilerOptions) {
+    this.#options = options;
+    this.#limits = options.options;
+  }
+
+  /** Keeps an order the kit just created. Never throws: a store that cannot keep it now costs only its reconciliation. */
+  async track(order: TrackedOrder): Promise<void> {
+    try {
+      const kept = await this.#options.store.track(order, this.#firstDue(order));
+      if (!kept && !this.#fullSaid) {
+        this.#fullSaid = true;
+        this.#options.logger.warn('svc-checkout: the reconciliation store is full: new orders are not reconciled until some settle (raise maxOrders).');
+      } else if (kept) this.#fullSaid = false;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) this.#options.logger.warn(`svc-checkout: an order could not be kept for reconciliation: ${errorMessage(error)}`);
+    }
+  }
+
+  /** The order's outcome reached the shop: it is not asked about again. Never throws. */
+  settled(orderNo: string): void {
+    void Promise.resolve()
+      .then(() => this.#options.store.forget(orderNo))
+      .catch(() => undefined); // its next sweep finds it settled, and forgets it then
+  }
+
+  /** Sweeps every `sweepSeconds` from now on (a timer that does not hold the process open). */
+  start(): void {
+    if (this.#running || this.#limits.sweepMs === undefined) return;
+    this.#running = true;
+    this.#schedule();
+  }
+
+  stop(): void {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #schedule(): void {
+    if (!this.#running || this.#limits.sweepMs === undefined) return;
+    this.#timer = setTimeout(() => {
+      void this.sweep().finally(() => this.#schedule());
+    }, this.#limits.sweepMs);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Asks about every due order, within the rate; one sweep at a time in a process. */
+  sweep(): Promise<SweepReport> {
+    this.#sweeping ??= this.#sweep().finally(() => {
+      this.#sweeping = undefined;
+    });
+    return this.#sweeping;
+  }
+
+  async #sweep(): Promise<SweepReport> {
+    const report: SweepReport = { asked: 0, handled: 0, forgotten: 0 };
+    const { store } = this.#options;
+    const batch = Math.max(PARALLEL_QUERIES, this.#limits.queriesPerSecond);
+    for (;;) {
+      const now = this.#options.now();
+      let taken: TrackedOrder[];
+      try {
+        taken = await store.take(now, batch, now + TAKE_LEASE_MS);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) this.#options.logger.warn(`svc-checkout: a reconciliation sweep failed: ${errorMessage(error)}`);
+        return report;
+      }
+      if (taken.length === 0) return report;
+      let index = 0;
+      let limited = false;
+      const left: TrackedOrder[] = [];
+      const worker = async () => {
+        while (index < taken.length) {
+          const order = taken[index++]!;
+          if (limited || !(await this.#allowed())) {
+            limited = true;
+            left.push(order);
+            continue;
+          }
+          await this.#ask(order, report);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL_QUERIES, taken.length) }, worker));
+      if (limited) {
+        // Over the rate: what was taken and not asked is due again at once, for the next sweep of any process.
+        await Promise.all(left.map((order) => this.#reschedule(order.orderNo, this.#options.now())));
+        return report;
+      }
+      if (taken.length < batch) return report;
+    }
+  }
+
+  async #allowed(): Promise<boolean> {
+    const hit = await this.#options.throttleStore.hit('reconcile', this.#limits.queriesPerSecond, 1000);
+    return hit.allowed;
+  }
+
+  async #ask(order: TrackedOrder, report: SweepReport): Promise<void> {
+    report.asked += 1;
+    let answer: Envelope | undefined;
+    try {
+      answer = await this.#options.query({ country: order.country, orderNo: order.orderNo });
+    } catch {
+      // The service is away or slow: asked again after the quiet time, as a pending order is.
+    }
+    const now = this.#options.now();
+    const data = answer && isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
+    const status = data?.['status'];
+    if (!data || !isPaymentStatus(status) || !isTerminalStatus(status)) {
+      if (now > order.deadline + this.#limits.giveUpMs) {
+        this.#options.logger.warn(
+          `svc-checkout: order ${logValue(order.orderNo)} is still ${data ? String(status) : 'unknown to the status query'} ` +
+            `${Math.round(this.#limits.giveUpMs / 3_600_000)} h past its expiry: reconciliation gave up on it.`,
+        );
+        await this.#forget(order.orderNo, report);
+        return;
+      }
+      await this.#reschedule(order.orderNo, this.#nextDue(order, now));
+      return;
+    }
+    const event = reconciledEvent(order, data, status, now);
+    this.#options.found(event);
+    const result = await this.#options.deliver(event);
+    if (result === 'handled') report.handled += 1;
+    if (result === 'handled' || result === 'duplicate') await this.#forget(order.orderNo, report);
+    // Being handled elsewhere (a callback under way): looked at again at the next sweep.
+    else if (result === 'busy') await this.#reschedule(order.orderNo, now + (this.#limits.sweepMs ?? this.#limits.quietMs));
+    else if (result === 'failed') await this.#reschedule(order.orderNo, now + this.#limits.quietMs);
+    // 'unavailable': the store is away; the take's lease runs out and any process takes it again.
+  }
+
+  #firstDue(order: TrackedOrder): number {
+    return this.#nextDue(order, this.#options.now());
+  }
+
+  /** After the quiet time, or just after the deadline if that comes first. */
+  #nextDue(order: TrackedOrder, now: number): number {
+    const quiet = now + this.#limits.quietMs;
+    const atDeadline = order.deadline + DEADLINE_MARGIN_MS;
+    return now < atDeadline && atDeadline < quiet ? atDeadline : quiet;
+  }
+
+  async #reschedule(orderNo: string, dueAt: number): Promise<void> {
+    await Promise.resolve()
+      .then(() => this.#options.store.reschedule(orderNo, dueAt))
+      .catch(() => undefined); // the take's lease runs out: asked again then
+  }
+
+  async #forget(orderNo: string, report: SweepReport): Promise<void> {
+    report.forgotten += 1;
+    await Promise.resolve()
+      .then(() => this.#options.store.forget(orderNo))
+      .catch(() => undefined);
+  }
+}
+
+/** The outcome a status query found, in the shape of a callback's event. */
+function reconciledEvent(order: TrackedOrder, data: Record<string, unknown>, status: CallbackEvent['body']['status'], now: number): CallbackEvent {
+  const amount = isPlainObject(data['amount']) ? data['amount'] : undefined;
+  const total = Number(amount?.['total']);
+  const currency = amount?.['currency'];
+  const notifyId = `reconciled:${order.orderNo}:${status}`;
+  const body: CallbackEvent['body'] = {
+    notifyId,
+    reference: typeof data['reference'] === 'string' ? data['reference'] : order.reference,
+    amount: {
+      total: Number.isSafeInteger(total) ? total : order.amount.total,
+      currency: typeof currency === 'string' ? currency : order.amount.currency,
+    },
+    orderNo: order.orderNo,
+    country: order.country,
+    status,
+    timestamp: now,
+    type: CALLBACK_TYPE,
+  };
+  if (typeof data['failureCode'] === 'string' && data['failureCode'] !== '') body.failureCode = data['failureCode'];
+  if (typeof data['failureReason'] === 'string' && data['failureReason'] !== '') body.failureReason = data['failureReason'];
+  return { source: 'reconciliation', notifyId, body, raw: JSON.stringify(data), timestamp: now };
+}

@@ -1,0 +1,166 @@
+// Reconciliation against the real sandbox: the kit keeps the orders it created and has not seen settled, asks the
+// service about each one that stays quiet or passes its deadline, and hands each outcome it finds to onCallback
+// through the same exactly-once path as the callbacks.
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
+import { createMerchantHandler, MemoryReconciliationStore, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
+import { posRequest } from '../core/fixtures.js';
+import { freePort } from '../support/redis-server.js';
+import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';
+import { tokenFor } from '../support/tokens.js';
+
+let wired: Wired | undefined;
+
+afterEach(async () => {
+  await wired?.close();
+  wired = undefined;
+});
+
+/** A kit whose callbacks go to `callbackUrl` (a closed port: the shop's endpoint is down), its status queries counted. */
+async function shop(options: Partial<MerchantHandlerOptions> & { callbackUrl?: string } = {}) {
+  const counted = { statusQueries: 0, clockOffsetMs: 0 };
+  const { callbackUrl, ...handler } = options;
+  const down = callbackUrl ?? `http://127.0.0.1:${await freePort()}${MERCHANT_PATHS.callbacks}`;
+  wired = await wire({
+    sandbox: { tickMs: 20 },
+    handler: {
+      ...(callbackUrl === 'kit' ? {} : { callbackUrl: down }),
+      limits: { createsPerClient: false },
+      now: () => Date.now() + counted.clockOffsetMs,
+      fetch: (input, init) => {
+        if (String(input).endsWith(SERVICE_PATHS.status)) counted.statusQueries += 1;
+        return fetch(input, init);
+      },
+      ...handler,
+    },
+  });
+  return Object.assign(counted, { wired });
+}
+
+let serial = 0;
+async function createOrders(kit: Wired, count: number): Promise<{ orderNo: string; sn: string }[]> {
+  const orders: { orderNo: string; sn: string }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        next += 1;
+        serial += 1;
+        const body = posRequest({ reference: `reconcile-${Date.now()}-${serial}`, sn: `SN-REC-${serial}`, expireAt: 30 });
+        const answer = await kit.merchant(MERCHANT_PATHS.create, body);
+        expect(answer.code).toBe('00000');
+        orders.push({ orderNo: answer.data.orderNo, sn: body.sn });
+      }
+    }),
+  );
+  return orders;
+}
+
+async function inBatches<T>(items: T[], run: (item: T) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < items.length; start += 32) await Promise.all(items.slice(start, start + 32).map(run));
+}
+
+const outcomes = (events: CallbackEvent[]) => events.map((event) => `${event.body.orderNo} ${event.body.status} ${event.source}`).sort();
+
+describe('reconciliation', () => {
+  it('brings every outcome of 1 000 orders to a shop whose callback endpoint is down for their whole life, each once, then stops asking', async () => {
+    const store = new MemoryReconciliationStore();
+    const kit = await shop({ reconcile: { quietSeconds: 1, sweepSeconds: 0.2, queriesPerSecond: 2_000 }, reconciliationStore: store });
+    const orders = await createOrders(kit.wired, 1_000);
+    expect(store.size).toBe(1_000);
+    const expected = orders.map((order, index) => ({ ...order, status: index % 5 === 4 ? 'CLOSE' : index % 5 === 3 ? 'FAIL' : 'SUCCESS' }));
+    await inBatches(
+      expected.filter((order) => order.status !== 'CLOSE'),
+      (order) => kit.wired.sandboxControl.swipe(order.sn, order.status === 'SUCCESS' ? 'success' : 'fail'),
+    );
+    // The rest expire, on the service's clock.
+    await kit.wired.sandboxControl.advanceClock(31);
+    await eventually('every outcome handed over', () => kit.wired.callbacks.length >= 1_000, 60_000);
+    expect(outcomes(kit.wired.callbacks)).toEqual(expected.map((order) => `${order.orderNo} ${order.status} reconciliation`).sort());
+    // The service tried, and nobody ever acknowledged a callback.
+    const attempts = await kit.wired.sandboxControl.callbacks();
+    expect(attempts.length).toBeGreaterThanOrEqual(1_000);
+    expect(attempts.some((attempt) => attempt.acknowledged)).toBe(false);
+    // Settled orders are forgotten: no more queries.
+    await eventually('the store empty', () => store.size === 0);
+    const asked = kit.statusQueries;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(kit.statusQueries).toBe(asked);
+    expect(kit.wired.callbacks).toHaveLength(1_000);
+  }, 120_000);
+
+  it('asks about an order at its deadline when it has been quiet for less than the quiet time', async () => {
+    const store = new MemoryReconciliationStore();
+    const kit = await shop({ reconcile: { quietSeconds: 3_600, sweepSeconds: false }, reconciliationStore: store });
+    const [order] = await createOrders(kit.wired, 1);
+    expect(await kit.wired.sandboxControl.advanceClock(31)).toBeDefined();
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    kit.clockOffsetMs = 31 * 60_000; // the kit's clock passes the order's deadline too
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 1, handled: 1, forgotten: 1 });
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${order!.orderNo} CLOSE reconciliation`]);
+    expect(kit.wired.callbacks[0]!.body).toMatchObject({ failureCode: 'ORDER_EXPIRED', notifyId: `reconciled:${order!.orderNo}:CLOSE`, amount: { total: 12_500, currency: 'EGP' } });
+  });
+
+  it('hands an outcome over once whichever comes first, the callback or the sweep', async () => {
+    const kit = await shop({ callbackUrl: 'kit', reconcile: { quietSeconds: 0.001, sweepSeconds: false } });
+    const [first, second] = await createOrders(kit.wired, 2);
+    // The first: its callback is held back; the sweep finds it; then the callback comes, and is a duplicate.
+    await kit.wired.sandboxControl.addDeliveryFault({ kind: 'omit', orderNo: first!.orderNo });
+    await kit.wired.sandboxControl.swipe(first!.sn, 'success');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await kit.wired.handler.reconcile()).handled).toBe(1);
+    const [omitted] = await kit.wired.sandboxControl.deliveries({ orderNo: first!.orderNo });
+    const resent = await kit.wired.sandboxControl.resendCallback(omitted!.notifyId);
+    expect(resent.status).toBe(200);
+    expect(JSON.parse(resent.answer ?? '{}').data).toEqual({ duplicate: true });
+    // The second: its callback comes first; the sweep finds it settled and forgets it without a second hand-over.
+    await kit.wired.sandboxControl.swipe(second!.sn, 'fail');
+    await eventually('the callback handled', () => kit.wired.callbacks.length === 2);
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${first!.orderNo} SUCCESS reconciliation`, `${second!.orderNo} FAIL callback`].sort());
+  });
+
+  it('asks no more than queriesPerSecond, and keeps asking a pending order after its onCallback failed', async () => {
+    let failing = true;
+    const handled: CallbackEvent[] = [];
+    const kit = await shop({
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false, queriesPerSecond: 5 },
+      onCallback: (event) => {
+        if (failing) throw new Error('database unavailable');
+        handled.push(event);
+      },
+    });
+    const orders = await createOrders(kit.wired, 12);
+    await inBatches(orders, (order) => kit.wired.sandboxControl.swipe(order.sn, 'success'));
+    const first = await kit.wired.handler.reconcile();
+    expect(first.asked).toBe(5);
+    expect(first.handled).toBe(0);
+    failing = false;
+    await eventually('every outcome handed over', async () => {
+      await kit.wired.handler.reconcile();
+      return handled.length === 12;
+    }, 15_000);
+    expect(new Set(outcomes(handled)).size).toBe(12);
+  });
+
+  it('is off without onCallback, and with reconcile: false', async () => {
+    const store = new MemoryReconciliationStore();
+    const off = await shop({ reconcile: false, reconciliationStore: store });
+    await createOrders(off.wired, 1);
+    expect(store.size).toBe(0);
+    expect(await off.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    const { merchantId, privateKey } = DEFAULT_MERCHANT;
+    const quiet = createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: off.wired.sandbox.url }, reconciliationStore: store });
+    const body = posRequest({ reference: `reconcile-off-${Date.now()}`, sn: 'SN-REC-OFF' });
+    const answer = await quiet(
+      new Request(`http://shop.example${MERCHANT_PATHS.create}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: await tokenFor({ merchantId, privateKey }, body) },
+        body: JSON.stringify(body),
+      }),
+    );
+    expect((await answer.json()).code).toBe('00000');
+    expect(store.size).toBe(0);
+  });
+});
