@@ -1,18 +1,23 @@
 // One merchant kit process as a merchant runs several: createMerchantHandler from dist/ under node:http, its
-// callbacks, throttles and status updates shared through Redis (svc-checkout/server/redis). For the Redis suites,
-// `npm run load -- --kits 2 --redis` and the bench. Configured by its environment:
+// callbacks, throttles, orders to reconcile and status updates shared through Redis (svc-checkout/server/redis).
+// For the Redis suites, `npm run load -- --kits 2 --redis` and the bench. Configured by its environment:
 //   SANDBOX_URL        the service (the sandbox)                         required
-//   REDIS_URL          Redis; without it, the kit keeps its state in memory
+//   REDIS_URL          Redis; without it (and the two below), the kit keeps its state in memory
+//   REDIS_CLUSTER      a Redis Cluster instead: its nodes' URLs, comma-separated (a createCluster client)
+//   REDIS_SENTINEL     a primary under Sentinel instead: name@host:port of a sentinel (a createSentinel client)
+//   REDIS_ACCEPT_DATA_LOSS=1   start even though Redis may forget handled callbacks (acceptDataLoss)
 //   CALLBACK_URL       the kit's callbackUrl option
 //   STREAM_POLL_MS     streams.pollIntervalMs
 //   CALLBACK_DELAY_MS  onCallback takes this long (a merchant's slow database)
+//   RECONCILE_QUIET_S, RECONCILE_SWEEP_S, RECONCILE_QPS   reconcile.quietSeconds, sweepSeconds, queriesPerSecond
 //   RETURN_URL_ORIGINS returnUrlOrigins, comma-separated
 //   SERVICE_CONCURRENCY calls to the service in flight at once, at most (default 128; the rest wait their turn)
 //   MERCHANT_ID, PRIVATE_KEY   default: the sandbox's test merchant
-// It prints one line per fact on stdout: `listening <url>`, `callback <notifyId> <orderNo> <status>`, `query`
-// (a status query sent to the service), `log <warn|error> <text>`, and on SIGUSR2 `memory <rss> <heapUsed>` in bytes
-// (after a full collection, when started with --expose-gc); on SIGTERM it stops and exits 0. A kit that cannot
-// reach Redis at start prints the error on stderr and exits 1.
+// It prints one line per fact on stdout: `listening <url>`, `callback <notifyId> <orderNo> <status> <source> <ms>`
+// (each outcome onCallback handled, with where it came from and when, epoch ms), `query` (a status query sent to
+// the service), `log <warn|error> <text>`, and on SIGUSR2 `memory <rss> <heapUsed>` in bytes (after a full
+// collection, when started with --expose-gc); on SIGTERM it stops and exits 0. A kit that cannot reach Redis at
+// start prints the error on stderr and exits 1.
 import { createServer } from 'node:http';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { createMerchantHandler, SERVICE_PATHS, toNodeListener } from '../dist/server/index.js';
@@ -23,17 +28,47 @@ const logger = {
   warn: (text) => say(`log warn ${text.replace(/\n/g, ' ')}`),
   error: (text) => say(`log error ${text.replace(/\n/g, ' ')}`),
 };
+const merchantId = env.MERCHANT_ID ?? DEFAULT_MERCHANT.merchantId;
+
+/** The node-redis client the environment names, when it is a cluster or Sentinel (connectRedis makes a plain one from a URL). */
+async function redisClient() {
+  if (env.REDIS_CLUSTER) {
+    const { createCluster } = await import('redis');
+    return createCluster({ rootNodes: env.REDIS_CLUSTER.split(',').map((url) => ({ url })) });
+  }
+  if (env.REDIS_SENTINEL) {
+    const { createSentinel } = await import('redis');
+    const [name, address] = env.REDIS_SENTINEL.split('@');
+    const [host, port] = address.split(':');
+    return createSentinel({ name, sentinelRootNodes: [{ host, port: Number(port) }] });
+  }
+  return undefined;
+}
 
 let redis;
-if (env.REDIS_URL) {
+if (env.REDIS_URL || env.REDIS_CLUSTER || env.REDIS_SENTINEL) {
   const { connectRedis } = await import('../dist/server/redis.js');
   try {
-    redis = await connectRedis({ url: env.REDIS_URL, logger, connectTimeoutMs: 3_000 });
+    const client = await redisClient();
+    redis = await connectRedis({
+      ...(client ? { client } : { url: env.REDIS_URL }),
+      merchantId,
+      logger,
+      connectTimeoutMs: 5_000,
+      acceptDataLoss: env.REDIS_ACCEPT_DATA_LOSS === '1',
+    });
   } catch (error) {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
 }
+
+const seconds = (name) => (env[name] ? Number(env[name]) : undefined);
+const reconcile = Object.fromEntries(
+  Object.entries({ quietSeconds: seconds('RECONCILE_QUIET_S'), sweepSeconds: seconds('RECONCILE_SWEEP_S'), queriesPerSecond: seconds('RECONCILE_QPS') }).filter(
+    ([, value]) => value !== undefined,
+  ),
+);
 
 const delayMs = Number(env.CALLBACK_DELAY_MS ?? 0);
 
@@ -53,7 +88,7 @@ async function pooled(call) {
   }
 }
 const handler = createMerchantHandler({
-  merchantId: env.MERCHANT_ID ?? DEFAULT_MERCHANT.merchantId,
+  merchantId,
   privateKey: env.PRIVATE_KEY ?? DEFAULT_MERCHANT.privateKey,
   environment: { baseUrl: env.SANDBOX_URL },
   callbackUrl: env.CALLBACK_URL,
@@ -73,8 +108,9 @@ const handler = createMerchantHandler({
   },
   async onCallback(event) {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    say(`callback ${event.notifyId} ${event.body.orderNo} ${event.body.status}`);
+    say(`callback ${event.notifyId} ${event.body.orderNo} ${event.body.status} ${event.source} ${Date.now()}`);
   },
+  reconcile,
   ...(redis ? redis.stores : {}),
 });
 

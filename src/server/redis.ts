@@ -1,76 +1,114 @@
 /**
  * `svc-checkout/server/redis`: the kit's shared state for several processes, in Redis, through the `redis`
- * package (node-redis, an optional peer dependency): callback de-duplication with leases, throttle counts, and
- * the status bus (pub/sub) that brings a callback one process verified to a payer streaming from another.
+ * package (node-redis, an optional peer dependency): callback de-duplication with short leases, throttle counts,
+ * the orders to reconcile, and the status bus (pub/sub) that brings a callback one process verified to a payer
+ * streaming from another. A plain client, a cluster client and a Sentinel client all fit (redis-link.ts).
  *
  * Redis going away loses nothing: callbacks are answered 503 (the service sends them again, and they are handled
  * once when Redis is back), throttles count in each process, and the status streams query the service instead
- * of waiting for callbacks. The kit says so in its log once when Redis goes, and once when it is back;
- * node-redis reconnects, and resubscribes, on its own. A kit that cannot reach Redis at start does not start.
+ * of waiting for callbacks. A heartbeat notices a Redis that stopped answering within `commandTimeoutMs`, and
+ * until it answers again every call fails at once (a circuit breaker) rather than after a timeout each. Before
+ * Redis counts as back, each process writes the completions it could not write and takes back the claims it is
+ * unsure of. The kit says so in its log once when Redis goes, once when it is back, and when Redis came back
+ * without the kit's data. A kit that cannot reach Redis at start, or whose Redis would forget handled callbacks,
+ * does not start.
  */
 import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
 import { errorMessage, type Logger } from './http.js';
+import type { ReconciliationStore, TrackedOrder } from './reconciliation.js';
+import { checkDurability, type DurabilityRisk } from './redis-durability.js';
+import {
+  clientLink,
+  clusterLink,
+  isCluster,
+  isSentinel,
+  sentinelLink,
+  type AnyRedisClient,
+  type LinkEvents,
+  type RedisClientLike,
+  type RedisLink,
+} from './redis-link.js';
+import { ServiceConfigError } from './service-client.js';
 import { statusUpdateOf, type StatusBus, type StatusBusListener, type StatusUpdate } from './status-bus.js';
 import { MemoryThrottleStore, type ThrottleResult, type ThrottleStore } from './throttle.js';
 
-/** The parts of a node-redis client (v4 to v6) the adapter uses, so that any of them fits. */
-export interface RedisClientLike {
-  readonly isOpen: boolean;
-  readonly isReady: boolean;
-  connect(): Promise<unknown>;
-  duplicate(): unknown;
-  sendCommand(args: string[]): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
-  unsubscribe(channel: string): Promise<unknown>;
-  on(event: string, listener: (...args: any[]) => void): unknown;
-  removeListener(event: string, listener: (...args: any[]) => void): unknown;
-  destroy?(): unknown;
-  disconnect?(): Promise<unknown>;
-}
+export type { RedisClientLike, RedisClusterLike, RedisSentinelLike, AnyRedisClient } from './redis-link.js';
+export type { DurabilityRisk } from './redis-durability.js';
 
 export interface RedisKitOptions {
   /** `redis://[[user]:password@]host[:port][/db]` (or `rediss://`). Default `redis://127.0.0.1:6379`. */
   url?: string;
   /**
-   * A node-redis client you made (TLS, ACLs, a cluster's node): used for commands, and duplicated for pub/sub.
-   * Connected here when it is not yet. Without it, the adapter makes its own from `url`.
+   * A node-redis client you made: `createClient` (TLS, ACLs), `createCluster` (Redis Cluster) or `createSentinel`
+   * (a primary and its replicas). Connected here when it is not yet. Without it, the adapter makes a plain client
+   * from `url`.
    */
-  client?: RedisClientLike;
-  /** Prefix of every key and of the channel. Default `svc-checkout:`; give each merchant account its own. */
+  client?: AnyRedisClient;
+  /** The merchant account: the default key prefix and channel carry it, so two accounts never share state. */
+  merchantId?: string;
+  /** Prefix of every key and of the channel, in place of `svc-checkout:<merchantId>:`. No `{` or `}`. */
   keyPrefix?: string;
-  /** How long a claimed callback stays claimed when its process never completes it. Default 60 s. */
+  /** How long a claimed callback stays claimed when its process dies; renewed while `onCallback` runs. Default 10 s. */
   leaseMs?: number;
-  /** How long a handled `notifyId` is remembered. Default 73 hours: the service retries for 72. */
+  /** How long a handled outcome is remembered. Default 73 hours: the service retries for 72. */
   ttlMs?: number;
-  /** A command that takes longer counts as Redis being unreachable (until one answers in time). Default 5 000 ms. */
+  /** A command that takes longer counts as Redis being unreachable (until it answers in time). Default 5 000 ms. */
   commandTimeoutMs?: number;
   /** How long the start may take before it fails. Default 5 000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * How long after Redis answers again every process waits before it counts Redis as back: the time for each to
+   * write what it could not. Default 2 000 ms.
+   */
+  recoveryHoldMs?: number;
+  /** Orders kept for reconciliation at most. Default 100 000. */
+  maxOrders?: number;
+  /**
+   * Start even when Redis may forget handled callbacks (no append-only file, an evicting `maxmemory-policy`,
+   * settings that cannot be read): the kit then says which, once, in its log. Default false: it refuses to start.
+   */
+  acceptDataLoss?: boolean;
   /** Where the adapter says that Redis went away and came back. Default `console`. */
   logger?: Logger;
 }
 
 /** What `createMerchantHandler` takes: `createMerchantHandler({ ...options, ...redis.stores })`. */
 export interface RedisKit {
-  callbackStore: CallbackStore;
-  throttleStore: ThrottleStore;
-  statusBus: StatusBus;
-  /** The three, to spread into `createMerchantHandler`'s options. */
-  readonly stores: { callbackStore: CallbackStore; throttleStore: ThrottleStore; statusBus: StatusBus };
+  callbackStore: RedisCallbackStore;
+  throttleStore: RedisThrottleStore;
+  statusBus: RedisStatusBus;
+  reconciliationStore: RedisReconciliationStore;
+  /** The four, to spread into `createMerchantHandler`'s options. */
+  readonly stores: { callbackStore: CallbackStore; throttleStore: ThrottleStore; statusBus: StatusBus; reconciliationStore: ReconciliationStore };
+  /** The merchant the keys are scoped to, when `merchantId` was given. */
+  readonly merchantId: string | undefined;
+  readonly keyPrefix: string;
   /** Whether Redis answers now. */
   readonly available: boolean;
-  /** Unsubscribes and closes the connections the adapter opened. */
+  /** Unsubscribes and closes the connections the adapter opened (a client you gave stays open). */
   close(): Promise<void>;
 }
 
 /** The kit could not reach Redis at start. */
 export class RedisConnectError extends Error {
-  override readonly name = 'RedisConnectError';
+  override readonly name: string = 'RedisConnectError';
 }
 
-// Each script runs atomically in Redis: no other process's command comes between its reads and writes.
+/** Redis would forget handled callbacks, and `acceptDataLoss` was not given. */
+export class RedisDurabilityError extends RedisConnectError {
+  override readonly name = 'RedisDurabilityError';
+  constructor(
+    message: string,
+    readonly risks: readonly DurabilityRisk[],
+  ) {
+    super(message);
+  }
+}
 
-/** KEYS[1] the notifyId's key; ARGV[1] this claim's owner mark; ARGV[2] the lease in ms. */
+// Each script runs atomically in Redis: no other process's command comes between its reads and writes. Every
+// key of one script shares one hash slot (a cluster runs a script on one node).
+
+/** KEYS[1] the outcome's key; ARGV[1] this claim's owner mark; ARGV[2] the lease in ms. */
 const CLAIM = `local state = redis.call('GET', KEYS[1])
 if state == 'done' then return 'done' end
 if state then return 'busy' end
@@ -81,6 +119,10 @@ return 'new'`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+/** Extends a claim's lease while its handling runs, only if it is still this process's. */
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
 /** A fixed window: counted, and given its end on the first call. Returns the count and the ms left. */
 const HIT = `local count = redis.call('INCR', KEYS[1])
 local left = redis.call('PTTL', KEYS[1])
@@ -89,6 +131,29 @@ if left < 0 then
   left = tonumber(ARGV[1])
 end
 return {count, left}`;
+
+/** KEYS[1] due times (sorted set), KEYS[2] orders (hash); ARGV orderNo, order JSON, due time, bound. 0 when full. */
+const TRACK = `if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1`;
+
+/** The orders due by ARGV[1], at most ARGV[2], each moved to ARGV[3] (taken until then). */
+const TAKE = `local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+local taken = {}
+for _, id in ipairs(ids) do
+  local order = redis.call('HGET', KEYS[2], id)
+  if order then
+    redis.call('ZADD', KEYS[1], ARGV[3], id)
+    taken[#taken + 1] = order
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return taken`;
+
+const FORGET = `redis.call('ZREM', KEYS[1], ARGV[1])
+return redis.call('HDEL', KEYS[2], ARGV[1])`;
 
 /** The address without its credentials, for messages. */
 function shown(url: string): string {
@@ -101,6 +166,11 @@ function shown(url: string): string {
     return 'the configured address';
   }
 }
+
+/** Redis is known to be away: nothing was sent (the circuit breaker is open). */
+class CircuitOpenError extends StoreUnavailableError {}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Says once that Redis went away, and once that it came back. */
 class Health {
@@ -115,9 +185,8 @@ class Health {
     return this.#up;
   }
 
-  onChange(listener: (up: boolean) => void): () => void {
+  onChange(listener: (up: boolean) => void): void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   down(cause: string): void {
@@ -138,25 +207,89 @@ class Health {
   }
 }
 
+/** Errors of a connection rather than of a command: Redis (or the node holding the key) is away or changing. */
+const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|socket|closed|offline|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING|READONLY|No such|not connected|reconnect/i;
+
 /**
- * Runs one command; a client that is down, or an answer later than the timeout, is `StoreUnavailableError`.
- * A late answer alone does not make Redis away: a process swamped with requests reads its answers late too. A
- * PING on a connection of its own (the probe) decides: Redis is away only when that goes unanswered as well.
+ * Runs commands through a circuit breaker. A command later than the timeout alone does not make Redis away (a
+ * swamped process reads its answers late too): the probe decides, on a connection of its own. While Redis is
+ * away every command fails at once; the heartbeat, once a second (four times while away), finds it back, and
+ * the recovery tasks run before it counts as back.
  */
-class Commands {
+class Connection {
   #probing: Promise<boolean> | undefined;
+  #beat: ReturnType<typeof setTimeout> | undefined;
+  #recovering: Promise<void> | undefined;
+  #running = false;
+  #closed = false;
+  readonly #tasks: (() => Promise<void>)[] = [];
+
   constructor(
-    private readonly client: RedisClientLike,
-    private readonly probe: RedisClientLike,
-    private readonly health: Health,
+    readonly link: RedisLink,
+    readonly health: Health,
     private readonly timeoutMs: number,
-    /** Called after a command succeeded while Redis counted as away (it was slow, not gone): it may be back. */
-    private readonly answered: () => void = () => undefined,
+    private readonly holdMs: number,
+    /** The heartbeat's command, on the probe; it checks what it answers (the epoch) itself. */
+    private readonly heartbeat: () => Promise<void>,
   ) {}
 
-  /** Whether Redis answers a PING on the probe's connection in time; one probe at a time. */
+  /** A task that must run before Redis counts as back (write what could not be written). */
+  onRecovery(task: () => Promise<void>): void {
+    this.#tasks.push(task);
+  }
+
+  start(): void {
+    this.#running = true;
+    this.#schedule();
+  }
+
+  stop(): void {
+    this.#running = false;
+    this.#closed = true;
+    clearTimeout(this.#beat);
+  }
+
+  /** The client said a connection is ready again: check at once rather than at the next beat. */
+  nudge(): void {
+    if (!this.#running || this.health.up) return;
+    clearTimeout(this.#beat);
+    void this.#heartbeat().finally(() => this.#schedule());
+  }
+
+  #schedule(): void {
+    if (!this.#running) return;
+    clearTimeout(this.#beat);
+    this.#beat = setTimeout(() => void this.#heartbeat().finally(() => this.#schedule()), this.health.up ? 1_000 : 250);
+    this.#beat.unref?.();
+  }
+
+  async #heartbeat(): Promise<void> {
+    try {
+      await this.#timed(this.heartbeat(), 'the heartbeat');
+    } catch (error) {
+      this.health.down(error instanceof StoreUnavailableError ? error.message : errorMessage(error));
+      return;
+    }
+    if (!this.health.up) await this.#recover();
+  }
+
+  #recover(): Promise<void> {
+    this.#recovering ??= (async () => {
+      for (const task of this.#tasks) await task();
+      // Every other process writes what it could not meanwhile, before any of them takes a claim again.
+      await pause(this.holdMs);
+      if (this.#running) this.health.back();
+    })()
+      .catch(() => undefined) // away again: the next beat tries again
+      .finally(() => {
+        this.#recovering = undefined;
+      });
+    return this.#recovering;
+  }
+
+  /** Whether Redis answers a PING on the probe in time; one probe at a time. */
   reachable(): Promise<boolean> {
-    this.#probing ??= withTimeout(this.probe.sendCommand(['PING']), this.timeoutMs, 'PING')
+    this.#probing ??= this.#timed(this.link.probe(undefined, ['PING']), 'PING')
       .then(
         () => true,
         () => false,
@@ -167,77 +300,148 @@ class Commands {
     return this.#probing;
   }
 
-  async run(args: string[]): Promise<unknown> {
-    if (!this.client.isReady) {
-      this.health.down('not connected');
-      throw new StoreUnavailableError('Redis is unreachable');
-    }
+  /** The answer, or `StoreUnavailableError` after the timeout. */
+  async #timed<T>(promise: Promise<T>, what: string): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       // Timers run before the socket is read in each turn of the event loop: on a busy process, an answer that
       // came in time may still be unread when the timer fires. One turn more lets it be read first.
       timer = setTimeout(
-        () => setImmediate(() => reject(new StoreUnavailableError(`Redis did not answer within ${this.timeoutMs} ms`))),
+        () => setImmediate(() => reject(new StoreUnavailableError(`Redis did not answer ${what} within ${this.timeoutMs} ms`))),
         this.timeoutMs,
       );
     });
+    promise.catch(() => undefined); // a late failure after the timeout is nobody's to see
     try {
-      const answer = await Promise.race([this.client.sendCommand(args), late]);
-      if (!this.health.up) this.answered();
-      return answer;
-    } catch (error) {
-      // A script or type error is a bug to see; a connection that failed under the command is Redis going away.
-      if (error instanceof StoreUnavailableError) {
-        if (!this.client.isReady || !(await this.reachable())) this.health.down(errorMessage(error));
-        throw error;
-      }
-      if (!this.client.isReady) {
-        this.health.down(errorMessage(error));
-        throw new StoreUnavailableError('Redis is unreachable', { cause: error });
-      }
-      throw error;
+      return await Promise.race([promise, late]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  script(source: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    return this.run(['EVAL', source, String(keys.length), ...keys, ...args.map(String)]);
+  /** One command through the breaker; `recovering` lets the recovery tasks through while it is open. */
+  run(key: string | undefined, args: string[], recovering = false): Promise<unknown> {
+    return this.call(() => this.link.send(key, args), recovering);
+  }
+
+  script(source: string, keys: string[], args: (string | number)[], recovering = false): Promise<unknown> {
+    return this.run(keys[0], ['EVAL', source, String(keys.length), ...keys, ...args.map(String)], recovering);
+  }
+
+  async call(send: () => Promise<unknown>, recovering = false): Promise<unknown> {
+    if (this.#closed) throw new CircuitOpenError('the Redis adapter is closed');
+    if (!this.health.up && !recovering) throw new CircuitOpenError('Redis is unreachable');
+    if (!this.link.ready) {
+      this.health.down('not connected');
+      throw new CircuitOpenError('Redis is unreachable');
+    }
+    try {
+      return await this.#timed(send(), 'a command');
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) {
+        if (!this.link.ready || !(await this.reachable())) this.health.down(error.message);
+        throw error;
+      }
+      // A script or type error is a bug to see; a connection that failed under the command is Redis going away.
+      if (!this.link.ready || CONNECTION_ERROR.test(errorMessage(error))) {
+        if (!this.link.ready || !(await this.reachable())) this.health.down(errorMessage(error));
+        throw new StoreUnavailableError('Redis is unreachable', { cause: error });
+      }
+      throw error;
+    }
   }
 }
 
-/** De-duplicates callbacks by `notifyId` across processes, with a lease on each claim. */
+/**
+ * De-duplicates outcomes across processes, with a short lease on each claim, renewed while its handling runs: a
+ * process that dies holds an outcome for one lease at most.
+ */
 export class RedisCallbackStore implements CallbackStore {
   /** This process's claims: only the claimant releases (a lease that ran out may have passed it on). */
-  readonly #marks = new Map<string, string>();
+  readonly #marks = new Map<string, { mark: string; renewal: ReturnType<typeof setInterval> }>();
+  /** Handled here, not yet written (Redis was away): written before Redis counts as back. */
+  readonly #unwritten = new Set<string>();
+  /** Claims whose answer never came: the claim may have been made, so it is taken back when Redis returns. */
+  readonly #unsure = new Map<string, string>();
+
   constructor(
-    private readonly commands: Commands,
+    private readonly connection: Connection,
     private readonly prefix: string,
     private readonly leaseMs: number,
     private readonly ttlMs: number,
-  ) {}
-
-  #key(notifyId: string): string {
-    return `${this.prefix}callback:${notifyId}`;
+    readonly merchantId: string | undefined,
+  ) {
+    connection.onRecovery(() => this.#recover());
   }
 
-  async claim(notifyId: string): Promise<CallbackClaim> {
+  #key(id: string): string {
+    return `${this.prefix}callback:${id}`;
+  }
+
+  async claim(id: string): Promise<CallbackClaim> {
+    if (this.#unwritten.has(id)) return 'done';
+    const key = this.#key(id);
     const mark = `busy:${crypto.randomUUID()}`;
-    const claim = String(await this.commands.script(CLAIM, [this.#key(notifyId)], [mark, this.leaseMs]));
+    let claim: string;
+    try {
+      claim = String(await this.connection.script(CLAIM, [key], [mark, this.leaseMs]));
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && !(error instanceof CircuitOpenError)) this.#unsure.set(key, mark);
+      throw error;
+    }
     if (claim !== 'new' && claim !== 'busy' && claim !== 'done') throw new TypeError(`unexpected claim from Redis: ${claim}`);
-    if (claim === 'new') this.#marks.set(notifyId, mark);
+    if (claim === 'new') {
+      const renewal = setInterval(() => {
+        this.connection.script(RENEW, [key], [mark, this.leaseMs]).catch(() => undefined);
+      }, Math.max(100, Math.floor(this.leaseMs / 3)));
+      renewal.unref?.();
+      this.#marks.set(id, { mark, renewal });
+    }
     return claim;
   }
 
-  async complete(notifyId: string): Promise<void> {
-    this.#marks.delete(notifyId);
-    await this.commands.run(['SET', this.#key(notifyId), 'done', 'PX', String(this.ttlMs)]);
+  async complete(id: string): Promise<void> {
+    this.#stopRenewal(id);
+    try {
+      await this.connection.run(this.#key(id), ['SET', this.#key(id), 'done', 'PX', String(this.ttlMs)]);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) this.#unwritten.add(id);
+      throw error;
+    }
   }
 
-  async release(notifyId: string): Promise<void> {
-    const mark = this.#marks.get(notifyId);
-    this.#marks.delete(notifyId);
-    if (mark) await this.commands.script(RELEASE, [this.#key(notifyId)], [mark]);
+  async release(id: string): Promise<void> {
+    const mark = this.#stopRenewal(id);
+    if (!mark) return;
+    try {
+      await this.connection.script(RELEASE, [this.#key(id)], [mark]);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && !(error instanceof CircuitOpenError)) this.#unsure.set(this.#key(id), mark);
+      throw error;
+    }
+  }
+
+  /** Stops every renewal (the adapter closes). */
+  stop(): void {
+    for (const id of [...this.#marks.keys()]) this.#stopRenewal(id);
+  }
+
+  #stopRenewal(id: string): string | undefined {
+    const held = this.#marks.get(id);
+    this.#marks.delete(id);
+    if (held) clearInterval(held.renewal);
+    return held?.mark;
+  }
+
+  async #recover(): Promise<void> {
+    for (const id of [...this.#unwritten]) {
+      await this.connection.run(this.#key(id), ['SET', this.#key(id), 'done', 'PX', String(this.ttlMs)], true);
+      this.#unwritten.delete(id);
+    }
+    for (const [key, mark] of [...this.#unsure]) {
+      await this.connection.script(RELEASE, [key], [mark], true);
+      this.#unsure.delete(key);
+    }
   }
 }
 
@@ -245,14 +449,15 @@ export class RedisCallbackStore implements CallbackStore {
 export class RedisThrottleStore implements ThrottleStore {
   readonly #local = new MemoryThrottleStore();
   constructor(
-    private readonly commands: Commands,
+    private readonly connection: Connection,
     private readonly prefix: string,
+    readonly merchantId: string | undefined,
   ) {}
 
   async hit(key: string, limit: number, windowMs: number): Promise<ThrottleResult> {
     let answer: unknown;
     try {
-      answer = await this.commands.script(HIT, [`${this.prefix}throttle:${key}`], [Math.max(1, Math.ceil(windowMs))]);
+      answer = await this.connection.script(HIT, [`${this.prefix}throttle:${key}`], [Math.max(1, Math.ceil(windowMs))]);
     } catch (error) {
       if (error instanceof StoreUnavailableError) return this.#local.hit(key, limit, windowMs);
       throw error;
@@ -263,24 +468,62 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 }
 
+/** The orders to reconcile, shared: a sorted set of due times and a hash of the orders, in one hash slot. */
+export class RedisReconciliationStore implements ReconciliationStore {
+  readonly #keys: [due: string, orders: string];
+  constructor(
+    private readonly connection: Connection,
+    prefix: string,
+    private readonly maxOrders: number,
+    readonly merchantId: string | undefined,
+  ) {
+    const slot = `{${prefix}reconcile}`;
+    this.#keys = [`${slot}:due`, `${slot}:orders`];
+  }
+
+  async track(order: TrackedOrder, dueAt: number): Promise<boolean> {
+    return Number(await this.connection.script(TRACK, this.#keys, [order.orderNo, JSON.stringify(order), dueAt, this.maxOrders])) === 1;
+  }
+
+  async take(now: number, limit: number, until: number): Promise<TrackedOrder[]> {
+    const answer = await this.connection.script(TAKE, this.#keys, [now, limit, until]);
+    const orders: TrackedOrder[] = [];
+    for (const text of Array.isArray(answer) ? answer : []) {
+      try {
+        orders.push(JSON.parse(String(text)) as TrackedOrder);
+      } catch {
+        // not written by the kit: left alone
+      }
+    }
+    return orders;
+  }
+
+  async reschedule(orderNo: string, dueAt: number): Promise<void> {
+    await this.connection.run(this.#keys[0], ['ZADD', this.#keys[0], 'XX', String(dueAt), orderNo]);
+  }
+
+  async forget(orderNo: string): Promise<void> {
+    await this.connection.script(FORGET, this.#keys, [orderNo]);
+  }
+}
+
 /** Status updates through Redis pub/sub: to this process's listeners at once, to the other processes through Redis. */
 export class RedisStatusBus implements StatusBus {
   readonly #listeners = new Set<StatusBusListener>();
   readonly #origin = crypto.randomUUID();
-  #live: boolean;
+  #live = false;
 
   constructor(
-    private readonly commands: Commands,
+    private readonly connection: Connection,
     readonly channel: string,
-  ) {
-    this.#live = false;
-  }
+    readonly merchantId: string | undefined,
+  ) {}
 
   get live(): boolean {
     return this.#live;
   }
 
-  /** The subscriber's connection went or came back (node-redis resubscribes by itself). */
+  /** Whether updates published anywhere reach this process now (Redis up and the subscription live). */
   setLive(live: boolean): void {
     if (live === this.#live) return;
     this.#live = live;
@@ -305,7 +548,8 @@ export class RedisStatusBus implements StatusBus {
   async publish(update: StatusUpdate): Promise<void> {
     this.#tell(update);
     try {
-      await this.commands.run(['PUBLISH', this.channel, JSON.stringify({ origin: this.#origin, update })]);
+      const message = JSON.stringify({ origin: this.#origin, update });
+      await this.connection.call(() => this.connection.link.publish(this.channel, message));
     } catch (error) {
       // The other processes' streams query the service while Redis is away; Health has said so once.
       if (!(error instanceof StoreUnavailableError)) throw error;
@@ -336,33 +580,81 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
   }
 }
 
-/** Closes a connection the adapter opened, whatever state it is in (never connected, closed already). */
-async function closeClient(client: RedisClientLike): Promise<void> {
-  try {
-    if (typeof client.destroy === 'function') client.destroy();
-    else await client.disconnect?.();
-  } catch {
-    // closed already
+function positive(name: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new ServiceConfigError(`${name} must be a number of at least ${min}`);
+  return value;
+}
+
+function prefixOf(options: RedisKitOptions): string {
+  if (options.keyPrefix !== undefined) {
+    if (typeof options.keyPrefix !== 'string' || options.keyPrefix === '' || /[{}]/.test(options.keyPrefix)) {
+      throw new ServiceConfigError('keyPrefix must be text without { or } (the adapter puts the hash tags in)');
+    }
+    return options.keyPrefix;
+  }
+  if (typeof options.merchantId !== 'string' || !/^[\w.-]+$/.test(options.merchantId)) {
+    throw new ServiceConfigError("connectRedis needs merchantId (its keys and channel carry it, so two merchant accounts never share them), or a keyPrefix");
+  }
+  return `svc-checkout:${options.merchantId}:`;
+}
+
+/** Says when Redis came back without the kit's data: its epoch key, written once, gone or replaced. */
+class Epoch {
+  #value: string | undefined;
+  constructor(
+    private readonly connection: Connection,
+    private readonly key: string,
+    private readonly logger: Logger,
+    private readonly where: string,
+  ) {}
+
+  /** Writes the epoch if there is none, and remembers the one Redis holds. */
+  async establish(recovering = false): Promise<string> {
+    await this.connection.run(this.key, ['SET', this.key, crypto.randomUUID(), 'NX'], recovering);
+    const value = String(await this.connection.run(this.key, ['GET', this.key], recovering));
+    this.#value = value;
+    return value;
+  }
+
+  /** The heartbeat: GET on the probe; a missing or other epoch means Redis lost what the kit wrote. */
+  async beat(): Promise<void> {
+    const answer = await this.connection.link.probe(this.key, ['GET', this.key]);
+    if (this.#value === undefined || answer === this.#value) return;
+    const before = this.#value;
+    const now = answer === null ? await this.establish(true) : String(answer);
+    if (now === before) return;
+    this.#value = now;
+    this.logger.error(
+      `svc-checkout: Redis at ${this.where} came back without the kit's data (its epoch key ${this.key} is ${answer === null ? 'gone' : 'another'}): ` +
+        'outcomes handled before may reach onCallback again (keep onCallback idempotent) and throttle counts start afresh. ' +
+        'Redis must keep its data: appendonly yes, maxmemory-policy noeviction, replicas that keep up (docs/reliability.md).',
+    );
   }
 }
 
 /**
- * Connects to Redis and returns the kit's three shared stores. Rejects with `RedisConnectError` when Redis
- * cannot be reached within `connectTimeoutMs`: a kit that would silently keep state per process must not start.
+ * Connects to Redis and returns the kit's four shared stores. Rejects with `RedisConnectError` when Redis cannot
+ * be reached within `connectTimeoutMs` (a kit that would silently keep state per process must not start), and
+ * with `RedisDurabilityError` when its settings would let it forget handled callbacks.
  */
 export async function connectRedis(options: RedisKitOptions = {}): Promise<RedisKit> {
+  const prefix = prefixOf(options);
   const url = options.url ?? 'redis://127.0.0.1:6379';
-  const where = options.client ? 'the given client' : shown(url);
+  const given = options.client;
+  const where = given ? (isCluster(given) ? 'the given cluster' : isSentinel(given) ? 'the given Sentinel primary' : 'the given client') : shown(url);
   const logger = options.logger ?? console;
-  const prefix = options.keyPrefix ?? 'svc-checkout:';
-  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs, 5_000);
+  const commandTimeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs, 5_000);
+  const leaseMs = positive('leaseMs', options.leaseMs, 10_000, 300);
+  const holdMs = positive('recoveryHoldMs', options.recoveryHoldMs, 2_000, 0);
   const health = new Health(logger, where);
   let started = false;
-  const opened: RedisClientLike[] = [];
+  let subscribed = false;
 
-  let client: RedisClientLike;
-  if (options.client) {
-    client = options.client;
+  let client: AnyRedisClient;
+  if (given) {
+    client = given;
   } else {
     let redis: { createClient(options: unknown): unknown };
     try {
@@ -380,74 +672,94 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
         reconnectStrategy: (retries: number, cause: Error) => (started ? Math.min(100 * (retries + 1), 1_000) : cause),
       },
     }) as RedisClientLike;
-    opened.push(client);
   }
-  const subscriber = client.duplicate() as RedisClientLike;
-  const probe = client.duplicate() as RedisClientLike;
-  opened.push(subscriber, probe);
 
-  const ready = () => {
-    if (started && client.isReady && subscriber.isReady) health.back();
+  // Set below: the link reports to the connection and the bus, which need the link.
+  let connection: Connection | undefined;
+  let statusBus: RedisStatusBus | undefined;
+  const events: LinkEvents = {
+    lost: (cause) => {
+      if (started) health.down(cause);
+    },
+    ready: () => connection?.nudge(),
+    subscription: (live) => {
+      subscribed = live;
+      statusBus?.setLive(live && health.up);
+    },
   };
-  const commands = new Commands(client, probe, health, options.commandTimeoutMs ?? 5_000, ready);
-  const statusBus = new RedisStatusBus(commands, `${prefix}status`);
-  const lost = (error?: unknown) => {
-    if (started) health.down(error === undefined ? 'connection closed' : errorMessage(error));
-  };
-  const subscriberLost = () => statusBus.setLive(false);
-  const subscriberReady = () => statusBus.setLive(true);
-  for (const each of [client, subscriber]) {
-    each.on('error', lost); // without a listener, node-redis would throw its errors
-    each.on('end', lost);
-    each.on('ready', ready);
-  }
-  probe.on('error', () => undefined); // its failures answer reachable(); the other two report Redis going away
-  subscriber.on('error', subscriberLost);
-  subscriber.on('end', subscriberLost);
-  subscriber.on('reconnecting', subscriberLost);
-  subscriber.on('ready', subscriberReady);
+  const link = isCluster(client) ? clusterLink(client, events) : isSentinel(client) ? sentinelLink(client, events) : clientLink(client, events, !given);
+  const epochKey = `${prefix}epoch`;
+  let epoch: Epoch | undefined;
+  connection = new Connection(link, health, commandTimeoutMs, holdMs, () => epoch!.beat());
+  statusBus = new RedisStatusBus(connection, `${prefix}status`, options.merchantId);
+  const bus = statusBus;
+  // Redis going away reaches the streams: they query the service until it is back.
+  health.onChange((up) => bus.setLive(up && subscribed));
+  epoch = new Epoch(connection, epochKey, logger, where);
 
+  let risks: DurabilityRisk[] = [];
   try {
     await withTimeout(
       (async () => {
-        if (!client.isOpen) await client.connect();
-        await subscriber.connect();
-        await probe.connect();
-        await subscriber.subscribe(statusBus.channel, (message) => statusBus.receive(message));
-        await client.sendCommand(['PING']);
+        await link.start(bus.channel, (message) => bus.receive(message));
+        await link.send(undefined, ['PING']);
+        if (link.kind === 'client') {
+          const info = String(await link.send(undefined, ['INFO', 'cluster']).catch(() => ''));
+          if (/cluster_enabled:1/.test(info)) {
+            throw new RedisConnectError(
+              `svc-checkout: Redis at ${where} is a node of a cluster: most keys live on other nodes (MOVED). ` +
+                "Give connectRedis a cluster client: connectRedis({ client: createCluster({ rootNodes: [{ url }] }), merchantId })",
+            );
+          }
+        }
+        risks = (await checkDurability((args) => link.primaries(args))).risks;
+        if (risks.length === 0 || options.acceptDataLoss) await epoch!.establish(true);
       })(),
       connectTimeoutMs,
       'connecting',
     );
   } catch (error) {
-    await Promise.all(opened.map(closeClient));
+    await link.close();
+    if (error instanceof RedisConnectError) throw error;
     throw new RedisConnectError(
       `svc-checkout: cannot reach Redis at ${where} (${errorMessage(error)}). The kit shares callbacks, throttles and ` +
         'status updates between its processes through it, and does not start without it.',
       { cause: error },
     );
   }
+  const unsafe = risks.map((risk) => `${risk.setting} is ${risk.value}: ${risk.why}`).join('; ');
+  if (risks.length > 0 && !options.acceptDataLoss) {
+    await link.close();
+    throw new RedisDurabilityError(
+      `svc-checkout: Redis at ${where} may forget the callbacks the kit handled, and then hand a payment to onCallback twice: ${unsafe}. ` +
+        'Change the setting, or pass acceptDataLoss: true to start anyway (docs/reliability.md).',
+      risks,
+    );
+  }
+  if (risks.length > 0) logger.warn(`svc-checkout: Redis at ${where} may forget handled callbacks (accepted with acceptDataLoss): ${unsafe}.`);
   started = true;
-  statusBus.setLive(subscriber.isReady);
+  bus.setLive(subscribed);
+  connection.start();
 
-  const callbackStore = new RedisCallbackStore(commands, prefix, options.leaseMs ?? 60_000, options.ttlMs ?? 73 * 3_600_000);
-  const throttleStore = new RedisThrottleStore(commands, prefix);
+  const callbackStore = new RedisCallbackStore(connection, prefix, leaseMs, positive('ttlMs', options.ttlMs, 73 * 3_600_000), options.merchantId);
+  const throttleStore = new RedisThrottleStore(connection, prefix, options.merchantId);
+  const reconciliationStore = new RedisReconciliationStore(connection, prefix, positive('maxOrders', options.maxOrders, 100_000), options.merchantId);
   return {
     callbackStore,
     throttleStore,
-    statusBus,
-    stores: { callbackStore, throttleStore, statusBus },
+    statusBus: bus,
+    reconciliationStore,
+    stores: { callbackStore, throttleStore, statusBus: bus, reconciliationStore },
+    merchantId: options.merchantId,
+    keyPrefix: prefix,
     get available() {
-      return health.up && client.isReady;
+      return health.up && link.ready;
     },
     async close() {
       started = false;
-      for (const each of [client, subscriber]) {
-        each.removeListener('end', lost);
-        each.removeListener('ready', ready);
-      }
-      await subscriber.unsubscribe(statusBus.channel).catch(() => undefined);
-      await Promise.all(opened.map(closeClient));
+      connection!.stop();
+      callbackStore.stop();
+      await link.close();
     },
   };
 }
