@@ -1,22 +1,38 @@
 // A small round-robin HTTP proxy on 127.0.0.1, as a load balancer spreads requests over kit processes: each request
-// goes to the next target, and its answer is passed on as it comes (streams included). For npm run load --kits N.
+// goes to the next target, and its answer is passed on as it comes (streams included). As nginx and haproxy do, a
+// target that refuses the connection is skipped for the next one (nothing reached it), and a payer's connection
+// is closed when its target dies mid-answer (a stream left open and silent would hide the death). For
+// npm run load --kits N.
 import { createServer, request as httpRequest } from 'node:http';
+
+/** Forwards one request, its body already read, to `targets` from `first` on, skipping those that refuse it. */
+export function forward(incoming, outgoing, body, targets, first, tried = 0) {
+  const target = targets[(first + tried) % targets.length];
+  const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+    outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+    outgoing.flushHeaders();
+    answer.pipe(outgoing);
+    answer.on('close', () => {
+      if (!answer.complete) outgoing.destroy(); // the target died mid-answer
+    });
+  });
+  upstream.on('error', (error) => {
+    if (!outgoing.headersSent && error.code === 'ECONNREFUSED' && tried + 1 < targets.length) {
+      forward(incoming, outgoing, body, targets, first, tried + 1);
+    } else if (!outgoing.headersSent) outgoing.writeHead(502, { 'Content-Type': 'text/plain' }).end('bad gateway');
+    else outgoing.destroy();
+  });
+  outgoing.on('close', () => upstream.destroy());
+  upstream.end(body);
+}
 
 export async function startRoundRobin(targets) {
   let next = 0;
   const server = createServer((incoming, outgoing) => {
-    const target = targets[next++ % targets.length];
-    const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      outgoing.flushHeaders();
-      answer.pipe(outgoing);
-    });
-    upstream.on('error', () => {
-      if (!outgoing.headersSent) outgoing.writeHead(502, { 'Content-Type': 'text/plain' }).end('bad gateway');
-      else outgoing.destroy();
-    });
-    outgoing.on('close', () => upstream.destroy());
-    incoming.pipe(upstream);
+    const first = next++;
+    const chunks = [];
+    incoming.on('data', (chunk) => chunks.push(chunk));
+    incoming.on('end', () => forward(incoming, outgoing, Buffer.concat(chunks), targets, first));
   });
   // Thousands of payers may connect in the same instant: a backlog for them all (the kernel caps it at somaxconn).
   await new Promise((resolve) => server.listen(0, '127.0.0.1', 4096, resolve));

@@ -320,6 +320,53 @@ describe('two kit processes sharing Redis, behind a round-robin proxy, in front 
     expect(handledFor(next.orderNo)).toHaveLength(1);
   });
 
+  it('delays nobody beyond a lease when a process dies holding a claim: its payers are cut and served by another, the retry handled by another', async () => {
+    // C's onCallback never ends (a merchant's database hangs); C is then killed.
+    const c = await startKitProcess('C', { SANDBOX_URL: sandbox.url, REDIS_URL: redis.url, CALLBACK_DELAY_MS: '600000', STREAM_POLL_MS: '300' });
+    const payers = await startProxy([c.url, b.url]);
+    const callbacks = await startProxy([c.url, a.url]);
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      // A payer streaming a pending order from C.
+      const watched = await createOrder(proxy.url);
+      const onC = await watch(payers.url, watched.orderToken);
+      // Another order's callback reaches C, which claims it and hangs in onCallback.
+      const held = await createOrder(proxy.url, `${callbacks.url}/callbacks`);
+      await control.swipe(held.sn, 'success');
+      const claimKey = `svc-checkout:${merchantId}:callback:outcome:${held.orderNo}:SUCCESS`;
+      await eventually('C claimed it', async () => String(await admin.get(claimKey)).startsWith('busy:'));
+      c.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      // The proxy closes the payer's connection, as nginx and haproxy do; the page reconnects, to B, and sees its payment.
+      await eventually('the payer cut', async () => {
+        let cut = false;
+        await Promise.race([onC.ended.then(() => (cut = true)), new Promise((resolve) => setTimeout(resolve, 100))]);
+        return cut;
+      }, 3_000);
+      expect(onC.events.filter((event) => event.type === 'end')).toEqual([]);
+      const onB = await watch(payers.url, watched.orderToken);
+      await control.swipe(watched.sn, 'success');
+      expect(JSON.parse((await onB.next('status', 2)).data).status).toBe('SUCCESS');
+      // The service's retries: refused while C's claim lasts, handled by A once its lease (10 s, no longer renewed) ran out.
+      const [delivery] = await control.deliveries({ orderNo: held.orderNo });
+      await eventually('the retry handled by A', async () => {
+        const attempt = await control.resendCallback(delivery!.notifyId);
+        if (attempt.status === 200) return true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return false;
+      }, 15_000);
+      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      expect(handledFor(held.orderNo)).toHaveLength(1);
+      expect(a.callbacks.some((line) => line.includes(held.orderNo))).toBe(true);
+    } finally {
+      admin.destroy();
+      await c.stop();
+      await payers.close();
+      await callbacks.close();
+    }
+  }, 30_000);
+
   it('refuses to start a kit that cannot reach Redis, with a clear error', async () => {
     const port = await freePort();
     const failure = await startKitProcess('C', { SANDBOX_URL: sandbox.url, REDIS_URL: `redis://127.0.0.1:${port}` }).catch((error: unknown) => error);

@@ -1,10 +1,11 @@
 /**
  * A small HTTP reverse proxy on 127.0.0.1 for tests: round-robin over its targets (several kit processes behind
  * one address, as a load balancer puts them), passing streamed answers on as they come — or, in `buffer` mode,
- * holding every answer back until it ends, as a buffering proxy does. It records each request's headers and can
+ * holding every answer back until it ends, as a buffering proxy does. Like nginx and haproxy, it skips a target
+ * that refuses the connection, and closes the client's connection when its target dies mid-answer. It records each request's headers and can
  * cut every connection at once.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface TestProxy {
@@ -20,10 +21,15 @@ export async function startProxy(targets: string[], options: { mode?: 'stream' |
   const sockets = new Set<Socket>();
   const upstreams = new Set<{ destroy(): void }>();
   const requests: TestProxy['requests'] = [];
-  const server = createServer((incoming, outgoing) => {
-    const target = targets[next++ % targets.length]!;
+  /** To the target of `first` and on, skipping a target that refuses the connection (nothing reached it). */
+  const forward = (incoming: IncomingMessage, outgoing: ServerResponse, body: Buffer, first: number, tried = 0): void => {
+    const target = targets[(first + tried) % targets.length]!;
     requests.push({ target, url: incoming.url ?? '/', headers: incoming.headers });
     const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      // As nginx and haproxy do: a target that dies mid-answer closes the client's connection.
+      answer.on('close', () => {
+        if (!answer.complete) outgoing.destroy();
+      });
       if (options.mode === 'buffer') {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,12 +45,19 @@ export async function startProxy(targets: string[], options: { mode?: 'stream' |
     });
     upstreams.add(upstream);
     upstream.on('close', () => upstreams.delete(upstream));
-    upstream.on('error', () => {
-      if (!outgoing.headersSent) outgoing.writeHead(502).end();
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      if (!outgoing.headersSent && error.code === 'ECONNREFUSED' && tried + 1 < targets.length) forward(incoming, outgoing, body, first, tried + 1);
+      else if (!outgoing.headersSent) outgoing.writeHead(502).end();
       else outgoing.destroy();
     });
     outgoing.on('close', () => upstream.destroy());
-    incoming.pipe(upstream);
+    upstream.end(body);
+  };
+  const server = createServer((incoming, outgoing) => {
+    const first = next++;
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => forward(incoming, outgoing, Buffer.concat(chunks), first));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
