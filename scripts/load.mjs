@@ -18,10 +18,13 @@
 // and each payer streams its order's status (GET /payments/events, through the proxy, so on any process) instead of
 // polling: it waits for PENDING and for its final status on the stream. A further check: every stream saw its
 // order's final status, and ended.
+//
+// With --fault NAME (scripts/load-faults.mjs: redis-pause, redis-restart, kill-kit, cluster, drop-callbacks), the same
+// run of kit processes meets that fault --fault-at seconds in, the checkouts started --rate a second so that the run
+// spans it; it then prints how many payments never reached the shop's onCallback (lost) or reached it twice
+// (doubled), and the 99th percentile of the time from each payment to the payer seeing it and to the shop's hook.
 import { fork, spawn } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -29,6 +32,8 @@ import { parseArgs } from 'node:util';
 import { CHECKOUT_TOKEN_HEADER, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, startStack, testValues } from '../dist/sandbox/index.js';
 import { issueCheckoutToken } from '../dist/server/index.js';
+import { DROPPED_RECONCILE, FAULTS, faultFigures, startFaultRedis } from './load-faults.mjs';
+import { startRedisServer } from './redis-processes.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +43,9 @@ const { values: args } = parseArgs({
     timeout: { type: 'string', default: '120' },
     kits: { type: 'string', default: '1' },
     redis: { type: 'boolean', default: false },
+    fault: { type: 'string' },
+    'fault-at': { type: 'string', default: '10' },
+    rate: { type: 'string' },
   },
 });
 const count = (name, text, min) => {
@@ -52,14 +60,21 @@ const CHECKOUTS = count('checkouts', args.checkouts, 1);
 const CONCURRENCY = count('concurrency', args.concurrency ?? args.checkouts, 1);
 const POLL_MS = count('poll-ms', args['poll-ms'], 1);
 const TIMEOUT_S = count('timeout', args.timeout, 1);
-const KITS = count('kits', args.kits, 1);
-if (KITS > 1 && !args.redis) {
+const FAULT = args.fault;
+if (FAULT !== undefined && !Object.hasOwn(FAULTS, FAULT)) {
+  console.error(`load: --fault must be one of ${Object.keys(FAULTS).join(', ')}`);
+  process.exit(2);
+}
+const FAULT_AT_S = count('fault-at', args['fault-at'], 0);
+/** Checkouts started a second (in a fault's run, so that it spans the fault); undefined: all at once. */
+const RATE = args.rate !== undefined ? count('rate', args.rate, 1) : FAULT ? 20 : undefined;
+const KITS = FAULT ? Math.max(2, count('kits', args.kits, 1)) : count('kits', args.kits, 1);
+if (KITS > 1 && !args.redis && !FAULT) {
   console.error('load: --kits above 1 needs --redis: the processes share callbacks, throttles and status updates through it');
   process.exit(2);
 }
 /** Kit processes sharing Redis, and payers that stream their status rather than poll it. */
-const SHARED = args.redis;
-const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+const SHARED = args.redis || FAULT !== undefined;
 const REQUEST_TIMEOUT_MS = 20_000; // the element's own limit on a call to the kit
 const EXPIRE_MINUTES = 30;
 
@@ -123,7 +138,10 @@ function countError(kind) {
   errors.set(kind, (errors.get(kind) ?? 0) + 1);
 }
 
-class CheckoutError extends Error {}
+class CheckoutError extends Error {
+  /** A network failure or a 502/503 on the way: the payer's page tries again (in a fault's run). */
+  transient = false;
+}
 
 /**
  * One call to the kit, as the element makes it, with the checkout token the shop's page carries (creates, and
@@ -146,7 +164,7 @@ async function kit(route, body, proof = {}) {
     });
   } catch (error) {
     countError(`${path}: ${error?.name === 'TimeoutError' ? 'no answer within 20 s' : `network (${error?.cause?.code ?? error?.name})`}`);
-    throw new CheckoutError(`${path} failed`);
+    throw Object.assign(new CheckoutError(`${path} failed`), { transient: true });
   }
   const text = await response.text();
   const elapsed = performance.now() - started;
@@ -160,9 +178,29 @@ async function kit(route, body, proof = {}) {
   }
   if (response.status !== 200 || typeof envelope?.code !== 'string') {
     countError(`${path}: HTTP ${response.status}`);
-    throw new CheckoutError(`${path} answered HTTP ${response.status}`);
+    throw Object.assign(new CheckoutError(`${path} answered HTTP ${response.status}`), { transient: response.status >= 502 });
   }
   return { envelope, token: response.headers.get(ORDER_TOKEN_HEADER) ?? undefined };
+}
+
+/**
+ * A call as the element makes it in a fault's run: a call that failed on the way is made again, and a create
+ * whose answer was lost is first looked for by its reference (the order may have been made), as the element does.
+ */
+async function kitAgain(route, body, proof) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await kit(route, body, proof);
+    } catch (error) {
+      if (!FAULT || !(error instanceof CheckoutError) || !error.transient || attempt >= 5) throw error;
+      await pause(500);
+      if (route !== 'create') continue;
+      const found = await kit('status', { reference: body.reference }, proof).catch(() => undefined);
+      if (found?.envelope.code !== '00000' || !found.envelope.data?.orderNo) continue;
+      const order = await control((sandbox) => sandbox.order(found.envelope.data.orderNo));
+      return { envelope: { code: '00000', data: { ...found.envelope.data, referenceCode: order.referenceCode } }, token: found.token };
+    }
+  }
 }
 
 /** The sandbox's control API: the payer, or time passing. */
@@ -239,6 +277,8 @@ function watch(record) {
     });
     if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
       countError(`GET ${MERCHANT_PATHS.events}: ${response.status} ${await response.text()}`);
+      // A gateway with no live target this instant (a fault's run): the page opens the stream again.
+      if (FAULT && response.status >= 502) return;
       throw new CheckoutError('the status stream was refused');
     }
     const reader = response.body.getReader();
@@ -257,6 +297,7 @@ function watch(record) {
             pending.resolve(data);
           }
           if (data.status !== 'PENDING') {
+            record.payerSawAt ??= Date.now();
             if (record.actedAt !== undefined) streamLatencies.settle.push(performance.now() - record.actedAt);
             final.resolve(data);
           }
@@ -294,6 +335,7 @@ const abandoned = [];
 
 /** Creates the order, sees it pending, then does what the payer of its scenario does. */
 async function checkout(index) {
+  if (RATE !== undefined) await pause(runStartedAt + (index / RATE) * 1000 - performance.now());
   const scenario = SCENARIOS[index % SCENARIOS.length];
   const body = createBody(index, scenario);
   // The shop's server decides the order and renders its checkout token into the page.
@@ -301,7 +343,7 @@ async function checkout(index) {
   const checkoutToken = await issueCheckoutToken(DEFAULT_MERCHANT, { reference, amount, product, country, expireAt });
   const record = { index, scenario, reference, orderNo: undefined, status: undefined, failureCode: undefined, proof: { checkoutToken } };
   checkouts.push(record);
-  const { envelope, token } = await kit('create', body, { checkoutToken });
+  const { envelope, token } = await kitAgain('create', body, { checkoutToken });
   expectCode('create', envelope, '00000');
   record.orderNo = envelope.data.orderNo;
   record.proof = { orderToken: token };
@@ -323,17 +365,19 @@ async function checkout(index) {
       await control((sandbox) => sandbox.swipe(body.sn, scenario.then.slice('swipe '.length)));
       break;
     case 'resend, wrong otp, otp':
-      expectCode('resendOtp', (await kit('resendOtp', {}, record.proof)).envelope, '00000');
-      expectCode('otp', (await kit('otp', { otp: '00000000' }, record.proof)).envelope, '02001');
-      expectCode('otp', (await kit('otp', { otp: testValues.TEST_OTP }, record.proof)).envelope, '00000');
+      expectCode('resendOtp', (await kitAgain('resendOtp', {}, record.proof)).envelope, '00000');
+      expectCode('otp', (await kitAgain('otp', { otp: '00000000' }, record.proof)).envelope, '02001');
+      expectCode('otp', (await kitAgain('otp', { otp: testValues.TEST_OTP }, record.proof)).envelope, '00000');
       break;
     case 'otp':
-      expectCode('otp', (await kit('otp', { otp: testValues.TEST_OTP }, record.proof)).envelope, '00000');
+      expectCode('otp', (await kitAgain('otp', { otp: testValues.TEST_OTP }, record.proof)).envelope, '00000');
       break;
     case 'expire':
       abandoned.push(record);
       return;
   }
+  // When the payment was made: the paying call's answer (the service settles the order as it answers).
+  record.paidAt = Date.now();
   await settle(record);
 }
 
@@ -409,37 +453,17 @@ sandboxControl = new SandboxControl(sandbox.url, { signal: stop.signal, timeoutM
 let kitUrl;
 let kitStack;
 let proxy;
+/** The run's Redis (a server with an append-only file, or a fault's cluster): `env` for the kits, `handle`, `close`. */
 let redisServer;
 const kitProcesses = [];
-
-/** A redis-server of this run's own, on a free port, keeping nothing on disk. */
-async function startRedisServer() {
-  if (!existsSync(REDIS_SERVER)) throw new Error(`--redis needs redis-server (${REDIS_SERVER}; REDIS_SERVER_PATH names another)`);
-  const probe = createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  const child = track(spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] }));
-  let output = '';
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 5_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-  });
-  child.stdout.resume();
-  return { child, url: `redis://127.0.0.1:${port}` };
-}
+/** Each kit process with its name, for a fault that kills one. */
+const kits = [];
 
 /** A kit process (scripts/kit-process.mjs): its callbacks and log lines are this run's. */
 async function startKitProcess(env, name) {
   const child = track(spawn(process.execPath, ['scripts/kit-process.mjs'], { cwd: new URL('..', import.meta.url).pathname, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   kitProcesses.push(child);
+  kits.push({ name, child });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -447,7 +471,7 @@ async function startKitProcess(env, name) {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const [kind, ...rest] = line.split(' ');
       if (kind === 'listening') resolve(rest[0]);
-      else if (kind === 'callback') callbacks.push({ notifyId: rest[0], orderNo: rest[1], status: rest[2], kit: name });
+      else if (kind === 'callback') callbacks.push({ notifyId: rest[0], orderNo: rest[1], status: rest[2], source: rest[3], at: Number(rest[4]), kit: name });
       else if (kind === 'log') {
         kitLog.push(rest.slice(1).join(' '));
         if (process.env.LOAD_DEBUG) console.log(`  kit ${name}: ${rest.join(' ')}`);
@@ -471,10 +495,16 @@ if (SHARED) {
   };
   kitUrl = proxy.url;
   try {
-    redisServer = await startRedisServer();
+    if (FAULT) redisServer = await startFaultRedis(FAULT, track);
+    else {
+      const started = await startRedisServer();
+      track(started.child);
+      redisServer = { env: { REDIS_URL: started.url }, handle: started, close: () => started.close() };
+    }
     const env = {
       SANDBOX_URL: sandbox.url,
-      REDIS_URL: redisServer.url,
+      ...redisServer.env,
+      ...(FAULT ? FAULTS[FAULT].kitEnv : {}),
       CALLBACK_URL: `${proxy.url}${MERCHANT_PATHS.callbacks}`,
       RETURN_URL_ORIGINS: RETURN_ORIGIN,
     };
@@ -482,7 +512,7 @@ if (SHARED) {
   } catch (error) {
     console.error(`load: ${error.message}`);
     for (const child of kitProcesses) child.kill('SIGKILL');
-    redisServer?.child.kill('SIGKILL');
+    await redisServer?.close();
     await proxy.close();
     await sandbox.close();
     process.exit(1);
@@ -526,11 +556,7 @@ async function closeAll() {
       await exited;
     }),
   );
-  if (redisServer && redisServer.child.exitCode === null) {
-    const exited = once(redisServer.child, 'exit');
-    redisServer.child.kill('SIGTERM');
-    await exited;
-  }
+  await redisServer?.close();
   await sandbox.close();
 }
 
@@ -561,9 +587,23 @@ if (process.env.LOAD_DEBUG) {
   }, 5_000).unref();
 }
 
+/** When the checkouts began (performance.now()), for --rate. */
+let runStartedAt = 0;
+/** The fault's injection under way, and what it said, with the run's time of each line. */
+let injection;
+const faultLog = [];
+
 /** Every checkout, then time passing for the abandoned ones; resolves to the seconds it took. */
 async function run() {
   const started = performance.now();
+  runStartedAt = started;
+  if (FAULT) {
+    await FAULTS[FAULT].before?.({ control, checkouts: CHECKOUTS });
+    const say = (line) => faultLog.push(`${((performance.now() - started) / 1000).toFixed(1)} s: ${line}`);
+    injection = pause(FAULT_AT_S * 1000).then(() =>
+      FAULTS[FAULT].inject({ redis: redisServer.handle, kits, say }).catch((error) => say(`the fault failed: ${error.message}`)),
+    );
+  }
   await pool(
     Array.from({ length: CHECKOUTS }, (_, index) => index),
     checkout,
@@ -574,7 +614,19 @@ async function run() {
     await control((sandbox) => sandbox.advanceClock(EXPIRE_MINUTES + 1));
     await pool(abandoned, settle);
   }
+  await injection;
   return (performance.now() - started) / 1000;
+}
+
+/**
+ * In a fault's run: every settled order's outcome as the shop's onCallback took it, waited for until each settled
+ * order has one (or the run's time is up), then two seconds more for any second one.
+ */
+async function handedOutcomes() {
+  phase = "waiting for every outcome to reach the shop's onCallback";
+  const handedOrders = () => new Set(callbacks.map((event) => event.orderNo));
+  while (!checkouts.every((item) => !item.status || handedOrders().has(item.orderNo))) await pause(200);
+  await pause(2_000);
 }
 
 /**
@@ -725,12 +777,58 @@ async function verify(deliveries) {
   return checks.every((item) => item.ok);
 }
 
+/** The checks of a fault's run: each order settled as its scenario says, every outcome at the shop once, the targets. */
+async function verifyFault() {
+  phase = 'checking';
+  const checks = [];
+  const check = (ok, what, detail) => checks.push({ ok, what, detail });
+  const seen = await Promise.all(
+    checkouts.map(async (item) => ({ item, status: (await kit('status', { reference: item.reference }, item.proof)).envelope.data?.status })),
+  );
+  const wrong = seen.filter(({ item, status }) => status !== item.scenario.ends || status !== item.status);
+  check(
+    wrong.length === 0 && checkouts.length === CHECKOUTS,
+    'every order ended in the terminal state its scenario leads to, and its payer saw it',
+    `${checkouts.length - wrong.length} of ${CHECKOUTS}` + (wrong[0] ? `; first wrong: ${wrong[0].item.reference} ${wrong[0].status}, the payer saw ${wrong[0].item.status}` : ''),
+  );
+  const figures = faultFigures(checkouts, callbacks);
+  check(figures.lost === 0, "no payment lost: each settled order's outcome reached onCallback", `${figures.lost} lost of ${figures.settled}` + (figures.firstLost ? ` (first: ${figures.firstLost.orderNo})` : ''));
+  check(figures.doubled === 0, 'no payment doubled: onCallback took each order once', `${figures.doubled} doubled`);
+  check(figures.payerP99 <= 15_000, 'payment -> the payer seeing it, p99 within 15 s', `${(figures.payerP99 / 1000).toFixed(2)} s (max ${(figures.payerMax / 1000).toFixed(2)} s, ${figures.measured.payer} payments)`);
+  if (FAULT === 'drop-callbacks') {
+    const bound = (DROPPED_RECONCILE.quietSeconds + DROPPED_RECONCILE.sweepSeconds) * 1000;
+    check(figures.shopP99 <= bound, `payment -> the shop's hook, p99 within one sweep (quiet ${DROPPED_RECONCILE.quietSeconds} s + sweep ${DROPPED_RECONCILE.sweepSeconds} s)`, `${(figures.shopP99 / 1000).toFixed(2)} s`);
+  }
+  console.log(`\nfault: ${FAULT}: ${FAULTS[FAULT].what}`);
+  for (const line of faultLog) console.log(`  ${line}`);
+  console.log(
+    `\n  lost ${figures.lost}, doubled ${figures.doubled}, payment -> payer p99 ${(figures.payerP99 / 1000).toFixed(2)} s, ` +
+      `payment -> shop hook p99 ${(figures.shopP99 / 1000).toFixed(2)} s (max ${(figures.shopMax / 1000).toFixed(2)} s)`,
+  );
+  for (const item of checkouts.filter((entry) => callbacks.filter((event) => event.orderNo === entry.orderNo).length > 1).slice(0, 3)) {
+    const handed = callbacks.filter((event) => event.orderNo === item.orderNo).map((event) => `${event.kit} ${event.source} at +${((event.at - item.paidAt) / 1000).toFixed(2)} s`);
+    console.log(`  doubled: ${item.orderNo} (${item.scenario.name}): ${handed.join('; ')}`);
+  }
+  console.log(`  medians: payment -> payer ${(figures.payerP50 / 1000).toFixed(2)} s, payment -> shop hook ${(figures.shopP50 / 1000).toFixed(2)} s`);
+  if (process.env.LOAD_DEBUG) {
+    for (const item of checkouts.filter((entry) => entry.paidAt).sort((a, b) => (callbacks.find((e) => e.orderNo === b.orderNo)?.at ?? 0) - b.paidAt - ((callbacks.find((e) => e.orderNo === a.orderNo)?.at ?? 0) - a.paidAt)).slice(0, 5)) {
+      const event = callbacks.find((entry) => entry.orderNo === item.orderNo);
+      console.log(`    slowest: ${item.scenario.name}: payer +${((item.payerSawAt - item.paidAt) / 1000).toFixed(2)} s, shop +${((event.at - item.paidAt) / 1000).toFixed(2)} s by ${event.kit}`);
+    }
+  }
+  console.log(`  outcomes by source: ${[...figures.sources].map(([source, n]) => `${source} ${n}`).join(', ')}; kit log lines: ${kitLog.length}`);
+  for (const line of [...new Set(kitLog.map((text) => text.replace(/\d+/g, 'N').slice(0, 140)))].slice(0, 8)) console.log(`    ${line}`);
+  console.log('\nchecks:');
+  for (const { ok, what, detail } of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}\n       ${detail}`);
+  return checks.every((item) => item.ok);
+}
+
 let passed = false;
 try {
   const elapsed = await run();
-  const deliveries = await settledDeliveries();
+  const deliveries = FAULT ? (await handedOutcomes(), []) : await settledDeliveries();
   report(elapsed);
-  passed = await verify(deliveries);
+  passed = FAULT ? await verifyFault() : await verify(deliveries);
   console.log(`\nload: ${passed ? 'all checks passed' : 'some checks FAILED'}`);
 } catch (error) {
   console.error(`\nload: stopped while ${phase}: ${error instanceof Error ? error.message : String(error)}`);

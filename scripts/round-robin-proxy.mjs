@@ -1,14 +1,15 @@
 // A small round-robin HTTP proxy on 127.0.0.1, as a load balancer spreads requests over kit processes: each request
 // goes to the next target, and its answer is passed on as it comes (streams included). As nginx and haproxy do, a
 // target that refuses the connection is skipped for the next one (nothing reached it), and a payer's connection
-// is closed when its target dies mid-answer (a stream left open and silent would hide the death). For
-// npm run load --kits N.
+// is closed when its target dies mid-answer (a stream left open and silent would hide the death). Each request has a
+// connection of its own, as nginx's default upstream has: a socket kept to a dead target would reset mid-request.
+// For npm run load --kits N.
 import { createServer, request as httpRequest } from 'node:http';
 
 /** Forwards one request, its body already read, to `targets` from `first` on, skipping those that refuse it. */
 export function forward(incoming, outgoing, body, targets, first, tried = 0) {
   const target = targets[(first + tried) % targets.length];
-  const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+  const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers, agent: false }, (answer) => {
     outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
     outgoing.flushHeaders();
     answer.pipe(outgoing);

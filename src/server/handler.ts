@@ -7,7 +7,7 @@
  * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
  * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
-import { CHECKOUT_TOKEN_HEADER, isHttpUrl, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, isHttpUrl, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
 import { isLiveAddressAllowed, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
@@ -244,6 +244,14 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
         logger,
       })
     : undefined;
+  if (reconciler) {
+    // A settled status the kit's own queries saw (its callback late or lost): the sweep hands it over at once.
+    statusBus.subscribe({
+      update: (update) => {
+        if (update.source === 'query' && isTerminalStatus(update.status)) reconciler.settling(update.orderNo);
+      },
+    });
+  }
 
   /** `GET /payments/events`: proved like the status route; tokens in headers, or in the query string for EventSource. */
   async function events(request: Request): Promise<Response> {

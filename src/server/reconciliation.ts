@@ -30,7 +30,10 @@ export interface ReconciliationStore {
   track(order: TrackedOrder, dueAt: number): boolean | Promise<boolean>;
   /** At most `limit` orders due by `now`, earliest first, each taken until `until` (no other sweep takes it meanwhile). */
   take(now: number, limit: number, until: number): TrackedOrder[] | Promise<TrackedOrder[]>;
-  /** Asked about and still pending: due again at `dueAt` (nothing happens when it was forgotten meanwhile). */
+  /**
+   * Due again at `dueAt`, unless it is due sooner already (a query of the kit's own saw it settle while a sweep
+   * asked about it); nothing happens when it was forgotten meanwhile.
+   */
   reschedule(orderNo: string, dueAt: number): void | Promise<void>;
   /** Settled, or given up on: forgotten. */
   forget(orderNo: string): void | Promise<void>;
@@ -71,7 +74,7 @@ export class MemoryReconciliationStore implements ReconciliationStore {
 
   reschedule(orderNo: string, dueAt: number): void {
     const entry = this.#orders.get(orderNo);
-    if (entry) entry.dueAt = dueAt;
+    if (entry && dueAt < entry.dueAt) entry.dueAt = dueAt;
   }
 
   forget(orderNo: string): void {
@@ -167,6 +170,16 @@ export class Reconciler {
     }
   }
 
+  /**
+   * A status query of the kit's own (a payer's stream, the status route) saw the order settled: asked about at the
+   * next sweep rather than after the quiet time. Never throws.
+   */
+  settling(orderNo: string): void {
+    void Promise.resolve()
+      .then(() => this.#options.store.reschedule(orderNo, this.#options.now()))
+      .catch(() => undefined);
+  }
+
   /** The order's outcome reached the shop: it is not asked about again. Never throws. */
   settled(orderNo: string): void {
     void Promise.resolve()
@@ -206,7 +219,8 @@ export class Reconciler {
   async #sweep(): Promise<SweepReport> {
     const report: SweepReport = { asked: 0, handled: 0, forgotten: 0 };
     const { store } = this.#options;
-    const batch = Math.max(PARALLEL_QUERIES, this.#limits.queriesPerSecond);
+    // Small takes: an order waits in no process's hands while another process is free to ask about it.
+    const batch = PARALLEL_QUERIES * 2;
     for (;;) {
       const now = this.#options.now();
       let taken: TrackedOrder[];

@@ -152,6 +152,11 @@ for _, id in ipairs(ids) do
 end
 return taken`;
 
+/** Due sooner, never later (a sweep's lease only ends early; a sooner due time set meanwhile stands). */
+const RESCHEDULE = `local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(ARGV[2]) < tonumber(due) then redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
+return 0`;
+
 const FORGET = `redis.call('ZREM', KEYS[1], ARGV[1])
 return redis.call('HDEL', KEYS[2], ARGV[1])`;
 
@@ -499,7 +504,7 @@ export class RedisReconciliationStore implements ReconciliationStore {
   }
 
   async reschedule(orderNo: string, dueAt: number): Promise<void> {
-    await this.connection.run(this.#keys[0], ['ZADD', this.#keys[0], 'XX', String(dueAt), orderNo]);
+    await this.connection.script(RESCHEDULE, [this.#keys[0]], [orderNo, dueAt]);
   }
 
   async forget(orderNo: string): Promise<void> {

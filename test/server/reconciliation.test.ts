@@ -2,12 +2,13 @@
 // service about each one that stays quiet or passes its deadline, and hands each outcome it finds to onCallback
 // through the same exactly-once path as the callbacks.
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, MemoryReconciliationStore, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
+import { createMerchantHandler, issueOrderToken, MemoryReconciliationStore, ORDER_TOKEN_GRACE_SECONDS, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { freePort } from '../support/redis-server.js';
 import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';
+import { openStream } from '../support/sse.js';
 import { tokenFor } from '../support/tokens.js';
 
 let wired: Wired | undefined;
@@ -100,6 +101,23 @@ describe('reconciliation', () => {
     expect(await kit.wired.handler.reconcile()).toEqual({ asked: 1, handled: 1, forgotten: 1 });
     expect(outcomes(kit.wired.callbacks)).toEqual([`${order!.orderNo} CLOSE reconciliation`]);
     expect(kit.wired.callbacks[0]!.body).toMatchObject({ failureCode: 'ORDER_EXPIRED', notifyId: `reconciled:${order!.orderNo}:CLOSE`, amount: { total: 12_500, currency: 'EGP' } });
+  });
+
+  it("hands an outcome over at the next sweep once a payer's stream saw it settle, without waiting for the quiet time", async () => {
+    const kit = await shop({ reconcile: { quietSeconds: 3_600, sweepSeconds: false }, streams: { pollIntervalMs: 100 } });
+    const [order] = await createOrders(kit.wired, 1);
+    const { merchantId, privateKey } = DEFAULT_MERCHANT;
+    const reference = (await kit.wired.sandboxControl.order(order!.orderNo)).reference;
+    const token = await issueOrderToken(privateKey, { merchantId, orderNo: order!.orderNo, reference, country: 'EG', expiresAt: Math.floor(Date.now() / 1000) + 3_600 + ORDER_TOKEN_GRACE_SECONDS });
+    const stream = await openStream(`${kit.wired.merchantUrl}${MERCHANT_PATHS.events}`, { [ORDER_TOKEN_HEADER]: token });
+    await stream.next('status');
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    await kit.wired.sandboxControl.swipe(order!.sn, 'success');
+    expect(JSON.parse((await stream.next('status', 2)).data).status).toBe('SUCCESS');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 1, handled: 1, forgotten: 1 });
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${order!.orderNo} SUCCESS reconciliation`]);
+    stream.close();
   });
 
   it('hands an outcome over once whichever comes first, the callback or the sweep', async () => {

@@ -25,7 +25,7 @@ export async function startProxy(targets: string[], options: { mode?: 'stream' |
   const forward = (incoming: IncomingMessage, outgoing: ServerResponse, body: Buffer, first: number, tried = 0): void => {
     const target = targets[(first + tried) % targets.length]!;
     requests.push({ target, url: incoming.url ?? '/', headers: incoming.headers });
-    const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+    const upstream = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers, agent: false }, (answer) => {
       // As nginx and haproxy do: a target that dies mid-answer closes the client's connection.
       answer.on('close', () => {
         if (!answer.complete) outgoing.destroy();
