@@ -22,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/sandbox.md', 'docs/runtimes.md', 'README.md'];
+const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/sandbox.md', 'docs/runtimes.md', 'docs/reliability.md', 'README.md'];
 
 interface Block {
   language: string;
@@ -222,6 +222,17 @@ describe('the sandbox page’s backend in one call', () => {
     expect(recipe, 'the block of "A sandbox and the kit in front of it"').toBeDefined();
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
     expect(stdout.trim().split('\n')).toEqual(['SWIPE_CARD', 'SUCCESS']);
+  });
+});
+
+describe('the reliability page’s reconciliation recipe', () => {
+  it('runs as written against the built package: a payment whose callback never arrives reaches onCallback by a sweep', async () => {
+    await assertDistFresh();
+    const page = fencedBlocks(readFileSync(`${root}docs/reliability.md`, 'utf8'));
+    const recipe = page.find((block) => block.code.includes('await handler.reconcile()'));
+    expect(recipe, 'the block of "Reconciliation"').toBeDefined();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
+    expect(stdout.trim().split('\n')).toEqual(['{ asked: 1, handled: 1, forgotten: 1 }', "[ 'reconciliation SUCCESS' ]"]);
   });
 });
 
