@@ -16,7 +16,7 @@ const setting = (name: string): string => {
   return value;
 };
 
-const redis = await connectRedis({ url: setting('REDIS_URL') });
+const redis = await connectRedis({ url: setting('REDIS_URL'), merchantId: '256612345678901' });
 const handler = createMerchantHandler({
   merchantId: '256612345678901',
   privateKey: 'sandbox-private-key-256612345678901',
