@@ -48,6 +48,12 @@ function devStacks() {
         if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
         return stack.checkoutToken(payload.order, payload.options);
       }
+      // The shop's server opening a cart's checkout (the kit's openCheckout): where it stands, and its token.
+      if (command === 'svc-open-checkout') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        return stack.openCheckout(payload.order);
+      }
       if (command !== 'svc-dev-stack') return undefined;
       const id = `s${++nextStack}`;
       const prefix = `/stacks/${id}`;

@@ -53,6 +53,9 @@ export interface CheckoutConfig {
   checkoutToken: string | undefined;
   /** How many attempts (references) the checkout may use. */
   attempts: number;
+  /** The attempt the page starts at, and whether its order exists (the kit's `openCheckout` says): from the token. */
+  startAttempt: number;
+  started: boolean;
   /** When the checkout token stops being accepted (epoch ms). */
   tokenExpiresAt: number | undefined;
   merchantId: string | undefined;
@@ -182,6 +185,8 @@ export function resolveConfig(
     endpoint: pick(attributes.endpoint, undefined),
     checkoutToken: claims ? set.checkoutToken?.trim() : undefined,
     attempts: claims?.attempts ?? DEFAULT_ATTEMPTS,
+    startAttempt: claims?.attempt ?? 1,
+    started: claims?.started === true,
     tokenExpiresAt: claims ? claims.expiresAt * 1000 : undefined,
     merchantId: pick(attributes.merchantId, params.merchantId),
     merchantName: pick(attributes.merchantName, params.merchantName) ?? '',

@@ -18,6 +18,7 @@ export const IDLE_STATE: CheckoutState = {
   amount: undefined,
   merchantName: '',
   productName: '',
+  reference: undefined,
   values: { Pos: {}, BankAccount: {}, ReferenceCode: {} },
   errors: {},
   alert: undefined,
@@ -41,6 +42,7 @@ export function formStateOf(config: CheckoutConfig, settings: CheckoutSettings, 
     amount: config.payAmount !== undefined && config.currency ? { total: config.payAmount, currency: config.currency } : undefined,
     merchantName: config.merchantName,
     productName: config.productName ?? '',
+    reference: config.reference,
     redirectMode: settings.redirectMode === 'new-window' ? 'new-window' : 'same-window',
     terminal,
   };
@@ -98,6 +100,7 @@ export function firstFrameOf(settings: CheckoutSettings, environment: { storage?
   const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
   if (problem) return undefined;
   const saved = loadSaved(storageKeyOf(config, environment.pageUrl()), environment.storage);
-  if (saved?.order || saved?.creating) return undefined;
+  // An order of this checkout to show (kept here, or found by the kit when it issued the token): the session decides.
+  if (saved?.order || saved?.creating || (config.started && (saved?.attempt ?? 0) < config.startAttempt)) return undefined;
   return { ...prefilled(config, settings, formStateOf(config, settings, IDLE_STATE)), phase: { kind: 'form' } };
 }

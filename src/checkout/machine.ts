@@ -10,7 +10,11 @@ import {
   isCreateOutcomeUnknown,
   isDuplicateReference,
   isHttpUrl,
+  isPayMethod,
+  isPaymentStatus,
+  isPlainObject,
   isRetryable,
+  LEAVING_FIELD,
   isSuccess,
   isTerminalStatus,
   OTP_REQUEST,
@@ -47,7 +51,7 @@ import {
   waitReasonOf,
   type StatusData,
 } from './transitions.js';
-import { attemptReference } from '../core/tokens.js';
+import { attemptOf, attemptReference } from '../core/tokens.js';
 import type { SavedCheckout } from './storage.js';
 
 /** "Send the code again" waits this long after a code was sent. */
@@ -63,7 +67,7 @@ type PhaseKind = Phase['kind'];
  * Events every phase takes: the host's, the countdown's, and the answer to a request, which may come after the phase
  * moved on (a code's answer after the stream said paid); a stale one, of a request no longer waited on, does nothing.
  */
-const ALWAYS = ['configure', 'resume', 'pause', 'tick', 'answer', 'no-answer'] as const satisfies readonly MachineEventType[];
+const ALWAYS = ['configure', 'resume', 'pause', 'tick', 'answer', 'no-answer', 'left-checked'] as const satisfies readonly MachineEventType[];
 /** What a phase that follows an order takes from the status: polls, checks, the stream, the expiry. */
 const FOLLOWING = ['polled', 'checked', 'stream-status', 'stream-schedule', 'expired'] as const satisfies readonly MachineEventType[];
 
@@ -170,7 +174,7 @@ const HANDLERS: Handlers = {
     // The payer's details may come after the first render: they fill what is still empty.
     if (e.settings.userInfo && d.m.state.phase.kind === 'form') d.set(prefilled(e.config, e.settings, d.m.state));
     const fresh = e.key !== d.m.key;
-    if (fresh) d.update({ base: e.saved?.base ?? baseReference(e.config.reference, d.at, e.nonce), attempt: e.saved?.attempt ?? 1 });
+    if (fresh) d.update({ base: e.saved?.base ?? baseReference(e.config.reference, d.at, e.nonce), attempt: Math.max(e.saved?.attempt ?? 1, e.config.startAttempt) });
     const broken = Boolean(d.m.problem) || (d.check?.config.length ?? 0) > 0;
     const kind = d.m.state.phase.kind;
     if (fresh || kind === 'idle' || (kind === 'config-error' && !broken) || (kind === 'form' && broken)) {
@@ -279,9 +283,19 @@ const HANDLERS: Handlers = {
 
   leave(d) {
     // While a create or the search for its lost answer is under way, a new reference could make a second order.
-    if (d.m.state.busy || d.m.state.phase.kind === 'looking-up') return;
+    const { phase } = d.m.state;
+    if (d.m.state.busy || phase.kind === 'looking-up') return;
+    // A paid checkout is never left: there is nothing more to pay.
+    if (phase.kind === 'result' && (phase.outcome === 'SUCCESS' || phase.outcome === 'PAID_BEFORE')) return;
     d.do({ type: 'unfollow' });
-    if (d.order || d.m.creating) d.update({ attempt: d.m.attempt + 1, creating: undefined });
+    const order = d.order;
+    // The next attempt only past an order the service made; a pending one is left on purpose, and the kit is told so.
+    if (order) {
+      const pending = !isTerminalStatus(order.status);
+      // A left order may still be paid: it is looked at now and then, with its own token.
+      if (pending && order.token) vouch(d, order.reference, order.token);
+      d.update({ attempt: d.m.attempt + 1, left: d.m.left || pending, ...(pending ? { leftOrders: [...d.m.leftOrders, order.reference] } : {}) });
+    }
     d.update({ touched: {}, serverErrors: {}, resendAllowedAt: 0 });
     d.set({ phase: { kind: 'form' }, alert: undefined, errors: {}, notice: undefined });
     emitChange(d);
@@ -354,6 +368,36 @@ const HANDLERS: Handlers = {
     resyncExpiry(d, e.reference, d.at + e.durationMs);
   },
 
+  /**
+   * An order the payer left while it was pending: paid after all, this checkout is paid (shown as such, the order on
+   * screen no longer followed); and if the order on screen was paid too, the payer is told it was paid twice. Ended
+   * unpaid: no longer watched.
+   */
+  'left-checked'(d, e) {
+    const data = statusDataOf(e.answer);
+    if (e.answer.orderToken) vouch(d, e.reference, e.answer.orderToken);
+    if (!data || !d.m.leftOrders.includes(e.reference) || (data.status !== 'SUCCESS' && !isTerminalStatus(data.status))) return;
+    d.update({ leftOrders: d.m.leftOrders.filter((reference) => reference !== e.reference) });
+    if (data.status !== 'SUCCESS') return;
+    const { phase } = d.m.state;
+    if (phase.kind === 'result' && phase.outcome === 'SUCCESS') {
+      d.set({ notice: { kind: 'paid-twice' } });
+      d.announce({ kind: 'paid-twice' });
+      return;
+    }
+    if (d.m.state.busy || phase.kind === 'config-error' || phase.kind === 'idle') return;
+    const order = orderFromStatus(
+      data as StatusData & { status: PaymentStatus },
+      { reference: e.reference, payMethod: d.m.state.method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[e.reference] },
+      { methodUnknown: true },
+    );
+    const attempt = attemptOf(d.m.base, e.reference, d.m.config?.attempts);
+    d.update({ left: false, ...(attempt !== undefined ? { attempt } : {}) });
+    emitPayResult(d, order);
+    showResult(d, order);
+    d.set({ notice: { kind: 'left-paid' } });
+  },
+
   expired(d) {
     const order = d.order;
     if (order && !isTerminalStatus(order.status)) showResult(d, { ...order, status: 'CLOSE' });
@@ -372,10 +416,12 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
         { method: request.method, body: request.sent, country: config.countryCode ?? '', amount: d.m.state.amount },
         { expiresIn: answer.expiresIn, token: answer.orderToken, now: d.at },
       );
-      d.update({ creating: undefined });
+      d.update({ creating: undefined, left: false });
       forgetSecrets(d, request.method);
       emitPayResult(d, order);
       show(d, order, { resumed: false });
+    } else if (envelope.code === 'ORDER_EXISTS' && isPlainObject(envelope.data)) {
+      existingOrder(d, request.method, envelope.data as unknown as CashierStatusData, answer.orderToken);
     } else if (isCreateOutcomeUnknown(envelope.code)) {
       // An answer that cannot say whether the order was made: its status decides.
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { envelope } });
@@ -419,13 +465,15 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
       }
       return;
     }
+    const told = (data as { payMethod?: unknown }).payMethod;
+    const method = request.named && isPayMethod(told) ? told : request.method;
     const order = orderFromStatus(
       data as StatusData & { status: PaymentStatus },
-      { reference: request.reference, payMethod: request.method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[request.reference] },
-      { known: request.known, answerLost: request.lost, duplicate: request.duplicate },
+      { reference: request.reference, payMethod: method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[request.reference] },
+      { known: request.known, answerLost: request.lost, duplicate: request.duplicate, methodUnknown: request.named && !isPayMethod(told) },
     );
     d.update({ creating: undefined });
-    forgetSecrets(d, request.method);
+    forgetSecrets(d, method);
     if (request.lost || !spent) emitPayResult(d, order);
     // A POS order always waits for its card at the terminal this page named; others wait for their status.
     show(d, order, { resumed: true, wait: order.actionType !== 'SWIPE_CARD' });
@@ -433,7 +481,9 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
 
   latest(d, request, answer) {
     const data = statusDataOf(answer as never);
-    const found = data ? { data, reference: attemptReference(d.m.base, request.attempt) } : request.found;
+    // The latest attempt, unless an earlier one was paid: that payment is what this checkout shows.
+    const paid = request.found?.data.status === 'SUCCESS';
+    const found = data && !paid ? { data, reference: attemptReference(d.m.base, request.attempt) } : request.found;
     if (data && request.attempt < (d.m.config?.attempts ?? 1)) {
       latestAttempt(d, request.attempt + 1, found);
       return;
@@ -454,6 +504,9 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
     }
     const left = violation.triesLeft;
     d.set({ errors: { [request.field]: { rule: violation.rule, ...(left !== undefined ? { left } : {}) } }, submitCount: d.m.state.submitCount + 1 });
+    // Kept with the order: a reload says it again.
+    const order = d.order;
+    if (order && left !== undefined) d.set({ phase: { ...d.m.state.phase, order: { ...order, triesLeft: left } } as Phase });
     d.announce({ kind: 'form-errors', count: 1 });
   },
 
@@ -473,8 +526,8 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
 // What the handlers share.
 
 /** A checkout (re)started for `key`: a configuration error, the order kept for it, the search for a lost create, or the form. */
-function start(d: Draft, key: string, saved: SavedCheckout | undefined): void {
-  d.update({ key, request: undefined, creating: undefined, touched: {}, serverErrors: {}, resendAllowedAt: 0, statusFailures: 0 });
+function start(d: Draft, key: string, kept: SavedCheckout | undefined): void {
+  d.update({ key, request: undefined, creating: undefined, left: false, leftOrders: [], touched: {}, serverErrors: {}, resendAllowedAt: 0, statusFailures: 0 });
   d.do({ type: 'unfollow' });
   d.set({ alert: undefined, notice: undefined, errors: {} });
   const violation = d.m.problem ? undefined : d.check?.config[0];
@@ -486,9 +539,26 @@ function start(d: Draft, key: string, saved: SavedCheckout | undefined): void {
   }
   const config = d.m.config!;
   d.set(prefilled(config, d.m.settings, d.m.state));
+  // The kit found an attempt of this checkout further on than this page kept (another tab, a fresh token for the cart).
+  const overtaken = config.started && (kept?.attempt ?? 0) < config.startAttempt;
+  const saved = overtaken ? undefined : kept;
+  if (saved?.left) d.update({ left: true });
+  if (saved?.leftOrders) d.update({ leftOrders: saved.leftOrders.filter((reference) => typeof reference === 'string') });
   let resumed = true;
-  if (saved?.order) show(d, saved.order, { resumed: true, quiet: true });
-  else if (saved?.creating) {
+  if (saved?.order) {
+    const { resendAllowedAt = 0, ...order } = saved.order;
+    d.update({ resendAllowedAt });
+    show(d, order, { resumed: true, quiet: true });
+    // What the last wrong code was told stands after a reload: the tries left, at the code's field.
+    if (order.triesLeft !== undefined && (order.actionType === 'INPUT_OTP' || order.actionType === 'INPUT_PIN')) {
+      d.set({ errors: { [CODE_FIELDS[order.actionType].name]: { rule: 'mismatch', left: order.triesLeft } } });
+    }
+  } else if (config.started) {
+    // Paid, or in progress: found before anything is offered, at the attempt the kit names.
+    d.set({ phase: { kind: 'looking-up' } });
+    const reference = attemptReference(d.m.base, config.startAttempt);
+    lookUp(d, { kind: 'lookup', reference, method: d.m.state.method, named: true });
+  } else if (saved?.creating) {
     // Nothing to press while the order is looked for: a second create would race the recovery.
     d.update({ creating: saved.creating });
     d.set({ phase: { kind: 'looking-up' } });
@@ -530,7 +600,8 @@ function create(d: Draft, retried: boolean): void {
     return;
   }
   const method = d.m.state.method;
-  const sent = value as unknown as Record<string, unknown>;
+  // After "Use another method" on an order still pending, the kit is told that the payer left it on purpose.
+  const sent = { ...(value as unknown as Record<string, unknown>), ...(d.m.left ? { [LEAVING_FIELD]: true } : {}) };
   d.update({ creating: { reference: value.reference, payMethod: method, known: knownFromCreate(method, sent) } });
   d.announce({ kind: 'processing' });
   d.request({ kind: 'create', reference: value.reference, method, sent, retried }, 'create', sent);
@@ -551,6 +622,29 @@ function lookedUp(d: Draft, request: Extract<Request, { kind: 'lookup' | 'latest
   return request.kind === 'lookup' ? request.reference : attemptReference(d.m.base, request.attempt);
 }
 
+/**
+ * The kit made no order: this checkout already has one, paid or in progress (another tab, a page from before). That
+ * order is shown, at its attempt, and the payer's secrets typed for the new one are forgotten.
+ */
+function existingOrder(d: Draft, method: PayMethod, data: CashierStatusData, token: string | undefined): void {
+  if (!isPaymentStatus(data.status) || typeof data.reference !== 'string') {
+    d.update({ creating: undefined });
+    d.set({ alert: { kind: 'generic' } });
+    return;
+  }
+  const attempt = attemptOf(d.m.base, data.reference, d.m.config?.attempts);
+  d.update({ creating: undefined, left: false, ...(attempt !== undefined ? { attempt } : {}) });
+  if (token) vouch(d, data.reference, token);
+  const order = orderFromStatus(
+    data as StatusData & { status: PaymentStatus },
+    { reference: data.reference, payMethod: method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token },
+    { methodUnknown: true },
+  );
+  forgetSecrets(d, method);
+  emitPayResult(d, order);
+  show(d, order, { resumed: true, wait: true });
+}
+
 /** A page that did not create the order (a thank-you page, another tab) follows the latest attempt found. */
 function foundLatest(d: Draft, found: Extract<Request, { kind: 'latest' }>['found']): void {
   if (!found) {
@@ -559,10 +653,11 @@ function foundLatest(d: Draft, found: Extract<Request, { kind: 'latest' }>['foun
   }
   const order = orderFromStatus(
     found.data as StatusData & { status: PaymentStatus },
-    { reference: found.reference, payMethod: 'Pos', country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[found.reference] },
-    {},
+    { reference: found.reference, payMethod: d.m.state.method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[found.reference] },
+    { methodUnknown: true },
   );
-  const known = { ...order, payMethod: (found.data as { payMethod?: PayMethod }).payMethod ?? order.payMethod };
+  const told = (found.data as { payMethod?: unknown }).payMethod;
+  const known = isPayMethod(told) ? { ...order, payMethod: told, methodUnknown: undefined } : order;
   emitPayResult(d, known);
   show(d, known, { resumed: true, wait: true, reason: 'status-only' });
 }

@@ -34,6 +34,8 @@ export type Request =
       method: PayMethod;
       known?: KnownFromCreate | undefined;
       lost?: boolean | undefined;
+      /** Named by the kit in the checkout token: its method is the order's own, not the form's. */
+      named?: boolean | undefined;
       duplicate?: boolean | undefined;
       retried?: boolean | undefined;
       report?: Unanswered | undefined;
@@ -72,6 +74,10 @@ export interface Model {
   attempt: number;
   /** A create was sent for this reference and its answer not yet seen. */
   creating: SavedCheckout['creating'];
+  /** The payer left a pending order for this attempt: the next create says so (`leaving`) to the kit. */
+  left: boolean;
+  /** Orders the payer left while they were pending, by reference: watched, since one may still be paid. */
+  leftOrders: readonly string[];
   request: Request | undefined;
   nextRequest: number;
   /** Fields the payer has left or submitted: their errors show. */
@@ -111,6 +117,8 @@ export type MachineEvent = (
   | { type: 'stream-schedule'; reference: string; durationMs: number }
   /** The order's expiry passed and the last check still saw it pending. */
   | { type: 'expired' }
+  /** A look at an order the payer left while it was pending. */
+  | { type: 'left-checked'; reference: string; answer: EndpointAnswer<CashierStatusData> }
   | { type: 'redirect-decided'; orderNo: string; go: boolean }
   | { type: 'window-opened'; blocked: boolean }
   /** The bank's window is done with (the kit's return page said so). */
@@ -153,6 +161,8 @@ export function initialModel(state: CheckoutState): Model {
     base: '',
     attempt: 1,
     creating: undefined,
+    left: false,
+    leftOrders: [],
     request: undefined,
     nextRequest: 1,
     touched: {},
@@ -189,12 +199,16 @@ export function savedOf(model: Model): SavedCheckout | undefined {
   const { phase } = model.state;
   if (!model.key || phase.kind === 'idle' || phase.kind === 'config-error') return undefined;
   const order: ActiveOrder | undefined = orderOf(phase);
+  // A code's wait goes with the order, so that a reload waits as long.
+  const resendAllowedAt = model.resendAllowedAt > 0 ? model.resendAllowedAt : undefined;
   return {
     version: 1,
     base: model.base,
     attempt: model.attempt,
     ...(model.creating ? { creating: model.creating } : {}),
-    ...(order ? { order } : {}),
+    ...(model.left ? { left: true } : {}),
+    ...(model.leftOrders.length > 0 ? { leftOrders: [...model.leftOrders] } : {}),
+    ...(order ? { order: resendAllowedAt ? { ...order, resendAllowedAt } : order } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ import type { PayMethod } from '../core/pay-methods.js';
 
 /** The longest a `before-redirect` listener may hold the redirect. */
 const REDIRECT_HOLD_MS = 10_000;
+/** An order the payer left while it was pending is looked at (it may still be paid) every this many poll intervals: 15 s by default. */
+const LEFT_ORDERS_CHECK_INTERVALS = 6;
 
 export type { CheckoutSettings } from './config.js';
 
@@ -53,6 +55,7 @@ export class CheckoutSession {
   #submitting: Promise<void> | undefined;
   #statusRequest: { reference: string; promise: Promise<EndpointAnswer<CashierStatusData>> } | undefined;
   #ticker: unknown;
+  #leftWatch: unknown;
   #stopReturns: (() => void) | undefined;
   #disposed = false;
 
@@ -62,10 +65,7 @@ export class CheckoutSession {
       poller: new StatusPoller({
         check: (signal) => this.#poll(signal),
         onExpired: () => this.#dispatch({ type: 'expired' }),
-        interval: () => {
-          const interval = this.#model.settings.pollInterval;
-          return interval && interval > 0 ? interval : DEFAULT_POLL_INTERVAL_MS;
-        },
+        interval: () => this.#pollInterval(),
         environment: this.#env,
       }),
       openStream: (handlers) => this.#openStream(handlers),
@@ -226,6 +226,7 @@ export class CheckoutSession {
     this.#model = model;
     this.#persist();
     this.#keepTicking();
+    this.#keepWatchingLeft();
     if (model.state !== before.state) for (const listener of [...this.#stateListeners]) listener(model.state);
     for (const effect of effects) this.#run(effect);
     if (!this.#model.request) for (const resolve of this.#idle.splice(0)) resolve();
@@ -302,6 +303,31 @@ export class CheckoutSession {
       this.#env.timers.clearTimeout(this.#ticker);
       this.#ticker = undefined;
     }
+  }
+
+  /** Orders the payer left while pending are looked at now and then, while the host is on screen. */
+  #keepWatchingLeft(): void {
+    const { active, leftOrders } = this.#model;
+    if (active && leftOrders.length > 0) {
+      this.#leftWatch ??= this.#env.timers.setTimeout(() => {
+        this.#leftWatch = undefined;
+        for (const reference of this.#model.leftOrders) {
+          this.#fetchStatus(reference).then(
+            (answer) => this.#dispatch({ type: 'left-checked', reference, answer }),
+            () => undefined,
+          );
+        }
+        this.#keepWatchingLeft();
+      }, LEFT_ORDERS_CHECK_INTERVALS * this.#pollInterval());
+    } else if (this.#leftWatch !== undefined) {
+      this.#env.timers.clearTimeout(this.#leftWatch);
+      this.#leftWatch = undefined;
+    }
+  }
+
+  #pollInterval(): number {
+    const interval = this.#model.settings.pollInterval;
+    return interval && interval > 0 ? interval : DEFAULT_POLL_INTERVAL_MS;
   }
 
   #whenIdle(): Promise<void> {

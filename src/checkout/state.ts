@@ -35,6 +35,12 @@ export interface ActiveOrder {
   answerLost?: boolean | undefined;
   /** Paid, but not by an order this checkout made (its create was refused as a duplicate). */
   paidBefore?: boolean | undefined;
+  /** Found by its reference by a page that did not make it: the service does not say its method. */
+  methodUnknown?: boolean | undefined;
+  /** A wrong code was sent: the tries the service said were left. */
+  triesLeft?: number | undefined;
+  /** When "send the code again" may be used (epoch ms), kept with the order so that a reload waits as long. */
+  resendAllowedAt?: number | undefined;
 }
 
 /** Why a pending order is shown without its next step. */
@@ -87,7 +93,11 @@ export type Message =
   | { kind: 'status-unknown' }
   | { kind: 'resent' }
   | { kind: 'copied' }
-  | { kind: 'copy-failed' };
+  | { kind: 'copy-failed' }
+  /** An order of this checkout the payer left while it was pending was paid after all: the checkout is paid. */
+  | { kind: 'left-paid' }
+  /** That order was paid, and so was the one shown: paid twice (the shop refunds one). */
+  | { kind: 'paid-twice' };
 
 /** What is said aloud to screen reader users as the payment moves (a view words these too). */
 export type Announcement =
@@ -114,6 +124,8 @@ export interface CheckoutState {
   amount: { total: number; currency: string } | undefined;
   merchantName: string;
   productName: string;
+  /** The shop's reference of the order (its own number, which the payer reads first), when the shop gave one. */
+  reference: string | undefined;
   /** The payer's values per method, as typed. */
   values: Readonly<Record<PayMethod, Readonly<Partial<Record<FieldName, string>>>>>;
   /** Errors at fields that have been visited or submitted. */

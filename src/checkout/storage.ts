@@ -17,6 +17,10 @@ export interface SavedCheckout {
   attempt: number;
   /** A create was sent for this reference and its answer not yet seen; `known`, what its body told of the order. */
   creating?: { reference: string; payMethod: PayMethod; known?: KnownFromCreate | undefined } | undefined;
+  /** The payer left a pending order for this attempt ("Use another method"): its create says so to the kit. */
+  left?: true | undefined;
+  /** The references of orders left while pending: watched, since one may still be paid. */
+  leftOrders?: string[] | undefined;
   order?: ActiveOrder | undefined;
 }
 

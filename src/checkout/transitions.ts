@@ -91,7 +91,7 @@ export function orderFromCreate(
 export function orderFromStatus(
   data: StatusData & { status: PaymentStatus },
   found: { reference: string; payMethod: PayMethod; country: string; shownAmount: ActiveOrder['amount']; token: string | undefined },
-  how: { known?: KnownFromCreate | undefined; answerLost?: boolean | undefined; duplicate?: boolean | undefined },
+  how: { known?: KnownFromCreate | undefined; answerLost?: boolean | undefined; duplicate?: boolean | undefined; methodUnknown?: boolean | undefined },
 ): ActiveOrder {
   return {
     reference: data.reference ?? found.reference,
@@ -105,6 +105,7 @@ export function orderFromStatus(
     token: found.token,
     ...how.known,
     ...(how.answerLost ? { answerLost: true } : {}),
+    ...(how.methodUnknown ? { methodUnknown: true } : {}),
     // Refused as a duplicate: this checkout did not make that order, whoever paid it.
     ...(how.duplicate && data.status === 'SUCCESS' ? { paidBefore: true } : {}),
   };

@@ -41,6 +41,12 @@ export const RESULT_CODES = {
    * `Retry-After`.
    */
   TOO_MANY_REQUESTS: { message: 'too many requests, please try again later.', families: ['kit'], retryable: true },
+  /**
+   * Not the service's: the merchant kit made no order because this checkout already has one that is paid, or still
+   * pending and not left by the payer (README, "One checkout, one payment"). `data` is that order's status, as a
+   * status query answers it; the answer also carries its order token.
+   */
+  ORDER_EXISTS: { message: 'this checkout already has an order that is paid or in progress.', families: ['kit'], retryable: false },
 } as const satisfies Record<string, ResultCode>;
 
 export type ErrorCode = keyof typeof RESULT_CODES;

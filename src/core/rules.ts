@@ -296,6 +296,19 @@ export const REFERENCE_CODE: RuleTable = {
  * from the browser. Everything else of a create (reference, amount, country, product, expiry, merchant name,
  * callback URL) comes from the checkout token. `returnUrl` is the payer's page; the kit checks its origin.
  */
+/**
+ * What the element adds to a create after the payer chose "Use another method" on an order still pending: `true`
+ * lets the kit make the next attempt of the checkout although that order may yet be paid. Never sent to the service.
+ */
+export const LEAVING_FIELD = 'leaving';
+
+/**
+ * What the kit adds to the callback address of each attempt it makes (`…/callbacks?checkout=cart-42&attempt=2`), so
+ * that a callback says which checkout and attempt its order is, with nothing kept by the kit. Checked against the
+ * signed body's reference before it is believed.
+ */
+export const CALLBACK_CHECKOUT_QUERY = { checkout: 'checkout', attempt: 'attempt' } as const;
+
 export const PAYER_FIELDS = {
   Pos: ['sn', 'customerName', 'userPhone'],
   BankAccount: ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear', 'bvn', 'returnUrl', 'customerName', 'userPhone'],

@@ -32,6 +32,8 @@ export const CHECKOUT_KEYS = {
   callbackUrl: 'cb',
   returnUrl: 'ru',
   attempts: 'att',
+  attempt: 'atn',
+  started: 'st',
   issuedAt: 'iat',
   expiresAt: 'exp',
 } as const;
@@ -68,6 +70,8 @@ export function uncheckedCheckoutClaims(short: Record<string, unknown>): Record<
     callbackUrl: short[k.callbackUrl],
     returnUrl: short[k.returnUrl],
     attempts: short[k.attempts],
+    attempt: short[k.attempt],
+    started: short[k.started],
     issuedAt: short[k.issuedAt],
     expiresAt: short[k.expiresAt],
   };

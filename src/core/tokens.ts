@@ -47,6 +47,10 @@ export interface CheckoutTokenClaims {
   returnUrl?: string;
   /** How many orders the payer may start for this reference: the first, then `-2` … (default 10). */
   attempts?: number;
+  /** The attempt the page starts at (1 when absent), as the kit found the checkout when it issued the token. */
+  attempt?: number;
+  /** That attempt's order exists (in progress, or paid): the page finds it before it offers a form. */
+  started?: boolean;
   /** Unix seconds. */
   issuedAt: number;
   /** Unix seconds; the token is refused after it. */
@@ -74,6 +78,8 @@ const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', countr
 const CLOCK_OFFSET_LIMIT = 315_360_000;
 const seconds = integer({ min: 0, max: 253_402_300_799, expected: 'unix seconds' });
 
+const flag: Format = (value, field) => (typeof value === 'boolean' ? { ok: true, value } : { ok: false, rule: 'type', message: `${field} must be true or false` });
+
 const methodList: Format = (value, field) => {
   if (!Array.isArray(value) || value.length === 0 || !value.every(isPayMethod) || new Set(value).size !== value.length) {
     return { ok: false, rule: 'enum', message: `${field} must be a list of distinct methods out of ${PAY_METHODS.join(', ')}` };
@@ -99,6 +105,8 @@ export const CHECKOUT_TOKEN_CLAIMS: RuleTable = {
     callbackUrl: { required: false, format: f.url },
     returnUrl: { required: false, format: f.url },
     attempts: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
+    attempt: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
+    started: { required: false, format: flag },
     issuedAt: { required: true, format: seconds },
     expiresAt: { required: true, format: seconds },
   },
@@ -116,7 +124,12 @@ const ORDER_TOKEN_CLAIMS: RuleTable = {
 };
 
 export function validateCheckoutClaims(input: unknown): Validation<CheckoutTokenClaims> {
-  return validate<CheckoutTokenClaims>(CHECKOUT_TOKEN_CLAIMS, input);
+  const checked = validate<CheckoutTokenClaims>(CHECKOUT_TOKEN_CLAIMS, input);
+  const attempts = checked.ok ? (checked.value.attempts ?? DEFAULT_ATTEMPTS) : 0;
+  if (checked.ok && (checked.value.attempt ?? 1) > attempts) {
+    return { ok: false, violations: [{ field: 'attempt', rule: 'max', message: `attempt must be at most attempts (${attempts})` }] };
+  }
+  return checked;
 }
 
 /** The reference of an attempt: the token's own first, then `-2`, `-3`, … cut to fit 64 characters. */
@@ -155,6 +168,8 @@ export function encodeCheckoutPayload(claims: CheckoutTokenClaims, encode: (text
     [k.callbackUrl]: claims.callbackUrl,
     [k.returnUrl]: claims.returnUrl,
     [k.attempts]: claims.attempts,
+    [k.attempt]: claims.attempt,
+    [k.started]: claims.started,
     [k.issuedAt]: claims.issuedAt,
     [k.expiresAt]: claims.expiresAt,
   };

@@ -26,6 +26,8 @@ export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
   'redirect-blocked': 'warning',
   'status-unknown': 'warning',
   'copy-failed': 'warning',
+  'left-paid': 'info',
+  'paid-twice': 'warning',
   'answer-lost': 'info',
   'in-progress': 'info',
   'code-sent': 'info',
@@ -89,6 +91,10 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
       return t.copied;
     case 'copy-failed':
       return t.copyFailed;
+    case 'left-paid':
+      return t.leftPaid;
+    case 'paid-twice':
+      return t.paidTwice;
   }
 }
 

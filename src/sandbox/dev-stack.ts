@@ -6,7 +6,7 @@
  * so can a merchant's own dev server. Kit and sandbox are wired by `startStack` (stack.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallbackEvent, CheckoutOrder, IssueCheckoutTokenOptions, MerchantHandlerOptions } from '../server/index.js';
+import type { CallbackEvent, CheckoutOrder, IssueCheckoutTokenOptions, MerchantHandler, MerchantHandlerOptions } from '../server/index.js';
 import type { Sandbox, SandboxOptions } from './server.js';
 import { startStack } from './stack.js';
 
@@ -32,6 +32,8 @@ export interface DevStack {
   onCallback(listener: (event: CallbackEvent) => void): () => void;
   /** A checkout token for an order, as the shop's server would render it into its page. */
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
+  /** A cart's checkout as the shop's page renders it (the kit's `openCheckout`). */
+  openCheckout: MerchantHandler['openCheckout'];
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     callbacks: stack.callbacks,
     onCallback: stack.onCallback,
     checkoutToken: stack.checkoutToken,
+    openCheckout: stack.handler.openCheckout,
     close: () => stack.close(),
   };
 }

@@ -64,6 +64,7 @@ ${state}
   <dt>Merchant</dt><dd>${escapeHtml(merchantName)}</dd>
   <dt>Amount</dt><dd>${escapeHtml(amount)}</dd>
   <dt>Order</dt><dd>${escapeHtml(order.reference)}</dd>
+  <dt>Payment number</dt><dd>${escapeHtml(order.orderNo)}</dd>
   <dt>Account</dt><dd>•••• ${escapeHtml(order.bank?.accountLast4 ?? '')}</dd>
 </dl>
 <div class="actions">

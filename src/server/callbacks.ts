@@ -8,6 +8,7 @@
  */
 import { CALLBACK_BODY, isTerminalStatus, parseJson, successEnvelope, validate, type CallbackBody, type PaymentStatus } from '../core/index.js';
 import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
+import { checkoutOfCallback, type CheckoutOf } from './checkouts.js';
 import { envelope, errorMessage, logValue, problem, type Logger } from './http.js';
 import { decodeUtf8, verifyCallback } from './signature.js';
 
@@ -26,6 +27,12 @@ export interface CallbackEvent {
   raw: string;
   /** `RequestTimestamp`, in milliseconds. */
   timestamp: number;
+  /**
+   * The order's checkout (its cart's reference) and attempt, when the kit made the order from a checkout token; on a
+   * payment, `alsoPaid` names other attempts of the same checkout the service says are paid too — a second payment
+   * of one cart (an order the payer left, paid after all), for the shop to refund (docs/one-payment.md).
+   */
+  checkout?: CheckoutOf | undefined;
 }
 
 /**
@@ -45,6 +52,8 @@ export interface HandOverOptions {
   onCallback?: ((event: CallbackEvent) => void | Promise<void>) | undefined;
   /** The order's outcome reached the shop (now or before): the kit stops asking the service about it. Must not throw. */
   onSettled?: ((event: CallbackEvent) => void) | undefined;
+  /** What the event carries besides the service's words (a payment's other paid attempts), found once it is claimed. */
+  prepare?: ((event: CallbackEvent) => Promise<CallbackEvent>) | undefined;
 }
 
 /** Claims the outcome, runs `onCallback`, and records that it ran: exactly once across processes. */
@@ -71,7 +80,7 @@ export function handOver(options: HandOverOptions): (event: CallbackEvent) => Pr
     }
     if (claim === 'busy') return 'busy';
     try {
-      await options.onCallback?.(event);
+      await options.onCallback?.(options.prepare ? await options.prepare(event) : event);
     } catch (error) {
       // A release that cannot reach the store leaves the claim to its lease: the next delivery after it is handled.
       await Promise.resolve(store.release(key)).catch((releaseError: unknown) => {
@@ -126,7 +135,8 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
     }
     const callback = checked.value;
-    const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp };
+    const checkout = checkoutOfCallback(request.url, callback.reference);
+    const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp, ...(checkout ? { checkout } : {}) };
     // The payer learns a verified status at once, whether or not the shop's hook has run (or can run now).
     options.onVerified?.(event);
     switch (await deliver(event)) {

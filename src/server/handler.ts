@@ -7,12 +7,14 @@
  * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
  * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
-import { CHECKOUT_TOKEN_HEADER, isHttpUrl, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, DEFAULT_ATTEMPTS, isHttpUrl, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
+import { checkoutProgress, otherPaidAttempts, type CheckoutProgress } from './checkouts.js';
 import { isLiveAddressAllowed, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
 import {
   errorMessage,
+  logValue,
   JSON_TYPE,
   NODE_FAST_PATH,
   problem,
@@ -38,6 +40,7 @@ import {
 } from './reconciliation.js';
 import { returnPage } from './return-page.js';
 import { requestScopedIo } from './runtime.js';
+import { issueCheckoutToken, type CheckoutOrder, type IssueCheckoutTokenOptions } from './tokens.js';
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
 import { MemoryStatusBus, type StatusBus, type StatusUpdate } from './status-bus.js';
 import { resolveStreamOptions, StatusHub, systemTimers, type StreamOptions, type Timers } from './streams.js';
@@ -111,7 +114,20 @@ export type MerchantHandler = ((request: Request) => Promise<Response>) & {
   reconcile(): Promise<SweepReport>;
   /** Stops the reconciliation sweeps' timer. */
   close(): void;
+  /**
+   * Opens a cart's checkout (docs/one-payment.md): asks the service where the checkout's attempts stand and issues
+   * the checkout token the page renders, at the attempt the page starts at. Call it with the cart's own reference at
+   * every render of the payment page, until `state` is `paid` (then render the element with `status-only`: the
+   * receipt, never a form).
+   */
+  openCheckout(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<OpenedCheckout>;
 };
+
+/** A cart's checkout as the page renders it. */
+export interface OpenedCheckout extends CheckoutProgress {
+  /** The checkout token for `<svc-checkout checkout-token="…">`. */
+  token: string;
+}
 
 const ORDER_SOURCES: readonly OrderSource[] = ['checkout-token', 'authorize', 'browser'];
 
@@ -224,6 +240,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     logger,
     onCallback: options.onCallback,
     onSettled: (event: CallbackEvent) => reconciler?.settled(event.body.orderNo),
+    // A payment of a checkout: the service is asked whether another attempt of it was paid too (a second payment).
+    prepare: async (event: CallbackEvent): Promise<CallbackEvent> => {
+      if (event.body.status !== 'SUCCESS' || !event.checkout) return event;
+      const alsoPaid = await otherPaidAttempts(client, { ...event.checkout, country: event.body.country }, DEFAULT_ATTEMPTS);
+      if (alsoPaid.length > 0) logger.warn(`svc-checkout: checkout ${logValue(event.checkout.reference)} is paid twice: ${[event.body.reference, ...alsoPaid].map(logValue).join(', ')}`);
+      return { ...event, checkout: { ...event.checkout, alsoPaid } };
+    },
   };
   const receiveCallback = callbackReceiver({
     ...credentials,
@@ -318,6 +341,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     },
   };
 
+  const openCheckout: MerchantHandler['openCheckout'] = async (order, issue = {}) => {
+    if (orderSource !== 'checkout-token') throw new ServiceConfigError("openCheckout issues checkout tokens: it needs orders: 'checkout-token' (the default)");
+    const progress = await checkoutProgress(client, order, DEFAULT_ATTEMPTS);
+    const token = await issueCheckoutToken(credentials, { ...order, attempt: progress.attempt, ...(progress.started ? { started: true } : {}) }, { now: now(), ...issue });
+    return { ...progress, token };
+  };
+
   const handle = async function handle(request: Request): Promise<Response> {
     try {
       const operation = operationFor(new URL(request.url).pathname, basePath);
@@ -346,6 +376,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     Object.assign(handle, {
       reconcile: async () => (reconciler ? await reconciler.sweep() : { ...nothingSwept }),
       close: () => reconciler?.stop(),
+      openCheckout,
     }),
     NODE_FAST_PATH,
     { value: fastPath },

@@ -7,9 +7,11 @@ export type { VerifyCallbackOptions, VerifyRequestOptions, CallbackVerification,
 export { ServiceClient, ServiceError, ServiceConfigError, resolveBaseUrl } from './service-client.js';
 export type { ServiceClientOptions, Environment, CallOptions, ServiceErrorKind } from './service-client.js';
 export { createMerchantHandler, OrderRejection } from './handler.js';
+export type { CheckoutProgress, CheckoutStanding } from './checkouts.js';
 export type {
   MerchantHandlerOptions,
   MerchantHandler,
+  OpenedCheckout,
   AuthorizeHook,
   AuthorizeActionHook,
   ActionOperation,

@@ -15,6 +15,7 @@ import {
   isPayMethod,
   isPlainObject,
   isSuccess,
+  LEAVING_FIELD,
   LIMITS,
   ORDER_TOKEN_HEADER,
   PAYER_FIELDS,
@@ -35,6 +36,7 @@ import {
 } from '../core/index.js';
 import { rememberedClientAddress } from './client-address.js';
 import { envelopeAnswer as envelope, isAbort, logValue, webRequestOf, type Answer, type KitRequest, type Logger } from './http.js';
+import { callbackUrlOf, checkAttempt, type CheckoutOf } from './checkouts.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
 import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
 import type { StreamProof } from './streams.js';
@@ -98,6 +100,8 @@ export interface CreatedOrder {
   country: string;
   amount: { total: number; currency: string };
   expireAt: number | undefined;
+  /** Its checkout and attempt, when a checkout token decided it. */
+  checkout?: CheckoutOf | undefined;
 }
 
 /** The proofs a status query or stream may carry, wherever they came from (headers, or a stream's query string). */
@@ -198,7 +202,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   // Create
 
   /** The order a checkout token decides, with the payer's fields of the body and nothing else of it. */
-  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; refusal?: Answer } {
+  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; attempt?: number; refusal?: Answer } {
     const method = body['payMethod'];
     if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
       return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
@@ -217,13 +221,14 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     order['expireAt'] = claims.expireAt;
     if (method === 'ReferenceCode') order['merchantName'] = claims.merchantName ?? options.merchantName;
     if (claims.returnUrl && method === 'BankAccount') order['returnUrl'] = claims.returnUrl;
-    order['callbackUrl'] = claims.callbackUrl ?? options.callbackUrl;
-    return { order };
+    // The callback says which checkout and attempt its order is (checkouts.ts), with nothing kept by the kit.
+    order['callbackUrl'] = callbackUrlOf(claims.callbackUrl ?? options.callbackUrl, claims.reference, attempt);
+    return { order, attempt };
   }
 
   /** The browser's order, for the `authorize` and `browser` sources: never its callback URL or merchant name. */
   function orderFromBrowser(body: Record<string, unknown>): unknown {
-    const { callbackUrl: _callbackUrl, merchantName: _merchantName, userClientIP: _address, ...rest } = body;
+    const { callbackUrl: _callbackUrl, merchantName: _merchantName, userClientIP: _address, [LEAVING_FIELD]: _leaving, ...rest } = body;
     return {
       ...rest,
       callbackUrl: options.callbackUrl,
@@ -246,6 +251,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     if (!isPlainObject(value)) return notAnObject();
     let claims: CheckoutTokenClaims | undefined;
     let proposed: unknown;
+    let attempt = 1;
     if (options.orderSource === 'checkout-token') {
       let proof = checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
       if (proof instanceof Promise) proof = await proof;
@@ -254,6 +260,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       const built = orderFromToken(claims, value);
       if (built.refusal) return built.refusal;
       proposed = built.order;
+      attempt = built.attempt ?? 1;
     } else {
       proposed = orderFromBrowser(value);
     }
@@ -282,6 +289,21 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       return tooMany(throttled);
     }
 
+    // One checkout, one payment: attempt n only once the service says every earlier one ended unpaid (or was left).
+    if (claims) {
+      const refusal = await checkAttempt(client, claims, attempt, value[LEAVING_FIELD] === true, request.signal);
+      if (refusal) {
+        if (refusal.existing) logger.warn(`svc-checkout: no attempt ${attempt} of checkout ${logValue(claims.reference)}: attempt ${refusal.existing.attempt} is ${refusal.existing.data.status}`);
+        const existing = refusal.existing;
+        const headers: Record<string, string> = {};
+        if (existing && existing.data.orderNo) {
+          const token = orderTokenFor({ orderNo: String(existing.data.orderNo), reference: existing.reference, country: claims.country }, claims.expireAt);
+          headers[ORDER_TOKEN_HEADER] = token instanceof Promise ? await token : token;
+        }
+        return envelope(refusal.envelope, headers);
+      }
+    }
+
     if (options.authorize) {
       const authorized = await hook(() => options.authorize!(order, webRequestOf(request)));
       if (!authorized.ok) return authorized.response;
@@ -300,7 +322,14 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     const headers: Record<string, string> = {};
     const country = order.country ?? claims?.country;
     if (data?.['status'] === 'PENDING' && typeof data['orderNo'] === 'string' && country) {
-      options.observeCreated?.({ orderNo: data['orderNo'], reference: order.reference, country, amount: order.amount, expireAt: order.expireAt });
+      options.observeCreated?.({
+        orderNo: data['orderNo'],
+        reference: order.reference,
+        country,
+        amount: order.amount,
+        expireAt: order.expireAt,
+        ...(claims ? { checkout: { reference: claims.reference, attempt } } : {}),
+      });
     }
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
     if (typeof data?.['orderNo'] === 'string') {

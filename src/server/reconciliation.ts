@@ -12,6 +12,7 @@
 import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentStatus, type Envelope, type StatusRequest } from '../core/index.js';
 import { StoreUnavailableError } from './callback-store.js';
 import type { CallbackEvent, HandOverResult } from './callbacks.js';
+import type { CheckoutOf } from './checkouts.js';
 import { errorMessage, logValue, type Logger } from './http.js';
 import type { ThrottleStore } from './throttle.js';
 
@@ -23,6 +24,8 @@ export interface TrackedOrder {
   amount: { total: number; currency: string };
   /** When the order expires, on the kit's clock (epoch ms). */
   deadline: number;
+  /** Its checkout and attempt, when a checkout token decided it (the shop hears it as a callback's). */
+  checkout?: CheckoutOf | undefined;
 }
 
 export interface ReconciliationStore {
@@ -340,5 +343,5 @@ function reconciledEvent(order: TrackedOrder, data: Record<string, unknown>, sta
   };
   if (typeof data['failureCode'] === 'string' && data['failureCode'] !== '') body.failureCode = data['failureCode'];
   if (typeof data['failureReason'] === 'string' && data['failureReason'] !== '') body.failureReason = data['failureReason'];
-  return { source: 'reconciliation', notifyId, body, raw: JSON.stringify(data), timestamp: now };
+  return { source: 'reconciliation', notifyId, body, raw: JSON.stringify(data), timestamp: now, ...(order.checkout ? { checkout: order.checkout } : {}) };
 }

@@ -67,6 +67,9 @@ describe('<svc-checkout> security', () => {
   });
 
   it('never stores the account number, the birth date or a code, and forgets each once it is sent', async () => {
+    // The account that fails after its code: a new attempt follows an unpaid order only (a paid checkout is never
+    // left: docs/one-payment.md).
+    const ACCOUNT = '2215381190';
     const element = await checkout(stack, { payMethod: 'BankAccount' });
     await fillBankAccount(element, ACCOUNT, { dob: DATE_OF_BIRTH });
     await clickButton(element, /^Pay/);
@@ -84,7 +87,7 @@ describe('<svc-checkout> security', () => {
     expect(inputValue(element, 'otp')).to.equal('');
     await type(element, 'input[name=otp]', '11315632');
     await clickButton(element, 'Confirm');
-    await untilText(element, 'Payment received');
+    await untilText(element, 'The payment did not go through');
     expect(stored()).not.to.contain('99999999');
     expect(stored()).not.to.contain('11315632');
     expect(stored()).not.to.contain(ACCOUNT);

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type ActiveOrder, type CheckoutSettings, type SavedCheckout } from '../../src/checkout/index.js';
 import { IDLE_STATE } from '../../src/checkout/first-frame.js';
 import { GRAPH, transition } from '../../src/checkout/machine.js';
-import { initialModel, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
+import { initialModel, savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
 import { storageKeyOf } from '../../src/checkout/storage.js';
 import type { Phase } from '../../src/checkout/state.js';
 import * as core from '../../src/core/index.js';
@@ -90,6 +90,7 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   'redirect-decided': () => ({ type: 'redirect-decided', orderNo: '26112600000001', go: true, at: AT }),
   'window-opened': () => ({ type: 'window-opened', blocked: true, at: AT }),
   returned: () => ({ type: 'returned', at: AT }),
+  'left-checked': () => ({ type: 'left-checked', reference: 'order-0', answer: status({ reference: 'order-0', status: 'SUCCESS' }), at: AT }),
 };
 const TYPES = Object.keys(EVENTS) as MachineEventType[];
 
@@ -115,6 +116,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: 'same',
     'no-answer': 'same',
+    'left-checked': 'same',
   },
   'config-error': {
     configure: ['form', 'unfollow', 'ready'],
@@ -123,6 +125,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: 'same',
     'no-answer': 'same',
+    'left-checked': 'same',
     note: ['config-error', 'announce'],
   },
   form: {
@@ -132,6 +135,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: 'same',
     'no-answer': 'same',
+    'left-checked': 'same',
     'select-method': ['form', 'change'],
     input: ['form', 'change'],
     blur: ['form'],
@@ -147,6 +151,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: ['action', 'pay-result', 'announce', 'action', 'announce', 'follow'],
     'no-answer': ['form', 'error'],
+    'left-checked': 'same',
     checked: 'same',
     note: ['looking-up', 'announce'],
   },
@@ -157,6 +162,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: 'same',
     'no-answer': 'same',
+    'left-checked': 'same',
     polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
@@ -178,6 +184,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: 'same',
     'no-answer': 'same',
+    'left-checked': 'same',
     polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
@@ -193,8 +200,10 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     tick: 'same',
     answer: 'same',
     'no-answer': 'same',
+    'left-checked': 'same',
     checked: 'same',
-    leave: ['form', 'unfollow', 'change'],
+    // A paid checkout is never left (a failed one is: below).
+    leave: 'same',
     note: ['result', 'announce'],
   },
 };
@@ -318,6 +327,73 @@ describe('paths the table does not reach', () => {
     const reconfigured = run(submitted.model, configure({ ...SETTINGS, reference: 'order-2' })).model;
     const late = transition(reconfigured, created({ nextAction: { actionType: 'SWIPE_CARD' } }));
     expect(late.model).toBe(reconfigured);
+  });
+
+  it('leaves a failed order for the next attempt, and a pending one on purpose: the next create tells the kit', () => {
+    const failed = run(idle, configure(SETTINGS, saving({ order: { ...ORDER, status: 'FAIL' } }))).model;
+    const again = transition(failed, EVENTS.leave(failed)).model;
+    expect([again.state.phase.kind, again.attempt, again.left]).toEqual(['form', 2, false]);
+    const pending = transition(MODELS.waiting, EVENTS.leave(MODELS.waiting)).model;
+    expect([pending.state.phase.kind, pending.attempt, pending.left]).toEqual(['form', 2, true]);
+    expect(savedOf(pending)).toMatchObject({ attempt: 2, left: true });
+    const typed = run(pending, { type: 'select-method', method: 'Pos', at: AT }, { type: 'input', name: 'sn', value: 'N78101818218', at: AT });
+    const sent = transition(typed.model, EVENTS.submit(typed.model));
+    expect(sent.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.objectContaining({ reference: 'order-1-2', leaving: true }) }));
+    // A plain create never says so.
+    expect(submitted.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.not.objectContaining({ leaving: true }) }));
+  });
+
+  it("shows the checkout's order the kit answers with instead of making another (ORDER_EXISTS): paid, the receipt", () => {
+    const exists = transition(submitted.model, {
+      type: 'answer',
+      request: submitted.model.request!.id,
+      answer: { envelope: { code: 'ORDER_EXISTS', message: 'exists', data: { reference: 'order-1', orderNo: '26112600000001', status: 'SUCCESS' } }, orderToken: 'ot1.p.q' },
+      at: AT,
+    });
+    expect(exists.model.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS', order: { reference: 'order-1', orderNo: '26112600000001', token: 'ot1.p.q', methodUnknown: true } });
+    expect(exists.effects.map(named)).toEqual(['http-response', 'pay-result', 'announce', 'unfollow', 'announce']);
+    expect(exists.model.creating).toBeUndefined();
+  });
+
+  it('keeps a code step\'s wait and the tries left across a reload', () => {
+    const action = run(MODELS.action, EVENTS['submit-code'](MODELS.action));
+    const wrong = transition(action.model, {
+      type: 'answer',
+      request: action.model.request!.id,
+      answer: { envelope: { code: '02001', message: 'invalid', data: { errors: [{ field: 'otp', rule: 'mismatch', message: 'wrong', triesLeft: 1 }] } } },
+      at: AT,
+    }).model;
+    const resent = run(wrong, EVENTS.resend(wrong));
+    const waiting = transition(resent.model, { type: 'answer', request: resent.model.request!.id, answer: { envelope: { code: '00000', message: 'SUCCESSFUL', data: null } }, at: AT }).model;
+    const saved = savedOf(waiting)!;
+    expect(saved.order).toMatchObject({ triesLeft: 1, resendAllowedAt: AT + 30_000 });
+    const reloaded = run(idle, configure(SETTINGS, saved), { type: 'tick', at: AT + 12_000 }).model;
+    expect(reloaded.state.resendWait).toBe(18);
+    expect(reloaded.state.errors).toEqual({ otp: { rule: 'mismatch', left: 1 } });
+  });
+
+  it('finds the attempt the kit named in the token before it offers a form (a second tab, a fresh token)', () => {
+    const started = run(idle, configure({ ...SETTINGS }, undefined));
+    expect(started.model.state.phase.kind).toBe('form');
+    const { config } = resolveConfig(SETTINGS, undefined, undefined, () => undefined);
+    const named = transition(idle, { ...configure(SETTINGS), config: { ...config, startAttempt: 2, started: true } } as MachineEvent);
+    expect(named.model.state.phase.kind).toBe('looking-up');
+    expect(named.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'status', body: { country: 'EG', reference: 'order-1-2' } }));
+  });
+
+  it('watches an order the payer left while pending: paid after all, the checkout is paid; paid twice, the payer is told', () => {
+    const left = transition(MODELS.waiting, EVENTS.leave(MODELS.waiting)).model;
+    expect(left.leftOrders).toEqual(['order-1']);
+    const paid = { type: 'left-checked', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT } as MachineEvent;
+    const shown = transition(left, paid);
+    expect(shown.model.state).toMatchObject({ phase: { kind: 'result', outcome: 'SUCCESS', order: { reference: 'order-1' } }, notice: { kind: 'left-paid' } });
+    expect(shown.model.leftOrders).toEqual([]);
+    const onPaid = { ...MODELS.result, leftOrders: ['order-0'] };
+    const twice = transition(onPaid, { ...paid, reference: 'order-0' } as MachineEvent);
+    expect(twice.model.state.notice).toEqual({ kind: 'paid-twice' });
+    expect(twice.effects.map(named)).toEqual(['announce']);
+    const failed = transition(left, { ...paid, answer: status({ status: 'FAIL' }) } as MachineEvent);
+    expect([failed.model.leftOrders, failed.model.state.phase.kind]).toEqual([[], 'form']);
   });
 
   it('checks the form once per change of what it is built from', () => {

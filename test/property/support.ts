@@ -200,8 +200,12 @@ export interface RawAnswer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
-/** Sends one request to `base` (http://127.0.0.1:port) exactly as given; rejects when no answer came. */
-export function send(base: string, raw: RawRequest): Promise<RawAnswer> {
+/**
+ * Sends one request to `base` (http://127.0.0.1:port) exactly as given; rejects when no answer came. A kept-alive
+ * connection the server closed as the request went out (ECONNRESET on a reused socket: the server never read it) is
+ * tried once more on a new one, as Node's documentation advises (workerd closes idle connections so, under load).
+ */
+export function send(base: string, raw: RawRequest, retried = false): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   const body = raw.body === undefined ? undefined : typeof raw.body === 'string' ? Buffer.from(raw.body, 'utf8') : Buffer.from(raw.body);
   const headers: Record<string, string> = { ...raw.headers };
@@ -223,7 +227,10 @@ export function send(base: string, raw: RawRequest): Promise<RawAnswer> {
         resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json });
       });
     });
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && request.reusedSocket && error.code === 'ECONNRESET') resolve(send(base, raw, true));
+      else reject(error);
+    });
     request.setTimeout(10_000, () => request.destroy(new Error(`no answer to ${raw.method} ${raw.path} within 10 s`)));
     if (body !== undefined && raw.chunked) {
       // Two chunks, so that a reader that stops at the limit sees a body arriving in parts.

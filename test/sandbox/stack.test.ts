@@ -39,7 +39,8 @@ describe('startStack', () => {
     const created = await create(stack, 'stack-1');
     expect(created.code).toBe('00000');
     const [order] = await new SandboxControl(stack.sandbox.url).orders();
-    expect(order).toMatchObject({ merchantId: '256600000000042', callbackUrl: `${stack.url}${MERCHANT_PATHS.callbacks}` });
+    // The kit's own address, with the checkout and attempt the order is (docs/one-payment.md).
+    expect(order).toMatchObject({ merchantId: '256600000000042', callbackUrl: `${stack.url}${MERCHANT_PATHS.callbacks}?checkout=stack-1&attempt=1` });
 
     await new SandboxControl(stack.sandbox.url).swipe('SN-stack-1');
     await eventually('the callback', () => stack!.callbacks.length === 1);
@@ -73,7 +74,7 @@ describe('startStack', () => {
       const created = await create({ ...stack, url: `${served.url}/api/checkout` }, 'stack-2');
       expect(created.code).toBe('00000');
       const [order] = await new SandboxControl(stack.sandbox.url).orders();
-      expect(order!.callbackUrl).toBe('http://localhost:5173/api/checkout/callbacks');
+      expect(order!.callbackUrl).toBe('http://localhost:5173/api/checkout/callbacks?checkout=stack-2&attempt=1');
     } finally {
       await served.close();
     }

@@ -81,7 +81,9 @@ export async function startStreamKit(options: Partial<MerchantHandlerOptions> = 
         handler: {
           logger: { warn: () => undefined, error: () => undefined },
           fetch: (input, init) => {
-            if (String(input).endsWith(SERVICE_PATHS.status)) kit.statusQueries += 1;
+            // The streams' queries, about an order by its number (a payment's look at the other attempts of its
+            // checkout asks by reference: docs/one-payment.md).
+            if (String(input).endsWith(SERVICE_PATHS.status) && String(init?.body).includes('"orderNo"')) kit.statusQueries += 1;
             return fetch(input, init);
           },
           timers: kit.timers,

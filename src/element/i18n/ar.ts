@@ -107,6 +107,7 @@ const ar: Translation = {
   errorPrefix: 'خطأ:',
   formHasErrors: (n, format) => `في النموذج ${count(n, format, problems)}.`,
 
+  orderReference: (reference) => `الطلب ${ltr(reference)}`,
   pay: (amount) => `ادفع ${isolate(amount)}`,
   processing: 'جارٍ التنفيذ…',
   unloaded: 'تعذّر تحميل صفحة الدفع. تحقّق من اتصالك وأعد تحميل الصفحة.',
@@ -139,6 +140,8 @@ const ar: Translation = {
   copy: 'انسخ الرمز',
   copied: 'نُسخ الرمز.',
   copyFailed: 'تعذّر النسخ. حدّد الرمز وانسخه.',
+  leftPaid: 'تمّت عملية الدفع التي بدأتها سابقًا لهذا الطلب: لا حاجة إلى أي إجراء آخر.',
+  paidTwice: 'دُفع هذا الطلب مرتين. سيردّ المتجر إحدى الدفعتين.',
   sentBy: (method, email, mobile) =>
     method === 'BOTH'
       ? `أرسلناه أيضًا برسالة نصية إلى ${ltr(mobile)} وبالبريد الإلكتروني إلى ${ltr(email)}.`
@@ -152,14 +155,14 @@ const ar: Translation = {
   statusLabel: 'الحالة',
 
   successTitle: 'تم استلام الدفعة',
-  successBody: (amount, orderNo) => `رقم الطلب ${ltr(orderNo)}، والمبلغ المستلَم ${isolate(amount)}`,
+  successBody: (amount, reference) => `استلمنا ${isolate(amount)} للطلب ${ltr(reference)}`,
   failTitle: 'لم تتم عملية الدفع',
   failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
   failReason: (reason) => `السبب: ${isolate(reason)}`,
   expiredTitle: 'انتهت صلاحية عملية الدفع',
   expiredBody: 'انتهى وقت الدفع ولم يُخصم أي مبلغ. يمكنك البدء من جديد.',
   paidBeforeTitle: 'هذا الطلب مدفوع بالفعل',
-  paidBeforeBody: (amount, orderNo) => `دُفع مبلغ ${isolate(amount)} لهذا الطلب من قبل (رقم الطلب ${ltr(orderNo)}). لا حاجة إلى أي إجراء آخر.`,
+  paidBeforeBody: (amount, reference, orderNo) => `دُفع مبلغ ${isolate(amount)} للطلب ${ltr(reference)} من قبل (رقم الدفعة ${ltr(orderNo)}). لا حاجة إلى أي إجراء آخر.`,
   mismatchTitle: 'لا يمكن دفع هذا الطلب هنا',
   mismatchBody: 'توجد بالفعل عملية دفع لهذا الطلب بمبلغ مختلف. تواصل مع المتجر.',
   retry: 'حاول مرة أخرى',
@@ -202,7 +205,7 @@ const ar: Translation = {
     ORDER_EXPIRED: 'انتهى وقت الدفع.',
   },
   datePlaceholder: { day: 'يوم', month: 'شهر', year: 'سنة' },
-  receipt: { method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الطلب', copy: 'انسخ رقم الطلب' },
+  receipt: { reference: 'الطلب', method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الدفعة', copy: 'انسخ رقم الدفعة' },
 };
 
 export default ar;

@@ -64,6 +64,8 @@ const enSteps: ShippedTerms = {
   copy: 'Copy code',
   copied: 'Code copied.',
   copyFailed: 'Could not copy. Select the code and copy it.',
+  leftPaid: 'The payment you started earlier for this order went through: nothing more is needed.',
+  paidTwice: 'This order was paid twice. The shop will refund one of the payments.',
   sentBy: (method, email, mobile) =>
     method === 'BOTH'
       ? `We also sent it by SMS to ${mobile} and by email to ${email}.`
@@ -78,14 +80,14 @@ const enSteps: ShippedTerms = {
   statusLabel: 'Status',
 
   successTitle: 'Payment received',
-  successBody: (amount, orderNo) => `We received ${amount}. Order number ${orderNo}.`,
+  successBody: (amount, reference) => `We received ${amount} for order ${reference}.`,
   failTitle: 'The payment did not go through',
   failBody: 'Nothing was charged. You can try again.',
   failReason: (reason) => `Reason: ${reason}`,
   expiredTitle: 'This payment expired',
   expiredBody: 'The time to pay ran out and nothing was charged. You can start again.',
   paidBeforeTitle: 'This order is already paid',
-  paidBeforeBody: (amount, orderNo) => `A payment of ${amount} was made for this order before (order number ${orderNo}). Nothing more is needed.`,
+  paidBeforeBody: (amount, reference, orderNo) => `A payment of ${amount} was made for order ${reference} before (payment number ${orderNo}). Nothing more is needed.`,
   mismatchTitle: 'This order cannot be paid here',
   mismatchBody: 'A payment for this order already exists for a different amount. Contact the shop.',
   retry: 'Try again',
@@ -127,7 +129,7 @@ const enSteps: ShippedTerms = {
     '3DS_DECLINED': 'The payment was not confirmed with your bank.',
     ORDER_EXPIRED: 'The time to pay ran out.',
   },
-  receipt: { method: 'Method', time: 'Time', orderNo: 'Order number', copy: 'Copy order number' },
+  receipt: { reference: 'Order', method: 'Method', time: 'Time', orderNo: 'Payment number', copy: 'Copy payment number' },
 };
 
 export default enSteps;

@@ -112,6 +112,10 @@ export interface Translation {
   copy: string;
   copied: string;
   copyFailed: string;
+  /** An order the payer left was paid after all. */
+  leftPaid: string;
+  /** The order was paid twice. */
+  paidTwice: string;
   sentBy: (method: NotifyMethod, email: string, mobile: string) => string;
   expiresIn: string;
   /** Spoken (and shown to screen readers) form of the time left. */
@@ -121,7 +125,9 @@ export interface Translation {
   statusLabel: string;
 
   successTitle: string;
-  successBody: (amount: string, orderNo: string) => string;
+  /** The order's reference as the checkout shows it under its summary. */
+  orderReference: (reference: string) => string;
+  successBody: (amount: string, reference: string) => string;
   failTitle: string;
   failBody: string;
   failReason: (reason: string) => string;
@@ -129,7 +135,7 @@ export interface Translation {
   expiredBody: string;
   /** A duplicate reference whose order was paid before this checkout made it: not "we received". */
   paidBeforeTitle: string;
-  paidBeforeBody: (amount: string, orderNo: string) => string;
+  paidBeforeBody: (amount: string, reference: string, orderNo: string) => string;
   /** An order with this reference exists for another amount or currency. */
   mismatchTitle: string;
   mismatchBody: string;
@@ -174,7 +180,8 @@ export interface Translation {
   /** Placeholders of the date of birth boxes. */
   datePlaceholder: { day: string; month: string; year: string };
   /** The receipt of a result. */
-  receipt: { method: string; time: string; orderNo: string; copy: string };
+  /** The receipt: the shop's reference first, the service's number of the payment after (copyable). */
+  receipt: { reference: string; method: string; time: string; orderNo: string; copy: string };
 }
 
 /** A partial catalog: overrides of some terms, or a new locale that falls back for what it lacks. */

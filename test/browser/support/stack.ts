@@ -55,6 +55,16 @@ export class Stack {
     return token;
   }
 
+  /** A cart's checkout as the shop's server opens it for its page (the kit's `openCheckout`): its state and token. */
+  async openCheckout(order: Partial<CheckoutOrder> & { reference: string }): Promise<{ token: string; state: string; attempt: number; started: boolean }> {
+    const opened = await executeServerCommand<{ token: string; state: string; attempt: number; started: boolean }, unknown>('svc-open-checkout', {
+      stack: this.info.id,
+      order: { ...SHOP_ORDER, ...order },
+    });
+    if (!opened) throw new Error('the test runner opened no checkout');
+    return opened;
+  }
+
   /** A POS order created through the merchant kit by someone else (another tab, another device) with the same checkout. */
   async createPosOrderElsewhere(reference: string, sn: string, checkoutToken?: string): Promise<{ orderNo: string }> {
     const answer = await fetch(`${this.endpoint}/payments`, {

@@ -1,6 +1,6 @@
 import { css, html, nothing, svg } from 'lit';
-import type { PayMethod } from '../../../core/index.js';
-import type { CheckoutContext } from '../../state.js';
+import type { ActiveOrder, CheckoutContext } from '../../state.js';
+import { renderAlert } from '../alert.js';
 import { definePart } from '../checkout-part.js';
 import { StepPart } from '../step-part.js';
 
@@ -76,6 +76,8 @@ export class SvcResult extends StepPart {
     if (state.step.kind !== 'result') return nothing;
     const t = localize.term;
     const { order, outcome } = state.step;
+    // The payer's number for the order is the shop's (its first attempt's); the service's comes second, in the receipt.
+    const reference = state.reference ?? order?.reference ?? '';
     const amount = order?.amount ?? state.amount;
     const money = amount ? localize.money(amount.total, amount.currency) : '';
     if (outcome === 'SUCCESS' || outcome === 'PAID_BEFORE') {
@@ -83,8 +85,9 @@ export class SvcResult extends StepPart {
       return html`
         <section class="result success" part="result" aria-labelledby="heading">
           <h2 id="heading" part="heading" tabindex="-1">${icon('success')}${before ? t.paidBeforeTitle : t.successTitle}</h2>
-          <p>${before ? t.paidBeforeBody(money, order?.orderNo ?? '') : t.successBody(money, order?.orderNo ?? '')}</p>
-          ${order && !before ? this.#receipt(order.orderNo, order.payMethod) : nothing}
+          <p>${before ? t.paidBeforeBody(money, reference, order?.orderNo ?? '') : t.successBody(money, reference)}</p>
+          ${renderAlert(state.notice, { kind: 'notice' })}
+          ${order && !before ? this.#receipt(reference, order) : nothing}
         </section>
       `;
     }
@@ -109,16 +112,17 @@ export class SvcResult extends StepPart {
     `;
   }
 
-  /** Amount, method, time and the order number, which the payer can copy. */
-  #receipt(orderNo: string, method: PayMethod) {
+  /** The shop's order, the method, the time, and the service's number of the payment, which the payer can copy. */
+  #receipt(reference: string, { orderNo, payMethod, methodUnknown }: ActiveOrder) {
     const { localize } = this.context!;
     const t = localize.term;
     if (this.#shown?.orderNo !== orderNo) this.#shown = { orderNo, at: new Date() };
     const time = new Intl.DateTimeFormat(t.$code, { dateStyle: 'medium', timeStyle: 'short' }).format(this.#shown.at);
     return html`
       <dl class="receipt">
-        <dt>${t.receipt.method}</dt>
-        <dd>${t.method[method]}</dd>
+        <dt>${t.receipt.reference}</dt>
+        <dd><span class="mono" dir="ltr" translate="no">${reference}</span></dd>
+        ${methodUnknown ? nothing : html`<dt>${t.receipt.method}</dt><dd>${t.method[payMethod]}</dd>`}
         <dt>${t.receipt.time}</dt>
         <dd>${time}</dd>
         <dt>${t.receipt.orderNo}</dt>

@@ -1,0 +1,185 @@
+// One checkout, one payment, as the payer comes back: a reload at a step, Back from the bank's page, another tab on
+// the same cart, the shop rendering a fresh token for the same cart, a cart already paid. Each shows the order in
+// progress or its result, never a fresh form while an attempt is pending or paid; the sandbox ends with one order.
+import { expect } from '@open-wc/testing';
+import type { SvcCheckout } from '../../src/element/index.js';
+import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { startStack, type Stack } from './support/stack.js';
+
+describe('one checkout, one payment: the payer comes back', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => sessionStorage.clear());
+
+  async function ordersOf(reference: string): Promise<{ reference: string; status: string }[]> {
+    const { orders } = (await stack.control('GET', '/sandbox/v1/orders')).body as { orders: { reference: string; status: string }[] };
+    return orders.filter((order) => order.reference === reference || order.reference.startsWith(`${reference}-`));
+  }
+
+  /** The shop's page in a frame, as a browser loads it: navigations and reloads for real. */
+  async function shopPage(query: Record<string, string>) {
+    const frame = document.createElement('iframe');
+    frame.title = 'shop';
+    frame.src = `/test/browser/fixtures/checkout-page.html?${new URLSearchParams({ endpoint: stack.endpoint, 'poll-interval': '100', locale: 'en', ...query })}`;
+    document.body.append(frame);
+    const current = () => frame.contentDocument?.querySelector('svc-checkout') as SvcCheckout | null;
+    const element = async (other?: Element) => until('the shop page', () => (current() !== other && current()?.shadowRoot ? current()! : undefined));
+    return { frame, element, remove: () => frame.remove() };
+  }
+
+  it('reloaded on the OTP step: the step, its tries left and the wait before another code', async () => {
+    const reference = uniqueReference('once-otp');
+    const page = await shopPage({ 'checkout-token': await stack.checkoutToken({ reference }), 'pay-method': 'BankAccount' });
+    try {
+      const first = await page.element();
+      await fillBankAccount(first, '2215381176');
+      await clickButton(first, /^Pay/);
+      await untilText(first, 'Enter the code');
+      await type(first, 'input[name=otp]', '00000000');
+      await clickButton(first, 'Confirm');
+      await untilText(first, '2 tries left');
+      page.frame.contentWindow!.location.reload();
+      const reloaded = await page.element(first);
+      await untilText(reloaded, 'Enter the code');
+      expect(visibleText(reloaded)).to.contain('2 tries left');
+      const resend = await until('the resend button', () => buttonNamed(reloaded, /Send again/));
+      expect(resend.getAttribute('aria-disabled')).to.equal('true');
+      expect(resend.textContent).to.match(/Send again in \d+ seconds/);
+      expect(deepQuery(reloaded, 'input[name=bankAccountNumber]')).to.equal(null);
+      await type(reloaded, 'input[name=otp]', '11315632');
+      await clickButton(reloaded, 'Confirm');
+      await untilText(reloaded, 'Payment received');
+      expect(await ordersOf(reference)).to.have.length(1);
+    } finally {
+      page.remove();
+    }
+  });
+
+  it("back from the bank's page with Back: the 3-D Secure step again, not a form", async () => {
+    const reference = uniqueReference('once-back');
+    const page = await shopPage({ 'checkout-token': await stack.checkoutToken({ reference }), 'pay-method': 'BankAccount' });
+    try {
+      const first = await page.element();
+      await fillBankAccount(first, '2215381200');
+      await clickButton(first, /^Pay/);
+      await until('the bank page', () => page.frame.contentWindow?.location.pathname.includes('/sandbox/3ds/'));
+      page.frame.contentWindow!.history.back();
+      const back = await page.element(first);
+      await untilText(back, 'Confirm with your bank');
+      expect(deepQuery(back, 'svc-bank-account-form')).to.equal(null);
+      expect(await ordersOf(reference)).to.have.length(1);
+    } finally {
+      page.remove();
+    }
+  });
+
+  it('reloaded after the payment: the receipt, the shop’s reference first', async () => {
+    const reference = uniqueReference('once-paid');
+    const page = await shopPage({ 'checkout-token': await stack.checkoutToken({ reference }), 'pay-method': 'Pos' });
+    try {
+      const first = await page.element();
+      await type(first, 'input[name=sn]', 'N78101818410');
+      await clickButton(first, /^Pay/);
+      await untilText(first, 'Swipe or insert');
+      await stack.control('POST', '/sandbox/v1/pos/N78101818410/swipe', { outcome: 'success' });
+      await untilText(first, 'Payment received');
+      page.frame.contentWindow!.location.reload();
+      const reloaded = await page.element(first);
+      await untilText(reloaded, 'Payment received');
+      const receipt = deepQuery(reloaded, '.receipt')!;
+      expect(receipt.textContent).to.contain(reference);
+      expect(receipt.textContent!.indexOf(reference)).to.be.below(receipt.textContent!.indexOf('Payment number'));
+    } finally {
+      page.remove();
+    }
+  });
+
+  it('another tab on the same cart: the order in progress, never a form, and one order when it is paid', async () => {
+    const reference = uniqueReference('once-tab');
+    const token = await stack.checkoutToken({ reference });
+    const first = await checkout(stack, { checkoutToken: token, payMethod: 'Pos' });
+    await type(first, 'input[name=sn]', 'N78101818411');
+    await clickButton(first, /^Pay/);
+    await untilText(first, 'Swipe or insert');
+    first.remove();
+    // Another tab: its own session storage (none of the first tab's), and the page the shop renders for the cart.
+    sessionStorage.clear();
+    const opened = await stack.openCheckout({ reference });
+    expect(opened).to.include({ state: 'pending', attempt: 1, started: true });
+    const other = await checkout(stack, { checkoutToken: opened.token });
+    await untilText(other, 'A payment for this order is already in progress.');
+    expect(deepQuery(other, 'svc-pos-form')).to.equal(null);
+    await stack.control('POST', '/sandbox/v1/pos/N78101818411/swipe', { outcome: 'success' });
+    await untilText(other, 'Payment received');
+    expect(await ordersOf(reference)).to.have.length(1);
+  });
+
+  it('a fresh token for the same cart in the same tab: the step in progress', async () => {
+    const reference = uniqueReference('once-fresh');
+    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'Pos' });
+    await type(first, 'input[name=sn]', 'N78101818412');
+    await clickButton(first, /^Pay/);
+    await untilText(first, 'Swipe or insert');
+    first.remove();
+    const opened = await stack.openCheckout({ reference });
+    const again = await checkout(stack, { checkoutToken: opened.token, payMethod: 'Pos' });
+    await untilText(again, 'Swipe or insert the card at terminal N78101818412.');
+    expect(await ordersOf(reference)).to.have.length(1);
+  });
+
+  it('a cart already paid: the shop renders the receipt (status only), not a form', async () => {
+    const reference = uniqueReference('once-done');
+    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'Pos' });
+    await type(first, 'input[name=sn]', 'N78101818413');
+    await clickButton(first, /^Pay/);
+    await untilText(first, 'Swipe or insert');
+    await stack.control('POST', '/sandbox/v1/pos/N78101818413/swipe', { outcome: 'success' });
+    await untilText(first, 'Payment received');
+    first.remove();
+    sessionStorage.clear();
+    const opened = await stack.openCheckout({ reference });
+    expect(opened).to.include({ state: 'paid', started: true });
+    const page = await checkout(stack, { checkoutToken: opened.token });
+    await untilText(page, 'Payment received');
+    expect(deepQuery(page, 'svc-method-picker')).to.equal(null);
+  });
+
+  it('"Use another method" on a pending order: the next attempt is made, and the kit knew it was left on purpose', async () => {
+    const reference = uniqueReference('once-leave');
+    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
+    await type(element, 'input[name=sn]', 'N78101818414');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await clickButton(element, 'Use another method');
+    await clickButton(element, 'Yes, use another method');
+    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
+    await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Your reference code');
+    expect((await ordersOf(reference)).map((order) => order.reference).sort()).to.deep.equal([reference, `${reference}-2`]);
+  });
+
+  it('an order left for another method, paid after all while the page is open: the payer is told, and nothing more is asked', async () => {
+    const reference = uniqueReference('once-late');
+    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
+    await type(element, 'input[name=sn]', 'N78101818415');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await clickButton(element, 'Use another method');
+    await clickButton(element, 'Yes, use another method');
+    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
+    await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Your reference code');
+    await stack.control('POST', '/sandbox/v1/pos/N78101818415/swipe', { outcome: 'success' });
+    await untilText(element, 'The payment you started earlier for this order went through');
+    expect(visibleText(element)).to.contain('Payment received');
+    expect(visibleText(element)).not.to.contain('Your reference code');
+  });
+});
