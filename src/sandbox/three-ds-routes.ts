@@ -12,7 +12,7 @@ import type { OrderBook } from './orders.js';
 import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
 import type { Route } from './router.js';
 import { FAILURES } from './scenarios.js';
-import { threeDsPage, threeDsPolicy } from './three-ds.js';
+import { returnLocation, threeDsPage, threeDsPolicy } from './three-ds.js';
 
 export interface ThreeDsContext {
   state: { tick(): void };
@@ -57,11 +57,14 @@ export function threeDsRoutes({ state, book, merchantsById, guard, publicUrl }: 
     if (choice !== 'approve' && choice !== 'decline') return finish(404, { message: 'decide approve or decline' });
     // Only the form of the page the sandbox served for this order decides it: never another site's post.
     if (!guard.checkFormToken(orderNo, form.get(FORM_TOKEN_FIELD))) return finish(403, { message: 'the form token is missing or wrong' });
+    // Made before the order is settled, so that nothing can fail between the decision and the way back.
+    const location = returnLocation(order.bank.returnUrl);
+    if (location === undefined) return finish(409, { message: `order ${orderNo} has no return address to send the payer to` });
     if (order.status === 'PENDING' && order.nextAction === 'REDIRECT_3DS') {
       if (choice === 'approve') book.completeStep(order, order.bank.scenario.outcome, '3-D Secure approved');
       else book.complete(order, 'FAIL', FAILURES.threeDsDeclined, '3-D Secure declined');
     }
-    response.writeHead(303, { Location: order.bank.returnUrl, 'Cache-Control': 'no-store' });
+    response.writeHead(303, { Location: location, 'Cache-Control': 'no-store' });
     response.end();
   }
 

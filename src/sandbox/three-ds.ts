@@ -14,6 +14,19 @@ function escapeHtml(text: string): string {
 }
 
 /**
+ * The `Location` that sends the payer back to `returnUrl`: the URL as the WHATWG URL standard writes it, all in
+ * ASCII (a path or query in Arabic percent-encoded as UTF-8, a host in punycode), which an HTTP header can carry.
+ * Undefined when it is no URL (the create's rules let none through).
+ */
+export function returnLocation(returnUrl: string): string | undefined {
+  try {
+    return new URL(returnUrl).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Only the page's own stylesheet; forms may post here and then redirect anywhere (the merchant's return URL);
  * framed only by pages on this machine.
  */

@@ -11,7 +11,8 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
 
 beforeAll(async () => {
-  wired = await wire();
+  // Every order of the file comes from one client address: past the per-client limit of creates.
+  wired = await wire({ handler: { limits: { createsPerClient: false } } });
 });
 afterAll(() => wired.close());
 beforeEach(async () => {
@@ -173,6 +174,29 @@ describe('BankAccount', () => {
     expect(decided.status).toBe(303);
     expect(decided.headers.get('location')).toBe(returnUrl);
     expect((await callbackFor(order.orderNo)).body.status).toBe('SUCCESS');
+  });
+
+  it('sends the payer back to a return path beyond ASCII percent-encoded, on Approve, Decline and Continue after either', async () => {
+    for (const [returnUrl, decision] of [
+      ['https://shop.example/ادفع/طلب-٧?ملاحظة=شكرا#تم', 'approve'],
+      ['https://shop.example/café/reçu?nom=Zoë', 'decline'],
+      ['https://shop.example/支付/完成', 'approve'],
+    ] as const) {
+      const order = await create(bankAccountRequest({ reference: unique('3ds'), bankAccountNumber: '2215381200', returnUrl }));
+      const page = order.nextAction.redirectUrl;
+      const decided = await submitForm(await (await fetch(page)).text(), decision, page);
+      expect(decided.status, returnUrl).toBe(303);
+      const location = decided.headers.get('location')!;
+      // Every byte of the header ASCII, and the same address once read back.
+      expect(location, returnUrl).toMatch(/^[\x21-\x7e]+$/);
+      expect(location).toBe(new URL(returnUrl).href);
+      expect(decodeURIComponent(new URL(location).pathname)).toBe(decodeURIComponent(new URL(returnUrl).pathname));
+      expect((await callbackFor(order.orderNo)).body.status).toBe(decision === 'approve' ? 'SUCCESS' : 'FAIL');
+      // The order is settled: the page now offers Continue, which sends the payer back the same way.
+      const again = await submitForm(await (await fetch(page)).text(), 'approve', page);
+      expect(again.status).toBe(303);
+      expect(again.headers.get('location')).toBe(location);
+    }
   });
 
   it('fails when the payer declines 3-D Secure', async () => {
