@@ -62,9 +62,16 @@ function devStacks() {
         sandbox: { tickMs: 50, ...(payload?.sandbox ?? {}) },
         handler: {
           logger: { warn() {}, error() {} },
-          // Every test page is one client address paying many orders with the same phone: the per-client and
-          // per-contact limits are raised for the suite (tests of the limits set their own).
-          limits: { createsPerClient: { limit: 1_000, windowSeconds: 600 }, messagesPerPhone: { limit: 1_000, windowSeconds: 3_600 }, messagesPerEmail: { limit: 1_000, windowSeconds: 3_600 } },
+          // Every test page is one client address paying many orders with the same phone, and polls every 100 ms:
+          // the per-client, per-contact and status limits are raised for the suite (tests of the limits set their own).
+          limits: {
+            createsPerClient: { limit: 1_000, windowSeconds: 600 },
+            messagesPerPhone: { limit: 1_000, windowSeconds: 3_600 },
+            messagesPerEmail: { limit: 1_000, windowSeconds: 3_600 },
+            statusPerOrder: { limit: 10_000, windowSeconds: 60 },
+            statusPerClient: { limit: 10_000, windowSeconds: 60 },
+            streamsPerClient: { limit: 1_000 },
+          },
           ...(payload?.handler ?? {}),
         },
       });

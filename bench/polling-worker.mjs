@@ -32,8 +32,11 @@ const { StatusPoller, DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF } = await import('.
 const { DEFAULT_MERCHANT } = await import('../dist/sandbox/index.js');
 const { issueCheckoutToken } = await import('../dist/server/index.js');
 const { CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER } = await import('../dist/core/index.js');
-/** Real time (Date.now is the virtual clock here): the kit checks tokens against its own clock. */
-const realNow = () => performance.timeOrigin + performance.now();
+/** The sandbox's time: the kit keeps time with it (bench/polling.mjs), and checks tokens against it. */
+async function sandboxNow() {
+  const { body } = await call('GET', `${sandboxUrl}/sandbox/v1/clock`);
+  return body.nowMs;
+}
 
 /** The timer due first (the earliest set first on a tie, as browsers run them). */
 function nextTimer() {
@@ -115,7 +118,7 @@ async function createOrder(flow) {
       : { ...common, payMethod: 'Pos', product: { name: 'Espresso beans' }, sn: `BENCH-${serial}` };
   // The shop's server decides the order and renders its checkout token; the page sends it with the create.
   const { payMethod: _method, sn: _sn, notify: _notify, ...decided } = body;
-  const checkoutToken = await issueCheckoutToken(DEFAULT_MERCHANT, { ...decided, product: { description: 'Single-origin, 1 kg', ...decided.product } }, { now: realNow() });
+  const checkoutToken = await issueCheckoutToken(DEFAULT_MERCHANT, { ...decided, product: { description: 'Single-origin, 1 kg', ...decided.product } }, { now: await sandboxNow() });
   const { status, body: answer, orderToken } = await call('POST', `${kitUrl}/payments`, body, undefined, { [CHECKOUT_TOKEN_HEADER]: checkoutToken });
   if (status !== 200 || answer.code !== '00000' || answer.data?.status !== 'PENDING') {
     throw new Error(`the ${flow} order was not created: ${status} ${JSON.stringify(answer)}`);

@@ -11,6 +11,7 @@
 //   CALLBACK_DELAY_MS  onCallback takes this long (a merchant's slow database)
 //   RECONCILE_QUIET_S, RECONCILE_SWEEP_S, RECONCILE_QPS   reconcile.quietSeconds, sweepSeconds, queriesPerSecond
 //   RETURN_URL_ORIGINS returnUrlOrigins, comma-separated
+//   LIMITS             limits, as JSON, over this script's own (which turn off those a single client would meet)
 //   SERVICE_CONCURRENCY calls to the service in flight at once, at most (default 128; the rest wait their turn)
 //   MERCHANT_ID, PRIVATE_KEY   default: the sandbox's test merchant
 // It prints one line per fact on stdout: `listening <url>`, `callback <notifyId> <orderNo> <status> <source> <ms>`
@@ -94,8 +95,16 @@ const handler = createMerchantHandler({
   callbackUrl: env.CALLBACK_URL,
   returnUrlOrigins: env.RETURN_URL_ORIGINS ? env.RETURN_URL_ORIGINS.split(',') : [],
   // Every payer of a test or a load run comes from 127.0.0.1.
-  limits: { createsPerClient: false, messagesPerEmail: false, messagesPerPhone: false },
-  streams: { ...(env.STREAM_POLL_MS ? { pollIntervalMs: Number(env.STREAM_POLL_MS) } : {}), maxOpen: 20_000 },
+  limits: {
+    createsPerClient: false,
+    messagesPerEmail: false,
+    messagesPerPhone: false,
+    statusPerClient: false,
+    streamsPerClient: false,
+    streams: { limit: 20_000 },
+    ...(env.LIMITS ? JSON.parse(env.LIMITS) : {}),
+  },
+  streams: env.STREAM_POLL_MS ? { pollIntervalMs: Number(env.STREAM_POLL_MS) } : {},
   logger,
   fetch: (input, init) => {
     if (String(input).endsWith(SERVICE_PATHS.status)) say('query');

@@ -522,8 +522,8 @@ if (SHARED) {
     sandbox,
     handler: {
       returnUrlOrigins: [RETURN_ORIGIN],
-      // Every payer of this run comes from 127.0.0.1: the per-client limit would count them as one.
-      limits: { createsPerClient: false },
+      // Every payer of this run comes from 127.0.0.1: the per-client limits would count them as one.
+      limits: { createsPerClient: false, statusPerClient: false, streamsPerClient: false },
       logger: { warn: (line) => kitLog.push(line), error: (line) => kitLog.push(line) },
       onCallback: (event) => {
         callbacks.push({ notifyId: event.notifyId, orderNo: event.body.orderNo, status: event.body.status });

@@ -5,7 +5,8 @@
 //   node examples/shop/server.mjs        # terminal 2: this shop on http://127.0.0.1:3000
 //
 // Against the real service, set SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL to what it issued you.
-// PORT picks the port (0: any free one); SHOP_URL is the address the service calls back (default this server).
+// PORT picks the port (0: any free one); SHOP_URL is the shop's public address, where the service calls back and 3-D
+// Secure sends the payer back (default this server: open the page at that address).
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -109,6 +110,7 @@ server.listen(port, '127.0.0.1', () => {
       environment: { baseUrl: serviceUrl },
       basePath: '/checkout', // the element's endpoint
       callbackUrl: `${shopUrl}/checkout/callbacks`,
+      returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
       merchantName: 'Nile Coffee Roasters',
       // Called once per verified callback: the moment to ship the beans.
       onCallback: async ({ body }) => {

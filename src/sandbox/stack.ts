@@ -85,6 +85,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(basePath ? { basePath } : {}),
       callbackUrl: `${origin}${basePath}${MERCHANT_PATHS.callbacks}`,
       ...options.handler,
+      // A dev server that serves the kit serves the shop's pages too: where 3-D Secure sends a payer back.
+      ...(options.publicUrl ? { returnUrlOrigins: [new URL(origin).origin, ...(options.handler?.returnUrlOrigins ?? [])] } : {}),
       onCallback: async (event) => {
         callbacks.push(event);
         for (const listener of listeners) listener(event);

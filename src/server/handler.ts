@@ -44,7 +44,10 @@ import { issueCheckoutToken, type CheckoutOrder, type IssueCheckoutTokenOptions 
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
 import { MemoryStatusBus, type StatusBus, type StatusUpdate } from './status-bus.js';
 import { resolveStreamOptions, StatusHub, systemTimers, type StreamOptions, type Timers } from './streams.js';
-import { MemoryThrottleStore, resolveLimits, type ThrottleLimits, type ThrottleStore } from './throttle.js';
+import { DEFAULT_IPV6_CLIENT_PREFIX } from './client-address.js';
+import { checkMovedStreamOptions, resolveLimits, type ThrottleLimits } from './limits.js';
+import { STATUS_SHARED_MS } from './status-queries.js';
+import { MemoryThrottleStore, type ThrottleStore } from './throttle.js';
 
 export { OrderRejection } from './payments.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource } from './payments.js';
@@ -81,14 +84,20 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   reconciliationStore?: ReconciliationStore;
   /** Counts for `limits`; memory by default, a shared store when the kit runs in several processes. */
   throttleStore?: ThrottleStore;
-  /** Limits on resends, creates and messages (README, "Limits we chose"); `false` turns one off. */
+  /** The kit's limits (docs/limits.md): each `{ limit, windowSeconds }`, `{ limit }` for open streams, or `false` for off. */
   limits?: Partial<ThrottleLimits>;
+  /**
+   * How long a status answer of an order is shared with the queries of the same order that come after it (a query
+   * in flight is shared too). Default 1 000 ms; 0 for none after it came; `false` to share nothing, not even a query
+   * in flight (each request asks for itself, as in workerd).
+   */
+  statusSharedMs?: number | false;
   /**
    * Carries the status of every verified callback to the status streams of every process. In memory by default
    * (one process); `svc-checkout/server/redis` shares it between several.
    */
   statusBus?: StatusBus;
-  /** Limits and pace of `GET /payments/events`; `false` turns the route off (404: the element polls). */
+  /** The pace of `GET /payments/events`; `false` turns the route off (404: the element polls). */
   streams?: StreamOptions | false;
   /** The timers the status streams schedule with (tests and benches run them on a virtual clock). */
   timers?: Timers;
@@ -97,7 +106,12 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
    * `toNodeListener`, nothing elsewhere. Behind a proxy you trust, read its header here.
    */
   clientAddress?: (request: Request) => string | undefined;
-  /** Origins besides the payer's page's own that a bank account order's `returnUrl` may point at. */
+  /** The leading bits of an IPv6 address that the per-client limits count as one client. Default 64 (a home's /64). */
+  ipv6ClientPrefix?: number;
+  /**
+   * The origins of the shop's pages: a bank account order's `returnUrl` (where 3-D Secure sends the payer back)
+   * must be on one, unless the checkout token fixes it. Never taken from a request's headers.
+   */
   returnUrlOrigins?: readonly string[];
   /** How far a callback's `RequestTimestamp` may be from now. Default 300 seconds. */
   callbackToleranceSeconds?: number;
@@ -184,7 +198,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   }
   checkScope(options.merchantId, { callbackStore: store, throttleStore, statusBus, reconciliationStore });
   const reconcileOptions = options.reconcile === false || !options.onCallback ? undefined : resolveReconcileOptions(options.reconcile);
+  checkMovedStreamOptions(options.streams || undefined);
   const streamOptions = options.streams === false ? undefined : resolveStreamOptions(options.streams);
+  const ipv6ClientPrefix = count(options.ipv6ClientPrefix, DEFAULT_IPV6_CLIENT_PREFIX, 'ipv6ClientPrefix', 1);
+  if (!Number.isInteger(ipv6ClientPrefix) || ipv6ClientPrefix > 128) throw new ServiceConfigError('ipv6ClientPrefix must be a whole number of bits, 1 to 128');
   // Also for the merchant's own words sent to the browser (an OrderRejection's message).
   const redact = redactor(options.privateKey);
   const logger = redacting(options.logger ?? console, redact);
@@ -202,6 +219,8 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     authorize: options.authorize,
     authorizeAction: options.authorizeAction,
     clientAddress: options.clientAddress,
+    ipv6ClientPrefix,
+    statusSharedMs: options.statusSharedMs === false ? false : count(options.statusSharedMs, STATUS_SHARED_MS, 'statusSharedMs', 0),
     throttleStore,
     limits: resolveLimits(options.limits),
     logger,
@@ -215,9 +234,11 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       reconciler.start();
     },
   });
+  // Whatever the kit hears of an order, here or in another process, is newer than a status answer it shares.
+  statusBus.subscribe({ update: (update) => payments.heard(update) });
   const newHub = (bus: StatusBus, resolved: NonNullable<typeof streamOptions>) =>
     new StatusHub({
-      query: (query, signal) => client.queryStatus(query, { signal, retries: 0 }),
+      query: payments.queryStatus,
       bus,
       orderTokenFor: payments.orderTokenFor,
       options: resolved,
@@ -294,8 +315,11 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     if (!proven.ok) return toResponse(proven.response);
     // Where a request's I/O is its own (workerd), a stream shares no query and hears no callback of another
     // request: it gets a hub of its own, whose status queries bring it what callbacks bring it elsewhere.
+    if (hub.finished(request, proven.proof)) return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    const admitted = await payments.admitStream(request, proven.proof);
+    if (!admitted.ok) return toResponse(admitted.response);
     const streamHub = requestScopedIo && streamOptions ? newHub(new MemoryStatusBus(), streamOptions) : hub;
-    return streamHub.open(request, proven.proof);
+    return streamHub.open(request, proven.proof, admitted.release);
   }
 
   const json = (route: Route) => (request: KitRequest, body: Uint8Array) => withJson(body, (value) => route(value, request));

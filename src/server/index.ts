@@ -20,8 +20,12 @@ export type {
 } from './handler.js';
 export { ORDER_TOKEN_GRACE_SECONDS, issueCheckoutToken, issueOrderToken, verifyCheckoutToken, verifyOrderToken, CheckoutTokenError } from './tokens.js';
 export type { CheckoutOrder, TokenCredentials, IssueCheckoutTokenOptions, TokenCheck } from './tokens.js';
-export { MemoryThrottleStore, DEFAULT_LIMITS } from './throttle.js';
-export type { ThrottleStore, ThrottleResult, ThrottleLimits, Limit, LimitName, MemoryThrottleStoreOptions } from './throttle.js';
+export { DEFAULT_LIMITS, LIMIT_TABLE } from './limits.js';
+export type { Limit, LimitKey, LimitName, OpenLimit, OpenLimitName, RateLimitName, ThrottleLimits } from './limits.js';
+export { MemoryThrottleStore } from './throttle.js';
+export type { Holding, MemoryThrottleStoreOptions, Place, ThrottleResult, ThrottleStore } from './throttle.js';
+export { clientKeyOf } from './client-address.js';
+export { STATUS_SHARED_MS } from './status-queries.js';
 export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from './addresses.js';
 export { MemoryCallbackStore, StoreUnavailableError } from './callback-store.js';
 export type { CallbackClaim, CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';

@@ -10,7 +10,7 @@
 import { rememberClientAddress } from './client-address.js';
 import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problem, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
 import { byteLength } from './runtime.js';
-import { webSignal, type AbortSignalLike } from './transport.js';
+import { LightAbort, webSignal } from './transport.js';
 
 /**
  * The parts of Node's `IncomingMessage` and `ServerResponse` this adapter uses, written out so that the kit's
@@ -389,31 +389,5 @@ class NodeRequestView implements KitRequest {
   }
 }
 
-/**
- * Aborts when the client goes away before its answer is written. It has the members of an AbortSignal that the
- * kit's own code uses; making an AbortSignal and listening to it costs about as much as a status query's own work.
- */
-class ClientGone implements AbortSignalLike {
-  aborted = false;
-  reason: unknown = undefined;
-  #listeners: (() => void)[] | undefined;
-
-  addEventListener(type: 'abort', listener: () => void): void {
-    if (type === 'abort' && !this.aborted) (this.#listeners ??= []).push(listener);
-  }
-
-  removeEventListener(type: 'abort', listener: () => void): void {
-    const index = type === 'abort' && this.#listeners ? this.#listeners.indexOf(listener) : -1;
-    if (index >= 0) this.#listeners!.splice(index, 1);
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    // What AbortController.abort() gives as the reason.
-    this.reason = new DOMException('This operation was aborted', 'AbortError');
-    const listeners = this.#listeners ?? [];
-    this.#listeners = undefined;
-    for (const listener of listeners) listener();
-  }
-}
+/** Aborts when the client goes away before its answer is written. */
+class ClientGone extends LightAbort {}

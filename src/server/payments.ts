@@ -19,6 +19,7 @@ import {
   LIMITS,
   ORDER_TOKEN_HEADER,
   PAYER_FIELDS,
+  SERVICE_OPERATIONS,
   STATUS_REQUEST,
   TOKEN_REFUSALS,
   validate,
@@ -34,11 +35,16 @@ import {
   type TokenRefusal,
   type Violation,
 } from '../core/index.js';
-import { rememberedClientAddress } from './client-address.js';
+import { clientKeyOf, rememberedClientAddress } from './client-address.js';
 import { envelopeAnswer as envelope, isAbort, logValue, webRequestOf, type Answer, type KitRequest, type Logger } from './http.js';
 import { callbackUrlOf, checkAttempt, type CheckoutOf } from './checkouts.js';
+import type { OpenLimitName, ThrottleLimits } from './limits.js';
+import { emailKeyOf, phoneKeyOf } from './recipients.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
-import { throttle, type ThrottleLimits, type ThrottleStore, type Throttled } from './throttle.js';
+import { requestScopedIo } from './runtime.js';
+import { isRefused, SharedStatusQueries, statusQueryKey } from './status-queries.js';
+import type { AbortSignalLike } from './transport.js';
+import { giveBack, hold, MemoryThrottleStore, throttle, tooMany, type ThrottleStore } from './throttle.js';
 import type { StreamProof } from './streams.js';
 import { checkCheckoutToken, checkOrderToken, ORDER_TOKEN_GRACE_SECONDS, orderToken, type TokenCredentials } from './tokens.js';
 
@@ -77,11 +83,15 @@ export interface PaymentRoutesOptions {
   callbackUrl: string | undefined;
   /** The kit's own merchant name, when the token names none. */
   merchantName: string | undefined;
-  /** Origins besides the payer's page's own that `returnUrl` may point at. */
+  /** The origins a `returnUrl` the checkout token does not fix may point at: the shop's own, as configured. */
   returnUrlOrigins: readonly string[];
   authorize: AuthorizeHook | undefined;
   authorizeAction: AuthorizeActionHook | undefined;
   clientAddress: ((request: Request) => string | undefined) | undefined;
+  /** The leading bits of an IPv6 address the per-client limits count one client by. */
+  ipv6ClientPrefix: number;
+  /** How long a status answer is shared with the queries of the same order that come after it; `false`: nothing shared. */
+  statusSharedMs: number | false;
   throttleStore: ThrottleStore;
   limits: ThrottleLimits;
   logger: Logger;
@@ -116,6 +126,15 @@ export interface PaymentRoutes {
   routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
   /** The status query a request may make, proved exactly as the status route proves it (for the status stream). */
   proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery>;
+  /** One status query, shared with the others for the same order (the status stream's own checks). */
+  queryStatus(query: StatusRequest, signal: AbortSignalLike): Promise<Envelope>;
+  /** News of an order (a verified callback): status answers of it kept to share are stale. */
+  heard(order: { orderNo: string; reference: string }): void;
+  /**
+   * Whether a proved stream may open: its first status counts as a status query, and it holds a place under the
+   * stream limits until `release` (when it closes).
+   */
+  admitStream(request: KitRequest, proof: StreamProof): Promise<{ ok: true; release(): void } | { ok: false; response: Answer }>;
   /** The token of an order the kit vouches for, as a create or a status query by reference answers it (at once on Node). */
   orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): string | Promise<string>;
 }
@@ -133,13 +152,8 @@ function invalid(...violations: Violation[]): Answer {
   return envelope(envelopeForViolations(violations));
 }
 
-function tooMany(throttled: Throttled): Answer {
-  const answer = errorEnvelope('TOO_MANY_REQUESTS', {
-    message: `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`,
-    data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
-  });
-  return envelope(answer, { 'Retry-After': String(throttled.retryAfterSeconds) });
-}
+/** Whose streams a refused stream was one too many of. */
+const STREAMS_OF: Record<OpenLimitName, string> = { streamsPerOrder: 'for this order', streamsPerClient: 'from this client', streams: 'on this server' };
 
 const notAnObject = () => invalid({ field: 'body', rule: 'type', message: 'the request body must be a JSON object' });
 
@@ -197,6 +211,10 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
 
   const clientAddressOf = (request: KitRequest) =>
     (options.clientAddress ? options.clientAddress(webRequestOf(request)) : undefined) ?? rememberedClientAddress(request);
+  /** What the per-client limits count this request's client by (an IPv6 address by its prefix). */
+  const clientKeyFor = (address: string | undefined) => (address ? clientKeyOf(address, options.ipv6ClientPrefix) : undefined);
+  /** Open places counted in this process, for a throttle store that cannot hold them. */
+  const openHere = new MemoryThrottleStore();
 
   // ---------------------------------------------------------------------------------------------------------
   // Create
@@ -236,14 +254,16 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     };
   }
 
-  /** A 3-D Secure return address must be a page of the payer's own shop, not anywhere the browser names. */
-  function returnUrlViolation(order: CreatePaymentRequest, request: KitRequest, fixedByToken: boolean): Violation | undefined {
+  /**
+   * A 3-D Secure return address must be a page of the shop: the token's, or on an origin the shop configured.
+   * Never one a request's headers name (`Origin`, `Host`): whoever sends a request by hand writes those.
+   */
+  const returnOrigins = new Set(options.returnUrlOrigins);
+  function returnUrlViolation(order: CreatePaymentRequest, fixedByToken: boolean): Violation | undefined {
     if (order.payMethod !== 'BankAccount' || fixedByToken) return undefined;
-    const allowed = new Set(options.returnUrlOrigins);
-    allowed.add(new URL(request.url).origin);
-    const pageOrigin = request.headers.get('origin');
-    if (pageOrigin) allowed.add(pageOrigin);
-    if (allowed.has(new URL(order.returnUrl).origin)) return undefined;
+    const origin = new URL(order.returnUrl).origin;
+    if (returnOrigins.has(origin)) return undefined;
+    logger.warn(`svc-checkout: a bank account create was refused: its returnUrl's origin ${logValue(origin)} is not one of returnUrlOrigins`);
     return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
   }
 
@@ -272,16 +292,18 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     const checked = validateCreateRequest(proposed);
     if (!checked.ok) return invalid(...checked.violations);
     let order = checked.value;
-    const wrongReturn = returnUrlViolation(order, request, claims?.returnUrl !== undefined);
+    const wrongReturn = returnUrlViolation(order, claims?.returnUrl !== undefined);
     if (wrongReturn) return invalid(wrongReturn);
 
     const notify = order.payMethod === 'ReferenceCode' ? order.notify : undefined;
     const channel = notify?.notifyMethod ?? 'BOTH';
+    // Recipients are counted as one however the body spells them (the order's country reads a national number).
+    const phone = channel !== 'EMAIL' && notify?.notifyUserMobile ? phoneKeyOf(notify.notifyUserMobile, order.country ?? claims?.country) : undefined;
     let throttled = throttle(options.throttleStore, options.limits, [
-      ['createsPerClient', address],
+      ['createsPerClient', clientKeyFor(address)],
       ['createsPerCheckout', claims ? `${credentials.merchantId}:${claims.reference}` : undefined],
-      ['messagesPerPhone', channel !== 'EMAIL' ? notify?.notifyUserMobile?.replace(/\D/g, '') : undefined],
-      ['messagesPerEmail', channel !== 'SMS' ? notify?.notifyUserEmail?.toLowerCase() : undefined],
+      ['messagesPerPhone', phone],
+      ['messagesPerEmail', channel !== 'SMS' && notify?.notifyUserEmail ? emailKeyOf(notify.notifyUserEmail) : undefined],
     ]);
     if (throttled instanceof Promise) throttled = await throttled;
     if (throttled) {
@@ -364,20 +386,36 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       if (!proof.ok) return proof.response;
       const { orderNo, country } = proof.claims;
       const body: Record<string, unknown> = { country, orderNo, ...(field ? { [field]: value[field] } : {}) };
-      if (operation === 'resendOtp') {
-        const throttled = await throttle(options.throttleStore, options.limits, [['resendOtp', `${credentials.merchantId}:${orderNo}`]]);
-        if (throttled) return tooMany(throttled);
+      const orderKey = `${credentials.merchantId}:${orderNo}`;
+      if (field) {
+        // A code that is not one (letters, too short) is the payer's typo, told at once: it spends no attempt.
+        const checked = SERVICE_OPERATIONS[field === 'otp' ? 'inputOtp' : 'inputPin'].check(body);
+        if (!checked.ok) return invalid(...checked.violations);
+      }
+      // A code is counted before it is sent, so that codes sent all at once are counted too, and given back when the
+      // service took it or never judged it.
+      const throttled = await throttle(options.throttleStore, options.limits, [[field ? 'wrongCodesPerOrder' : 'resendOtp', orderKey]]);
+      if (throttled) {
+        if (field) logger.warn(`svc-checkout: a code for order ${logValue(orderNo)} was refused by the wrongCodesPerOrder limit`);
+        return tooMany(throttled);
       }
       if (options.authorizeAction) {
         const allowed = await hook(() => options.authorizeAction!(operation, body, webRequestOf(request)));
-        if (!allowed.ok) return allowed.response;
+        if (!allowed.ok) {
+          if (field) await giveBack(options.throttleStore, options.limits, 'wrongCodesPerOrder', orderKey);
+          return allowed.response;
+        }
       }
       const call = {
         otp: () => client.submitOtp(body as never, { signal: request.signal }),
         pin: () => client.submitPin(body as never, { signal: request.signal }),
         resendOtp: () => client.resendOtp(body as never, { signal: request.signal }),
       }[operation];
-      return envelope(await callService(operation, call));
+      const answer = await callService(operation, call);
+      // Wrong is what the service answered other than a success; `50003` is a service that judged nothing.
+      const wrong = !isSuccess(answer) && answer.code !== '50003';
+      if (field && !wrong) await giveBack(options.throttleStore, options.limits, 'wrongCodesPerOrder', orderKey);
+      return envelope(answer);
     };
   }
 
@@ -423,6 +461,40 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     return { ok: true, proof };
   }
 
+  /**
+   * Status queries go to the service once per order within a moment, however many ask (status-queries.ts). Tried
+   * once: the element polls again anyway, and must hear within its own timeout. A query comes from a proof (a
+   * token's checked claims, or the status rules), so it is sent as it is.
+   */
+  const statusQueries = new SharedStatusQueries({
+    send: (query, signal) => callService('status', () => client.send<CashierStatusData>('status', query, { signal, retries: 0 })),
+    now: options.now,
+    sharedMs: options.statusSharedMs === false ? 0 : options.statusSharedMs,
+    share: options.statusSharedMs !== false && !requestScopedIo,
+  });
+
+  /** Counts one status query against the limits of its order and of the client that asks. */
+  const statusLimits = (request: KitRequest, query: StatusRequest) =>
+    throttle(options.throttleStore, options.limits, [
+      ['statusPerClient', clientKeyFor(clientAddressOf(request))],
+      ['statusPerOrder', `${credentials.merchantId}:${statusQueryKey(query)}`],
+    ]);
+
+  /** A stream's first status is a status query; the stream then holds its places until it closes. */
+  async function admitStream(request: KitRequest, proof: StreamProof): Promise<{ ok: true; release(): void } | { ok: false; response: Answer }> {
+    const throttled = await statusLimits(request, proof.query);
+    if (throttled) return { ok: false, response: tooMany(throttled) };
+    const places = await hold(options.throttleStore, openHere, options.limits, [
+      ['streamsPerOrder', `${credentials.merchantId}:${statusQueryKey(proof.query)}`],
+      ['streamsPerClient', clientKeyFor(clientAddressOf(request))],
+      ['streams', credentials.merchantId],
+    ]);
+    if (places.held) return { ok: true, release: places.release };
+    const { refused, limit } = places;
+    const message = `too many status streams ${STREAMS_OF[refused.limit]} (${limit}); poll /payments/status instead.`;
+    return { ok: false, response: tooMany(refused, message) };
+  }
+
   /** The status of an order; a query by reference answers with the order's token, so that the page can go on with it. */
   async function status(value: unknown, request: KitRequest): Promise<Answer> {
     if (!isPlainObject(value)) return notAnObject();
@@ -432,9 +504,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     });
     if (!proven.ok) return proven.response;
     const { query, vouchFor, deadline } = proven.proof;
-    // Tried once: the element polls again anyway, and must hear within its own timeout. The query was checked
-    // above (from a token's checked claims, or with the status rules), so it is sent as it is.
-    const answer = await callService('status', () => client.send<CashierStatusData>('status', query, { signal: request.signal, retries: 0 }));
+    // Shared with the other queries of this order just now; otherwise counted against the limits of this order and
+    // this client, and sent.
+    const shared = await statusQueries.ask(query, request.signal, () => statusLimits(request, query));
+    if (isRefused(shared)) return tooMany(shared.refused);
+    const answer = shared;
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     if (data) options.observeStatus?.(data);
     const headers: Record<string, string> = {};
@@ -459,6 +533,12 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       status,
     },
     proveStatusQuery,
+    queryStatus: async (query, signal) => {
+      const answer = await statusQueries.ask(query, signal, () => undefined, true);
+      return isRefused(answer) ? errorEnvelope('50003') : answer;
+    },
+    admitStream,
+    heard: (order) => statusQueries.forget(order),
     orderTokenFor,
   };
 }

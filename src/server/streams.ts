@@ -12,7 +12,6 @@
 import {
   encodeComment,
   encodeEvent,
-  errorEnvelope,
   EVENT_STREAM_TYPE,
   isPaymentStatus,
   isPlainObject,
@@ -28,7 +27,7 @@ import {
 } from '../core/index.js';
 import { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, pollDelay, type Timers } from '../core/index.js';
 import { BoundedMap } from './bounded-map.js';
-import { envelope, errorMessage, type Logger } from './http.js';
+import { errorMessage, type Logger } from './http.js';
 import type { StatusBus, StatusUpdate } from './status-bus.js';
 
 export type { Timers } from '../core/index.js';
@@ -38,12 +37,8 @@ export const systemTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
 };
 
-/** Limits and pace of the status streams (README, "Live status"). */
+/** The pace of the status streams (README, "Live status"); how many may be open is in `limits` (limits.ts). */
 export interface StreamOptions {
-  /** Open streams per order in one process (a payer's tabs). Default 10. */
-  maxPerOrder?: number;
-  /** Open streams in one process. Default 10 000. */
-  maxOpen?: number;
   /** A comment line at least this often on every stream. Default 15 s. */
   heartbeatSeconds?: number;
   /** The pause a client takes before reconnecting (`retry:`). Default 3 s. */
@@ -65,8 +60,6 @@ export type ResolvedStreamOptions = Required<StreamOptions>;
 export const STREAM_POLL_BACKOFF: readonly number[] = POLL_BACKOFF;
 
 export const DEFAULT_STREAM_OPTIONS: Readonly<ResolvedStreamOptions> = {
-  maxPerOrder: 10,
-  maxOpen: 10_000,
   heartbeatSeconds: 15,
   retrySeconds: 3,
   pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
@@ -78,9 +71,6 @@ export function resolveStreamOptions(given: StreamOptions | undefined): Resolved
   const options = { ...DEFAULT_STREAM_OPTIONS, ...given };
   for (const [name, value] of Object.entries(options)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TypeError(`streams.${name} must be a number above 0`);
-  }
-  for (const name of ['maxPerOrder', 'maxOpen'] as const) {
-    if (!Number.isInteger(options[name])) throw new TypeError(`streams.${name} must be a whole number`);
   }
   return options;
 }
@@ -188,11 +178,6 @@ class OrderWatch {
 
 const keyOf = (query: StatusRequest) => (query.orderNo !== undefined ? `o:${query.orderNo}` : `r:${query.reference}`);
 
-function tooMany(limit: 'streamsPerOrder' | 'streams', message: string): Response {
-  const answer = errorEnvelope('TOO_MANY_REQUESTS', { message, data: { limit, retryAfterSeconds: 30 } });
-  return envelope(answer, { 'Retry-After': '30' });
-}
-
 /** The streams of one kit process. */
 export class StatusHub {
   readonly #watches = new Map<string, OrderWatch>();
@@ -233,16 +218,23 @@ export class StatusHub {
     return this.#options.now();
   }
 
-  /** Opens a stream for a proven order, or refuses it over a limit. */
-  open(request: Request, proof: StreamProof): Response {
+  /**
+   * Whether a client comes back to a stream that has nothing more to tell it: the status it last received is
+   * final (its `Last-Event-ID`), or it reconnects after the order's deadline. It is answered 204, which a
+   * standard EventSource takes as "stop": it would otherwise reconnect every `retry:` for as long as the page is open.
+   */
+  finished(request: Request, proof: StreamProof): boolean {
+    const seen = request.headers.get('last-event-id');
+    if (seen === null) return false;
+    if (isPaymentStatus(seen) && isTerminalStatus(seen)) return true;
+    // Only an order token tells the order's own deadline (a checkout token bounds it from now).
+    return proof.deadline !== undefined && this.#now() >= proof.deadline();
+  }
+
+  /** Opens a stream for a proven order, admitted by the stream limits: `release` gives its places back when it closes. */
+  open(request: Request, proof: StreamProof, release: () => void = () => undefined): Response {
     const key = keyOf(proof.query);
     const existing = this.#watches.get(key);
-    if (existing && existing.connections.size >= this.#limits.maxPerOrder) {
-      return tooMany('streamsPerOrder', `too many status streams for this order (${this.#limits.maxPerOrder}); poll /payments/status instead.`);
-    }
-    if (this.#connections.size >= this.#limits.maxOpen) {
-      return tooMany('streams', `too many status streams on this server (${this.#limits.maxOpen}); poll /payments/status instead.`);
-    }
     const now = this.#now();
     const endsAt = proof.expiresAt ?? now + UNKNOWN_EXPIRY_MS;
     const watch = existing ?? this.#watch(key, proof, endsAt);
@@ -258,6 +250,7 @@ export class StatusHub {
       start: (controller) => {
         connection = new Connection(controller, (closed) => {
           request.signal.removeEventListener('abort', detach);
+          release();
           this.#detach(watch, closed);
         });
       },

@@ -1,10 +1,12 @@
 /**
- * Limits on what a browser can make the kit do: how often an order's OTP is sent again, how many orders one
- * checkout token or one client address may start, how many messages one phone number or mailbox receives. A
- * throttled call never reaches the service. Counts live behind a small store interface: memory by default, a
- * shared store (Redis) when the kit runs in several processes.
+ * Counting against the kit's limits (limits.ts): calls in fixed windows, and places held while something stays
+ * open (a status stream). A throttled call never reaches the service. Counts live behind a small store
+ * interface: memory by default, a shared store (Redis) when the kit runs in several processes.
  */
+import { errorEnvelope } from '../core/index.js';
 import { BoundedMap } from './bounded-map.js';
+import { envelopeAnswer, type Answer } from './http.js';
+import type { OpenLimitName, RateLimitName, ThrottleLimits } from './limits.js';
 
 export interface ThrottleResult {
   allowed: boolean;
@@ -12,51 +14,39 @@ export interface ThrottleResult {
   retryAfterMs: number;
 }
 
+/** One of `limit` places under `key`. */
+export interface Place {
+  key: string;
+  limit: number;
+}
+
+/** Places taken (give them back with `release`, once), or the index of the first place that had none left. */
+export type Holding = { held: true; release(): void } | { held: false; full: number };
+
 export interface ThrottleStore {
   /**
-   * Counts one call against `key` in the current window of `windowMs`, and says whether it is within `limit`.
-   * Windows are fixed: they start at the first call and end `windowMs` later.
+   * Counts `cost` calls (default 1) against `key` in the current window of `windowMs`, and says whether the count
+   * is within `limit`. Windows are fixed: they start at the first call and end `windowMs` later. A negative cost
+   * gives counts back (a code the service accepted after all); it never starts a window.
    */
-  hit(key: string, limit: number, windowMs: number): ThrottleResult | Promise<ThrottleResult>;
+  hit(key: string, limit: number, windowMs: number, cost?: number): ThrottleResult | Promise<ThrottleResult>;
+  /**
+   * Takes a place under every key at once, if each has one left, for as long as something stays open. Without
+   * it, a kit counts what is open in its own process only.
+   */
+  hold?(places: readonly Place[]): Holding | Promise<Holding>;
 }
-
-export interface Limit {
-  limit: number;
-  windowSeconds: number;
-}
-
-/** The limits, by what they protect; `false` turns one off. */
-export interface ThrottleLimits {
-  /** "Send the code again" for one order. Default once per 30 s. */
-  resendOtp: Limit | false;
-  /** Orders started with one checkout token (its first reference and its retries). Default 10 per 10 minutes. */
-  createsPerCheckout: Limit | false;
-  /** Orders started from one client address (when `clientAddress` knows it). Default 30 per 10 minutes. */
-  createsPerClient: Limit | false;
-  /** Reference codes sent by SMS to one number. Default 5 per hour. */
-  messagesPerPhone: Limit | false;
-  /** Reference codes sent by email to one address. Default 5 per hour. */
-  messagesPerEmail: Limit | false;
-}
-
-export const DEFAULT_LIMITS: Readonly<ThrottleLimits> = {
-  resendOtp: { limit: 1, windowSeconds: 30 },
-  createsPerCheckout: { limit: 10, windowSeconds: 600 },
-  createsPerClient: { limit: 30, windowSeconds: 600 },
-  messagesPerPhone: { limit: 5, windowSeconds: 3_600 },
-  messagesPerEmail: { limit: 5, windowSeconds: 3_600 },
-};
-
-export type LimitName = keyof ThrottleLimits;
 
 export interface MemoryThrottleStoreOptions {
-  /** At most this many keys are kept; the least recently counted go first. Default 100 000. */
+  /** At most this many windows are kept; the least recently counted go first. Default 100 000. */
   maxEntries?: number;
   now?: () => number;
 }
 
 export class MemoryThrottleStore implements ThrottleStore {
   readonly #windows: BoundedMap<string, { count: number; endsAt: number }>;
+  /** Places held, by key: only what is open now, so never evicted. */
+  readonly #held = new Map<string, number>();
   readonly #now: () => number;
 
   constructor(options: MemoryThrottleStoreOptions = {}) {
@@ -64,37 +54,40 @@ export class MemoryThrottleStore implements ThrottleStore {
     this.#now = options.now ?? Date.now;
   }
 
-  hit(key: string, limit: number, windowMs: number): ThrottleResult {
+  hit(key: string, limit: number, windowMs: number, cost = 1): ThrottleResult {
     const now = this.#now();
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {
+      if (cost <= 0) return { allowed: true, retryAfterMs: 0 };
       window = { count: 0, endsAt: now + windowMs };
       this.#windows.set(key, window);
     }
-    window.count += 1;
+    window.count = Math.max(0, window.count + cost);
     return window.count <= limit ? { allowed: true, retryAfterMs: 0 } : { allowed: false, retryAfterMs: window.endsAt - now };
   }
-}
 
-/** The limits in force: the defaults, with the merchant's changes, each checked. */
-export function resolveLimits(given: Partial<ThrottleLimits> | undefined): ThrottleLimits {
-  const limits = { ...DEFAULT_LIMITS, ...given };
-  for (const [name, limit] of Object.entries(limits)) {
-    if (limit === false) continue;
-    const valid =
-      typeof limit === 'object' &&
-      limit !== null &&
-      Number.isInteger(limit.limit) &&
-      limit.limit >= 1 &&
-      Number.isFinite(limit.windowSeconds) &&
-      limit.windowSeconds > 0;
-    if (!valid) throw new TypeError(`limits.${name} must be false or { limit: whole number ≥ 1, windowSeconds: > 0 }`);
+  hold(places: readonly Place[]): Holding {
+    const full = places.findIndex(({ key, limit }) => (this.#held.get(key) ?? 0) >= limit);
+    if (full >= 0) return { held: false, full };
+    for (const { key } of places) this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    let released = false;
+    return {
+      held: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const { key } of places) {
+          const left = (this.#held.get(key) ?? 1) - 1;
+          if (left > 0) this.#held.set(key, left);
+          else this.#held.delete(key);
+        }
+      },
+    };
   }
-  return limits;
 }
 
 export interface Throttled {
-  limit: LimitName;
+  limit: RateLimitName | OpenLimitName;
   retryAfterSeconds: number;
 }
 
@@ -106,7 +99,7 @@ export interface Throttled {
 export function throttle(
   store: ThrottleStore,
   limits: ThrottleLimits,
-  checks: readonly (readonly [LimitName, string | undefined])[],
+  checks: readonly (readonly [RateLimitName, string | undefined])[],
   from = 0,
 ): Throttled | undefined | Promise<Throttled | undefined> {
   for (let index = from; index < checks.length; index++) {
@@ -121,10 +114,49 @@ export function throttle(
   return undefined;
 }
 
+/** Gives back one count of `name` for `key` (a call that, after all, did not spend what the limit guards). */
+export async function giveBack(store: ThrottleStore, limits: ThrottleLimits, name: RateLimitName, key: string): Promise<void> {
+  const limit = limits[name];
+  if (limit !== false) await store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000, -1);
+}
+
+/** The `Retry-After` of a refusal for want of an open place: nobody knows when one frees (the element tries again after 30 s). */
+export const OPEN_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Takes a place under each `[limit, key]` pair at once, or none: a refusal names the first limit with no place
+ * left. `fallback` counts in this process for a store that cannot hold places.
+ */
+export async function hold(
+  store: ThrottleStore,
+  fallback: MemoryThrottleStore,
+  limits: ThrottleLimits,
+  checks: readonly (readonly [OpenLimitName, string | undefined])[],
+): Promise<{ held: true; release(): void } | { held: false; refused: Throttled & { limit: OpenLimitName }; limit: number }> {
+  const counted = checks.flatMap(([name, key]) => {
+    const limit = limits[name];
+    return limit === false || key === undefined || key === '' ? [] : [{ name, place: { key: `${name}:${key}`, limit: limit.limit } }];
+  });
+  const holder = typeof store.hold === 'function' ? store : fallback;
+  const holding = await holder.hold!(counted.map(({ place }) => place));
+  if (holding.held) return holding;
+  const full = counted[holding.full]!;
+  return { held: false, refused: { limit: full.name, retryAfterSeconds: OPEN_RETRY_AFTER_SECONDS }, limit: full.place.limit };
+}
+
+/** The answer to a throttled call: `TOO_MANY_REQUESTS`, naming the limit, with `Retry-After`. */
+export function tooMany(throttled: Throttled, message = `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`): Answer {
+  const answer = errorEnvelope('TOO_MANY_REQUESTS', {
+    message,
+    data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
+  });
+  return envelopeAnswer(answer, { 'Retry-After': String(throttled.retryAfterSeconds) });
+}
+
 function isThenable(value: ThrottleResult | PromiseLike<ThrottleResult>): value is PromiseLike<ThrottleResult> {
   return typeof (value as PromiseLike<ThrottleResult>).then === 'function';
 }
 
-function refusal(name: LimitName, result: ThrottleResult): Throttled | undefined {
+function refusal(name: RateLimitName, result: ThrottleResult): Throttled | undefined {
   return result.allowed ? undefined : { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
 }

@@ -18,6 +18,36 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/**
+ * An abort signal with the members of an AbortSignal that the kit's own code uses, and `abort()`: for the payer's
+ * request (node.ts) and a status query several requests share (status-queries.ts). Making an AbortController and
+ * listening to it costs about as much as a status query's own work.
+ */
+export class LightAbort implements AbortSignalLike {
+  aborted = false;
+  reason: unknown = undefined;
+  #listeners: (() => void)[] | undefined;
+
+  addEventListener(type: 'abort', listener: () => void): void {
+    if (type === 'abort' && !this.aborted) (this.#listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: 'abort', listener: () => void): void {
+    const index = type === 'abort' && this.#listeners ? this.#listeners.indexOf(listener) : -1;
+    if (index >= 0) this.#listeners!.splice(index, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    // What AbortController.abort() gives as the reason.
+    this.reason = new DOMException('This operation was aborted', 'AbortError');
+    const listeners = this.#listeners ?? [];
+    this.#listeners = undefined;
+    for (const listener of listeners) listener();
+  }
+}
+
 /** A real AbortSignal that follows `signal`. */
 export function webSignal(signal: AbortSignalLike): AbortSignal {
   if (signal instanceof AbortSignal) return signal;

@@ -123,7 +123,7 @@ describe('openStatusStream', () => {
     await eventually('failed', () => missing.seen.failures.length === 1);
     expect(missing.seen.failures[0]).toMatchObject({ reason: 'http', httpStatus: 404 });
 
-    await kit.restart({ streams: { maxPerOrder: 1 } });
+    await kit.restart({ limits: { streamsPerOrder: { limit: 1 } } });
     const first = open({ endpoint: kit.url, orderToken: order.orderToken });
     await eventually('PENDING', () => first.seen.statuses.length === 1);
     const second = open({ endpoint: kit.url, orderToken: order.orderToken });

@@ -29,6 +29,7 @@ import {
 } from '../../src/core/index.js';
 import {
   createMerchantHandler,
+  LIMIT_TABLE,
   issueCheckoutToken,
   outcomeKey,
   signCallback,
@@ -83,7 +84,9 @@ beforeAll(async () => {
     callbackUrl: `${kit.url}${MERCHANT_PATHS.callbacks}`,
     retryDelayMs: 1,
     // The limits have their own tests (test/server/attacks.test.ts); here every generated call is weighed alone.
-    limits: { resendOtp: false, createsPerCheckout: false, createsPerClient: false, messagesPerEmail: false, messagesPerPhone: false },
+    limits: Object.fromEntries(Object.keys(LIMIT_TABLE).map((name) => [name, false])),
+    // Its bank account payers' pages.
+    returnUrlOrigins: [kit.url],
     logger: { warn: () => undefined, error: (line) => logged.push(line) },
     onCallback: (event) => {
       delivered.push(event);

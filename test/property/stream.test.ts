@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, issueCheckoutToken, issueOrderToken, toNodeListener } from '../../src/server/index.js';
+import { createMerchantHandler, issueCheckoutToken, issueOrderToken, LIMIT_TABLE, toNodeListener } from '../../src/server/index.js';
 import { listen, startFakeService, type FakeService } from '../support/fake-service.js';
 import { orderOf } from '../support/tokens.js';
 import { hostileString, tally } from './support.js';
@@ -27,6 +27,8 @@ beforeAll(async () => {
     privateKey,
     environment: { baseUrl: service.url },
     logger: { warn: () => undefined, error: (line: string) => errors.push(line) },
+    // The limits have their own tests (test/server/attacks.test.ts); here every generated request is weighed alone.
+    limits: Object.fromEntries(Object.keys(LIMIT_TABLE).map((name) => [name, false])),
   });
   kit = await listen(toNodeListener(handler));
   orderToken = await issueOrderToken(privateKey, { merchantId, ...ORDER, expiresAt: Math.floor(Date.now() / 1000) + 86_400 + 1_800 });
@@ -96,6 +98,12 @@ describe('property: the status stream route', () => {
           expect(response.status).toBe(405);
           expect(response.headers.get('allow')).toBe('GET');
           return '405';
+        }
+        if (response.status === 204) {
+          // Only a proved client that says it has the order's final status is told to stop (EventSource does).
+          expect(['SUCCESS', 'FAIL', 'CLOSE']).toContain(lastEventId);
+          expect(service.requests.filter((request) => request.path === SERVICE_PATHS.status).length).toBe(queriesBefore);
+          return '204';
         }
         expect(response.status).toBe(200);
         const type = response.headers.get('content-type') ?? '';

@@ -2,13 +2,23 @@
  * The attacks of the security review, sent as an attacker would send them: raw HTTP to the merchant kit, in
  * front of the real sandbox. Each test names the protection that stops it (README, "Threat model").
  */
+import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { createMerchantHandler, issueCheckoutToken, issueOrderToken, OrderRejection, type CheckoutOrder, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
+import {
+  createMerchantHandler,
+  issueCheckoutToken,
+  issueOrderToken,
+  OrderRejection,
+  STATUS_SHARED_MS,
+  type CheckoutOrder,
+  type MerchantHandlerOptions,
+} from '../../src/server/index.js';
 import { logValue } from '../../src/server/http.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
-import { wire, type Wired } from '../support/sandbox-fixture.js';
+import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';
+import { openStream, type OpenedStream } from '../support/sse.js';
 
 const shop = { merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey };
 /** The order the shop's server decided, as it renders it into its page. */
@@ -22,6 +32,14 @@ const decided: CheckoutOrder = {
 
 let stack: Wired;
 const logs: string[] = [];
+/** What the kit sent the service: each call's path and body, through the kit's own `fetch` (given in `start`). */
+const sent: { path: string; body: any }[] = [];
+const counting: typeof fetch = (input, init) => {
+  sent.push({ path: new URL(String(input)).pathname, body: JSON.parse(String(init?.body ?? 'null')) });
+  return fetch(input, init);
+};
+const sentTo = (path: string) => sent.filter((call) => call.path === path);
+const streams: OpenedStream[] = [];
 
 async function start(handler: Partial<MerchantHandlerOptions> = {}) {
   await stack?.close();
@@ -30,9 +48,13 @@ async function start(handler: Partial<MerchantHandlerOptions> = {}) {
 
 beforeEach(async () => {
   logs.length = 0;
+  sent.length = 0;
   await start();
 });
-afterEach(() => stack.close());
+afterEach(async () => {
+  for (const stream of streams.splice(0)) stream.close();
+  await stack.close();
+});
 
 /** A request as an attacker's script sends it: any body, any headers. */
 async function send(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -42,6 +64,20 @@ async function send(path: string, body: unknown, headers: Record<string, string>
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, json: (await response.json()) as any };
+}
+
+/** The same, over node:http: headers fetch would not send as written (`Host`). */
+function sendRaw(path: string, body: unknown, headers: Record<string, string>) {
+  const url = new URL(`${stack.merchantUrl}${path}`);
+  return new Promise<{ status: number; json: any }>((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
 }
 
 const tokenOf = (order: Partial<CheckoutOrder> = {}, credentials = shop) => issueCheckoutToken(credentials, { ...decided, ...order });
@@ -350,5 +386,201 @@ describe('text, logs and addresses', () => {
     expect(() => createMerchantHandler({ ...base, environment: live, callbackUrl: 'https://shop.example/callbacks' })).not.toThrow();
     expect(() => createMerchantHandler({ ...base, environment: { baseUrl: 'http://localhost:9' }, callbackUrl: 'http://127.0.0.1:9/callbacks' })).not.toThrow();
     await expect(issueCheckoutToken(shop, { ...decided, callbackUrl: 'http://shop.example/callbacks' })).rejects.toThrow(/callbackUrl/);
+  });
+});
+
+describe('limits that hold however a request is spelled', () => {
+  /** A POS order of the attacker's own cart, and the headers of its order token. */
+  async function ownOrder(reference = 'order-7001') {
+    const created = await send(MERCHANT_PATHS.create, posRequest({ reference }), await withToken({ reference }));
+    expect(created.json.code).toBe('00000');
+    return { orderNo: created.json.data.orderNo as string, headers: { [ORDER_TOKEN_HEADER]: created.headers.get(ORDER_TOKEN_HEADER)! } };
+  }
+
+  it("answers one visitor's 400 status queries within a second with one query to the service", async () => {
+    let now = Date.now();
+    await start({ fetch: counting, now: () => now });
+    const order = await ownOrder();
+    const answers = await Promise.all(Array.from({ length: 400 }, () => send(MERCHANT_PATHS.status, {}, order.headers)));
+    expect(answers.every((answer) => answer.json.code === '00000' && answer.json.data.status === 'PENDING')).toBe(true);
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(1);
+    // And one after another, as a script in a loop: still the same answer within the second, then one more query.
+    for (let index = 0; index < 50; index++) await send(MERCHANT_PATHS.status, {}, order.headers);
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(1);
+    now += STATUS_SHARED_MS;
+    await send(MERCHANT_PATHS.status, {}, order.headers);
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(2);
+  });
+
+  it('shares no failure, and no answer older than news the kit has had of the order (a verified callback)', async () => {
+    const now = Date.now();
+    await start({ fetch: counting, now: () => now }); // the kit's clock stands still: any answer kept would be shared
+    const order = await ownOrder();
+    await stack.sandboxControl.request('POST', '/sandbox/v1/faults', { kind: '50003', count: 1 });
+    expect((await send(MERCHANT_PATHS.status, {}, order.headers)).json.code).toBe('50003');
+    expect((await send(MERCHANT_PATHS.status, {}, order.headers)).json.data.status).toBe('PENDING');
+    expect((await send(MERCHANT_PATHS.status, {}, order.headers)).json.data.status).toBe('PENDING');
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(2);
+    await stack.sandboxControl.swipe(posRequest().sn, 'success');
+    await eventually('the callback verified', () => stack.callbacks.length === 1);
+    expect((await send(MERCHANT_PATHS.status, {}, order.headers)).json.data.status).toBe('SUCCESS');
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(3);
+  });
+
+  it("refuses an order's status queries past its limit with Retry-After, and the service hears no more of them", async () => {
+    let now = Date.now();
+    await start({ fetch: counting, now: () => now, limits: { statusPerOrder: { limit: 3, windowSeconds: 60 } } });
+    const order = await ownOrder();
+    const answers = [];
+    for (let index = 0; index < 5; index++) {
+      now += STATUS_SHARED_MS; // past the shared answer each time: every query would reach the service
+      answers.push(await send(MERCHANT_PATHS.status, {}, order.headers));
+    }
+    expect(answers.map((answer) => answer.json.data?.limit ?? answer.json.code)).toEqual(['00000', '00000', '00000', 'statusPerOrder', 'statusPerOrder']);
+    expect(answers[3]!.json.code).toBe('TOO_MANY_REQUESTS');
+    expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(50);
+    expect(Number(answers[3]!.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(3);
+  });
+
+  it("refuses one client's status queries across many orders past its limit", async () => {
+    await start({ fetch: counting, limits: { statusPerClient: { limit: 4, windowSeconds: 60 } } });
+    // A fresh checkout token per query (the shop's page hands one out at each visit), each naming its own order.
+    const answers = [];
+    for (let index = 1; index <= 6; index++) {
+      const reference = `cart-${index}`;
+      answers.push(await send(MERCHANT_PATHS.status, { reference }, await withToken({ reference })));
+    }
+    expect(answers.map((answer) => answer.json.data?.limit ?? answer.json.code)).toEqual(['02006', '02006', '02006', '02006', 'statusPerClient', 'statusPerClient']);
+    expect(answers[4]!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(sentTo(SERVICE_PATHS.status)).toHaveLength(4);
+  });
+
+  it('caps the status streams one client holds (20 by default), says so clearly, and frees a place when one closes', async () => {
+    const orders: Awaited<ReturnType<typeof ownOrder>>[] = [];
+    for (let index = 1; index <= 21; index++) orders.push(await ownOrder(`cart-${index}`));
+    const url = (order: { headers: Record<string, string> }) => `${stack.merchantUrl}${MERCHANT_PATHS.events}?token=${encodeURIComponent(order.headers[ORDER_TOKEN_HEADER]!)}`;
+    for (const order of orders.slice(0, 20)) {
+      const opened = await openStream(url(order));
+      streams.push(opened);
+      expect(opened.contentType).toMatch(/^text\/event-stream/);
+    }
+    const refused = await fetch(url(orders[20]!));
+    expect(refused.status).toBe(200);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    const answer = await refused.json();
+    expect(answer).toMatchObject({ code: 'TOO_MANY_REQUESTS', data: { limit: 'streamsPerClient', retryAfterSeconds: 30 } });
+    expect(answer.message).toContain('poll /payments/status instead');
+    streams[0]!.close();
+    await eventually('a place given back', async () => {
+      const opened = await openStream(url(orders[20]!));
+      streams.push(opened);
+      return opened.contentType.startsWith('text/event-stream');
+    });
+  });
+
+  it('counts one phone however it is written (+20…, 0020…, 0…, spaces), and sends the service each as the payer typed it', async () => {
+    await start({ fetch: counting, limits: { messagesPerPhone: { limit: 3, windowSeconds: 3_600 }, messagesPerEmail: false } });
+    const spellings = ['+201001234567', '00201001234567', '01001234567', '+20 100 123 4567'];
+    const answers = [];
+    for (const [index, notifyUserMobile] of spellings.entries()) {
+      const reference = `spam-${index}`;
+      const body = referenceCodeRequest({ reference }, { notifyMethod: 'SMS', notifyUserEmail: undefined, notifyUserMobile });
+      answers.push(await send(MERCHANT_PATHS.create, body, await withToken({ reference })));
+    }
+    expect(answers.map((answer) => answer.json.data?.limit ?? answer.json.code)).toEqual(['00000', '00000', '00000', 'messagesPerPhone']);
+    expect(sentTo(SERVICE_PATHS.create).map((call) => call.body.notify.notifyUserMobile)).toEqual(spellings.slice(0, 3));
+  });
+
+  it('counts one mailbox however it is written (a +tag, letter case, a trailing dot), and sends each as typed', async () => {
+    await start({ fetch: counting, limits: { messagesPerEmail: { limit: 3, windowSeconds: 3_600 }, messagesPerPhone: false } });
+    const spellings = ['mona@example.com', 'Mona+offers@Example.COM', 'mona@example.com.', 'MONA+2@EXAMPLE.COM.'];
+    const answers = [];
+    for (const [index, notifyUserEmail] of spellings.entries()) {
+      const reference = `spam-${index}`;
+      const body = referenceCodeRequest({ reference }, { notifyMethod: 'EMAIL', notifyUserMobile: undefined, notifyUserEmail });
+      answers.push(await send(MERCHANT_PATHS.create, body, await withToken({ reference })));
+    }
+    expect(answers.map((answer) => answer.json.data?.limit ?? answer.json.code)).toEqual(['00000', '00000', '00000', 'messagesPerEmail']);
+    expect(sentTo(SERVICE_PATHS.create).map((call) => call.body.notify.notifyUserEmail)).toEqual(spellings.slice(0, 3));
+  });
+
+  it('counts an IPv6 client by its /64 (configurable), an IPv4-mapped address as its IPv4 address', async () => {
+    // A proxy the shop trusts writes the payer's address; one home's /64 offers a new address for every create.
+    const fromAddress = (prefix?: number) =>
+      start({
+        fetch: counting,
+        clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+        limits: { createsPerClient: { limit: 2, windowSeconds: 600 } },
+        ...(prefix ? { ipv6ClientPrefix: prefix } : {}),
+      });
+    let serial = 0;
+    const createFrom = async (address: string) => {
+      const reference = `cart-${++serial}`;
+      const answer = await send(MERCHANT_PATHS.create, posRequest({ reference }), { ...(await withToken({ reference })), 'X-Client-Address': address });
+      return answer.json.data?.limit ?? answer.json.code;
+    };
+    await fromAddress();
+    expect([await createFrom('2001:db8:7:1::1'), await createFrom('2001:db8:7:1:a:b:c:d'), await createFrom('[2001:0DB8:7:1:FFFF:FFFF:FFFF:FFFE]')]).toEqual([
+      '00000',
+      '00000',
+      'createsPerClient',
+    ]);
+    expect(await createFrom('2001:db8:7:2::1')).toBe('00000'); // the next /64: another home
+    expect([await createFrom('203.0.113.9'), await createFrom('::ffff:203.0.113.9'), await createFrom('::ffff:cb00:7109')]).toEqual([
+      '00000',
+      '00000',
+      'createsPerClient',
+    ]);
+    // The order still carries the payer's own address.
+    expect(sentTo(SERVICE_PATHS.create).map((call) => call.body.userClientIP)).toContain('2001:db8:7:1:a:b:c:d');
+
+    await fromAddress(48);
+    expect([await createFrom('2001:db8:7:1::1'), await createFrom('2001:db8:7:2::1'), await createFrom('2001:db8:7:3::1')]).toEqual([
+      '00000',
+      '00000',
+      'createsPerClient',
+    ]);
+  });
+
+  it("never takes a 3-D Secure return address's origin from the request's Origin or Host", async () => {
+    await start({ fetch: counting });
+    const body = (returnUrl: string, reference: string) => bankAccountRequest({ reference, bankAccountNumber: '2215381200', returnUrl });
+    // Sent by hand, naming the attacker's site as the page's origin and as the host.
+    const forged = await sendRaw(MERCHANT_PATHS.create, body('https://evil.example/shop/return', 'order-7001'), {
+      ...(await withToken()),
+      Origin: 'https://evil.example',
+      Host: 'evil.example',
+    });
+    expect(forged.json).toMatchObject({ code: '02001', data: { errors: [{ field: 'returnUrl', rule: 'origin' }] } });
+    // The kit's own address is no page of the shop either, unless the shop lists it.
+    const own = await send(MERCHANT_PATHS.create, body(`${stack.merchantUrl}/return`, 'order-7001'), await withToken());
+    expect(own.json).toMatchObject({ code: '02001', data: { errors: [{ field: 'returnUrl', rule: 'origin' }] } });
+    expect(await stack.sandboxControl.orders()).toEqual([]);
+    // The shop's configured origin (returnUrlOrigins), and a return address the checkout token fixes, are taken.
+    const listed = await sendRaw(MERCHANT_PATHS.create, body('https://shop.example/pay/order-7001', 'order-7001'), { ...(await withToken()), Origin: 'https://evil.example' });
+    expect(listed.json.code).toBe('00000');
+    const fixed = await send(MERCHANT_PATHS.create, body('https://evil.example/ignored', 'order-7002'), await withToken({ reference: 'order-7002', returnUrl: 'https://pay.partner.example/back' }));
+    expect(fixed.json.code).toBe('00000');
+    expect(sentTo(SERVICE_PATHS.create).map((call) => call.body.returnUrl)).toEqual(['https://shop.example/pay/order-7001', 'https://pay.partner.example/back']);
+  });
+
+  it("stops an order's wrong codes at the kit's own limit, codes sent all at once too, before the service's lockout", async () => {
+    await start({ fetch: counting, limits: { wrongCodesPerOrder: { limit: 2, windowSeconds: 3_600 } } });
+    const created = await send(MERCHANT_PATHS.create, bankAccountRequest({ reference: 'order-7001' }), await withToken());
+    const token = { [ORDER_TOKEN_HEADER]: created.headers.get(ORDER_TOKEN_HEADER)! };
+    // Not a code at all: told at once, and it spends no attempt.
+    expect((await send(MERCHANT_PATHS.otp, { otp: '12ab' }, token)).json).toMatchObject({ code: '02001', data: { errors: [{ field: 'otp' }] } });
+    // Ten guesses at once.
+    const guesses = await Promise.all(Array.from({ length: 10 }, (_, index) => send(MERCHANT_PATHS.otp, { otp: String(10_000_000 + index) }, token)));
+    const outcomes = guesses.map((answer) => answer.json.data?.limit ?? answer.json.data?.errors?.[0]?.rule ?? answer.json.code);
+    expect(outcomes.filter((outcome) => outcome === 'mismatch')).toHaveLength(2);
+    expect(outcomes.filter((outcome) => outcome === 'wrongCodesPerOrder')).toHaveLength(8);
+    expect(guesses.find((answer) => answer.json.code === 'TOO_MANY_REQUESTS')!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(sentTo(SERVICE_PATHS.inputOtp)).toHaveLength(2);
+    // The service's own lockout (three wrong codes in the sandbox) was never reached: the order still waits.
+    expect(await stack.sandboxControl.order(created.json.data.orderNo)).toMatchObject({ status: 'PENDING', nextAction: 'INPUT_OTP' });
+    // The payer's right code is refused too, until the window ends: the order is locked at the kit.
+    expect((await send(MERCHANT_PATHS.otp, { otp: '11315632' }, token)).json.data).toMatchObject({ limit: 'wrongCodesPerOrder' });
   });
 });

@@ -211,9 +211,14 @@ describe('element routes', () => {
       headers: { Date: typeof offsetSeconds === 'string' ? offsetSeconds : new Date(Date.now() + offsetSeconds * 1000).toUTCString() },
     });
     service.respond = () => dated(0);
+    // Each query 2 s on the kit's clock after the one before, or it would share the answer of a second ago (a jump
+    // of the kit's own clock changes nothing of the time left: tested below as well).
+    let later = 0;
+    await startMerchant({ now: () => Date.now() + later });
     const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
     const left = async (answer: ReturnType<typeof dated>) => {
       service.respond = () => answer;
+      later += 2_000;
       return Number((await post(MERCHANT_PATHS.status, {}, token)).headers.get(EXPIRES_IN_HEADER));
     };
     // Whole seconds on both sides: within two of the truth.
@@ -252,6 +257,25 @@ describe('element routes', () => {
     const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
     await post(MERCHANT_PATHS.otp, { country: 'SA', orderNo: '2611220000002', reference: 'someone-else', otp: '11315632' }, token);
     expect(service.requests.map((request) => request.json)).toEqual([{ country: 'EG', orderNo: '2611220000001', otp: '11315632' }]);
+  });
+
+  it('counts against wrongCodesPerOrder only the codes the service did not take: one taken, or never judged, is given back', async () => {
+    await startMerchant({ limits: { wrongCodesPerOrder: { limit: 1, windowSeconds: 3_600 } } });
+    const token = { [ORDER_TOKEN_HEADER]: await createdToken() };
+    const otp = () => post(MERCHANT_PATHS.otp, { otp: '11315632' }, token);
+    // Taken by the service (a step of the order done), three times over: none of them was wrong.
+    for (let index = 0; index < 3; index++) expect((await otp()).json.code).toBe('00000');
+    // No answer: the service judged nothing.
+    service.respond = () => ({ drop: true });
+    expect((await otp()).json.code).toBe('50003');
+    // Refused by the service: one wrong code, all the limit allows; the next is refused at the kit.
+    service.respond = () => ({ body: { code: '02001', message: 'request params not valid.', data: null } });
+    expect((await otp()).json.code).toBe('02001');
+    const sent = service.requests.length;
+    const refused = await otp();
+    expect(refused.json).toMatchObject({ code: 'TOO_MANY_REQUESTS', data: { limit: 'wrongCodesPerOrder' } });
+    expect(service.requests).toHaveLength(sent);
+    expect(logs.some((line) => line.includes('refused by the wrongCodesPerOrder limit'))).toBe(true);
   });
 
   it('lets authorizeAction refuse an action or a status query', async () => {

@@ -3,7 +3,7 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_TYPE, canonicalJson, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { signCallback, StoreUnavailableError, type StatusUpdate } from '../../src/server/index.js';
+import { signCallback, STATUS_SHARED_MS, StoreUnavailableError, type StatusUpdate } from '../../src/server/index.js';
 import { connectRedis, RedisConnectError, type RedisKit } from '../../src/server/redis.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
@@ -40,11 +40,11 @@ describe('the Redis stores', () => {
   let two: RedisKit;
   const oneLog = lines();
   const twoLog = lines();
+  const keyPrefix = `t${Date.now()}:`;
 
   beforeAll(async () => {
-    const keyPrefix = `t${Date.now()}:`;
-    one = await connectRedis({ url: redis.url, keyPrefix, leaseMs: 300, logger: oneLog });
-    two = await connectRedis({ url: redis.url, keyPrefix, leaseMs: 300, logger: twoLog });
+    one = await connectRedis({ url: redis.url, keyPrefix, leaseMs: 300, openLeaseMs: 300, logger: oneLog });
+    two = await connectRedis({ url: redis.url, keyPrefix, leaseMs: 300, openLeaseMs: 300, logger: twoLog });
   });
 
   afterAll(async () => {
@@ -87,6 +87,50 @@ describe('the Redis stores', () => {
     expect(hits[2]!.retryAfterMs).toBeLessThanOrEqual(400);
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect((await two.throttleStore.hit('resendOtp:o-1', 2, 400)).allowed).toBe(true);
+  });
+
+  it('give counts back within a window, and never start one by giving back', async () => {
+    const hit = (key: string, cost?: number) => one.throttleStore.hit(key, 2, 60_000, cost);
+    expect([(await hit('wrongCodesPerOrder:o-1')).allowed, (await hit('wrongCodesPerOrder:o-1')).allowed]).toEqual([true, true]);
+    await two.throttleStore.hit('wrongCodesPerOrder:o-1', 2, 60_000, -1);
+    expect((await hit('wrongCodesPerOrder:o-1')).allowed).toBe(true);
+    expect((await hit('wrongCodesPerOrder:o-1')).allowed).toBe(false);
+    // Given back before anything was counted: no window, and never below nothing.
+    await hit('wrongCodesPerOrder:o-2', -1);
+    await hit('wrongCodesPerOrder:o-2', -1);
+    expect([(await hit('wrongCodesPerOrder:o-2')).allowed, (await hit('wrongCodesPerOrder:o-2')).allowed, (await hit('wrongCodesPerOrder:o-2')).allowed]).toEqual([true, true, false]);
+  });
+
+  it('hold places open across processes, all or none, and give them back', async () => {
+    const client = (name: string) => [
+      { key: `streamsPerClient:${name}`, limit: 2 },
+      { key: 'streams:kit', limit: 3 },
+    ];
+    const first = await one.throttleStore.hold!(client('c-1'));
+    const second = await two.throttleStore.hold!(client('c-1'));
+    expect([first.held, second.held]).toEqual([true, true]);
+    // The client's two places are taken, whichever process asks; the refusal takes nothing.
+    expect(await one.throttleStore.hold!(client('c-1'))).toEqual({ held: false, full: 0 });
+    expect((await two.throttleStore.hold!(client('c-2'))).held).toBe(true);
+    // Three in all: another client finds none left.
+    expect(await one.throttleStore.hold!(client('c-3'))).toEqual({ held: false, full: 1 });
+    if (first.held) first.release();
+    await eventually('a place given back', async () => (await two.throttleStore.hold!(client('c-3'))).held);
+  });
+
+  it("free the places of a process that stopped without giving them back, once its lease runs out", async () => {
+    const gone = await connectRedis({ url: redis.url, keyPrefix, openLeaseMs: 300, logger: lines() });
+    const places = [{ key: 'streamsPerClient:c-gone', limit: 2 }];
+    expect((await gone.throttleStore.hold!(places)).held).toBe(true);
+    expect((await gone.throttleStore.hold!(places)).held).toBe(true);
+    // A live process renews its lease: its places outlive the lease's first term.
+    const kept = [{ key: 'streamsPerClient:c-kept', limit: 1 }];
+    expect((await two.throttleStore.hold!(kept)).held).toBe(true);
+    await gone.close(); // as if it died: nothing given back, its lease no longer renewed
+    expect(await one.throttleStore.hold!(places)).toEqual({ held: false, full: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect((await one.throttleStore.hold!(places)).held).toBe(true);
+    expect(await one.throttleStore.hold!(kept)).toEqual({ held: false, full: 0 });
   });
 
   it('bring an update published in one process to the listeners of every process, once each', async () => {
@@ -373,5 +417,73 @@ describe('two kit processes sharing Redis, behind a round-robin proxy, in front 
     expect(failure).toBeInstanceOf(KitExit);
     expect((failure as KitExit).code).toBe(1);
     expect((failure as KitExit).stderr).toMatch(/svc-checkout: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\)\. .*does not start without it/);
+  });
+});
+
+describe('the limits across two kit processes sharing Redis', () => {
+  let sandbox: Sandbox;
+  let a: KitProcess;
+  let b: KitProcess;
+  const streams: OpenedStream[] = [];
+  let serial = 0;
+
+  beforeAll(async () => {
+    await assertDistFresh();
+    sandbox = await createSandbox({ tickMs: 20 });
+    const limits = { statusPerOrder: { limit: 3, windowSeconds: 60 }, streamsPerClient: { limit: 2 } };
+    const env = { SANDBOX_URL: sandbox.url, REDIS_URL: redis.url, LIMITS: JSON.stringify(limits) };
+    [a, b] = await Promise.all([startKitProcess('A', env), startKitProcess('B', env)]);
+  });
+
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await sandbox?.close();
+  });
+
+  async function createOrder() {
+    serial += 1;
+    const body = posRequest({ reference: `limits-${Date.now()}-${serial}`, sn: `SN-LIMITS-${serial}` });
+    const response = await fetch(`${a.url}${MERCHANT_PATHS.create}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: await tokenFor(credentials, body) },
+      body: JSON.stringify(body),
+    });
+    expect((await response.json()).code).toBe('00000');
+    return response.headers.get(ORDER_TOKEN_HEADER)!;
+  }
+
+  it("count one order's status queries whichever process serves them", async () => {
+    const orderToken = await createOrder();
+    const status = async (kit: KitProcess) => {
+      const response = await fetch(`${kit.url}${MERCHANT_PATHS.status}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [ORDER_TOKEN_HEADER]: orderToken },
+        body: '{}',
+      });
+      const answer = await response.json();
+      return answer.data?.limit ?? answer.code;
+    };
+    const before = a.queries + b.queries;
+    expect([await status(a), await status(b)]).toEqual(['00000', '00000']);
+    await new Promise((resolve) => setTimeout(resolve, STATUS_SHARED_MS)); // past each process's shared answer
+    // The third query reaches the service through A; B's would be the fourth.
+    expect([await status(a), await status(b)]).toEqual(['00000', 'statusPerOrder']);
+    expect(a.queries + b.queries - before).toBe(3);
+  });
+
+  it("count one client's open streams whichever process holds them, and free a place when one closes", async () => {
+    const tokens = [await createOrder(), await createOrder(), await createOrder()];
+    const open = async (kit: KitProcess, token: string) => {
+      const stream = await openStream(`${kit.url}${MERCHANT_PATHS.events}`, { [ORDER_TOKEN_HEADER]: token });
+      streams.push(stream);
+      return stream;
+    };
+    const first = await open(a, tokens[0]!);
+    expect((await open(b, tokens[1]!)).contentType).toMatch(/^text\/event-stream/);
+    const refused = await open(a, tokens[2]!);
+    expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS', data: { limit: 'streamsPerClient', retryAfterSeconds: 30 } });
+    first.close();
+    await eventually('a place given back to the other process', async () => (await open(b, tokens[2]!)).contentType.startsWith('text/event-stream'));
   });
 });

@@ -1,5 +1,6 @@
 // The status stream, GET /payments/events: the real kit (under toNodeListener, and as a plain Web handler) in
 // front of the real sandbox, read by a test client as a browser's would read it.
+import { EventSource } from 'eventsource';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { createMerchantHandler, issueOrderToken, MemoryStatusBus, type MerchantHandlerOptions, type StatusBusListener } from '../../src/server/index.js';
@@ -138,10 +139,61 @@ describe('GET /payments/events', () => {
     expect(resumed.events.filter((event) => event.type === 'status')).toHaveLength(0);
     await kit.control.swipe(order.sn, 'success');
     expect(data(await resumed.next('status')).status).toBe('SUCCESS');
-    // A client that saw the end and comes back anyway gets the end at once.
+    // A client that saw the final status and comes back anyway is told there is nothing more: 204, no stream.
+    kit.statusQueries = 0;
     const late = await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken, 'Last-Event-ID': 'SUCCESS' });
-    expect(data(await late.next('end'))).toEqual({ reason: 'terminal' });
-    expect(late.events.filter((event) => event.type === 'status')).toHaveLength(0);
+    expect(late.status).toBe(204);
+    expect(late.text).toBe('');
+    expect(kit.statusQueries).toBe(0);
+  });
+
+  it('lets a standard EventSource (the eventsource package) stop once the order is settled: its reconnect is answered 204', async () => {
+    await startKit({ streams: { retrySeconds: 0.1 } });
+    const order = await createOrder();
+    // As a page without the element would follow it: the order token in the query string, nothing else.
+    const source = new EventSource(`${kit.url}${MERCHANT_PATHS.events}?token=${encodeURIComponent(order.orderToken)}`);
+    const seen: string[] = [];
+    let opened = 0;
+    source.addEventListener('open', () => (opened += 1));
+    for (const type of ['status', 'end']) source.addEventListener(type, (event) => seen.push(`${type} ${(event as MessageEvent).data}`));
+    try {
+      await eventually('PENDING', () => seen.length === 1);
+      await kit.control.swipe(order.sn, 'success');
+      await eventually('the end', () => seen.some((line) => line.startsWith('end')));
+      expect(seen.map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)))).toEqual([
+        expect.objectContaining({ status: 'PENDING' }),
+        expect.objectContaining({ status: 'SUCCESS' }),
+        { reason: 'terminal' },
+      ]);
+      // It reconnects after retry: (100 ms) with Last-Event-ID SUCCESS, is answered 204, and stops for good.
+      await eventually('the EventSource closed', () => source.readyState === EventSource.CLOSED, 2_000);
+      const queries = kit.statusQueries;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(opened).toBe(1);
+      expect(source.readyState).toBe(EventSource.CLOSED);
+      expect(kit.statusQueries).toBe(queries);
+    } finally {
+      source.close();
+    }
+  });
+
+  it('answers 204 to a reconnect past the order\'s deadline, and to a final Last-Event-ID only once the proof holds', async () => {
+    const order = await createOrder({ expireAt: 1 });
+    const reconnect = (lastEventId: string, headers: Record<string, string> = { [ORDER_TOKEN_HEADER]: order.orderToken }) =>
+      fetch(`${kit.url}${MERCHANT_PATHS.events}`, { headers: { ...headers, 'Last-Event-ID': lastEventId } });
+    // A final status without a proof is still refused as any stream is.
+    expect(await (await reconnect('SUCCESS', {})).json()).toMatchObject({ code: '02000' });
+    // Before the deadline, a reconnect with a status that can still change gets its stream.
+    const early = await reconnect('PENDING');
+    expect(early.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await early.body!.cancel();
+    // Past it on the service's clock (as the kit reads it from the service's next answer), nothing more will come:
+    // 204, and no query.
+    kit.sandbox.clock.advance(2 * 60_000);
+    await fetch(`${kit.url}${MERCHANT_PATHS.status}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [ORDER_TOKEN_HEADER]: order.orderToken }, body: '{}' });
+    kit.statusQueries = 0;
+    expect((await reconnect('PENDING')).status).toBe(204);
+    expect(kit.statusQueries).toBe(0);
   });
 
   it('sends heartbeats as comment lines, and stops every timer and query when the client goes away', async () => {
@@ -158,7 +210,7 @@ describe('GET /payments/events', () => {
   });
 
   it('limits streams per order and in all, with a clear error the client can fall back on', async () => {
-    await startKit({ streams: { maxPerOrder: 2, maxOpen: 3 } });
+    await startKit({ limits: { streamsPerOrder: { limit: 2 }, streams: { limit: 3 } } });
     const order = await createOrder();
     const other = await createOrder();
     await stream('', { [ORDER_TOKEN_HEADER]: order.orderToken });

@@ -67,8 +67,10 @@ export function createKitApp(config: KitAppConfig, runtime: string): KitApp {
     now,
     // As a shop behind a proxy reads it; the same on every runtime (only toNodeListener knows a socket).
     clientAddress: (request) => request.headers.get('x-client-address') ?? '198.51.100.1',
-    // The generated requests are weighed one by one; the limits have their own suites.
-    limits: { createsPerClient: false, createsPerCheckout: false, messagesPerEmail: false, messagesPerPhone: false, resendOtp: false },
+    // The generated requests are weighed one by one; the limits have their own suites. Status queries are not shared
+    // (a workerd request asks for itself: docs/limits.md), not even with a stream's own check in flight.
+    limits: Object.fromEntries(Object.keys(kit.LIMIT_TABLE).map((name) => [name, false])),
+    statusSharedMs: false,
     ...(config.streams === undefined ? {} : { streams: config.streams }),
     logger: { warn: () => undefined, error: (line: string) => logged.push(line) },
     onCallback: ({ notifyId, body }) => {
