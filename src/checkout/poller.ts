@@ -85,13 +85,16 @@ export class StatusPoller {
     this.#clearTimer();
   }
 
-  /** Checks again after `hold()`: at once (something may have been missed), or at the next step's time. */
+  /**
+   * Checks again after `hold()`: at once (something may have been missed), or at the next step's time — from its
+   * place in the schedule either way, so that a stream tried and refused every few minutes costs no brisk minutes.
+   */
   release(options: { checkAtOnce: boolean }): void {
     if (!this.#held) return;
     this.#held = false;
     if (!this.#running || !this.#connected) return;
     this.#listen();
-    if (options.checkAtOnce) this.#checkAtOnce();
+    if (options.checkAtOnce) this.#checkAtOnce(false);
     else this.#schedule();
   }
 
@@ -216,8 +219,8 @@ export class StatusPoller {
     this.#checkAtOnce();
   }
 
-  #checkAtOnce(): void {
-    this.#step = 0;
+  #checkAtOnce(brisk = true): void {
+    if (brisk) this.#step = 0;
     this.#clearTimer();
     const inFlight = this.#inFlight;
     if (!inFlight) {
