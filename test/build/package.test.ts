@@ -75,6 +75,7 @@ describe('the built package', () => {
       'llms.txt',
       'docs/integration-guide.md',
       'docs/sandbox.md',
+      'docs/limits.md',
     ]) {
       expect(files).toContain(expected);
     }

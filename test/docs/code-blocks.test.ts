@@ -22,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/sandbox.md', 'docs/runtimes.md', 'docs/reliability.md', 'docs/one-payment.md', 'README.md'];
+const DOCUMENTS = ['llms.txt', 'docs/integration-guide.md', 'docs/sandbox.md', 'docs/runtimes.md', 'docs/reliability.md', 'docs/one-payment.md', 'docs/limits.md', 'README.md'];
 
 interface Block {
   language: string;
