@@ -68,6 +68,7 @@ const handler = createMerchantHandler({
   environment: { baseUrl: serviceUrl },
   basePath: '/checkout', // the element's endpoint
   callbackUrl: `${shopUrl}/checkout/callbacks`,
+  returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
   merchantName: 'Nile Coffee Roasters',
   clientAddress: (request) => addresses.get(request), // for the per-client limit and the order's userClientIP
   // Called once per verified callback: the moment to ship the beans.

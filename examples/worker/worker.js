@@ -16,6 +16,9 @@ export default {
       environment: { baseUrl: env.SVC_BASE_URL },
       basePath: '/checkout', // the element's endpoint
       callbackUrl: `${url.origin}/checkout/callbacks`,
+      // This shop's pages, where 3-D Secure sends the payer back: the Worker's own origin (Cloudflare sends a request
+      // here only for the hostnames of its routes).
+      returnUrlOrigins: [url.origin],
       merchantName: 'Nile Coffee Roasters',
       // Cloudflare names the payer's address in a header of its own, which a client cannot set.
       clientAddress: (incoming) => incoming.headers.get('CF-Connecting-IP') ?? undefined,
