@@ -18,6 +18,23 @@ describe('one checkout, one payment: the payer comes back', () => {
     return orders.filter((order) => order.reference === reference || order.reference.startsWith(`${reference}-`));
   }
 
+  /** Starts paying at a terminal, leaves that order for a reference code ("Use another method"), and gets the code. */
+  async function leaveTerminalForCode(reference: string, sn: string): Promise<SvcCheckout> {
+    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
+    await type(element, 'input[name=sn]', sn);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await clickButton(element, 'Use another method');
+    await clickButton(element, 'Yes, use another method');
+    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
+    await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Your reference code');
+    return element;
+  }
+
   /** The shop's page in a frame, as a browser loads it: navigations and reloads for real. */
   async function shopPage(query: Record<string, string>) {
     const frame = document.createElement('iframe');
@@ -148,35 +165,13 @@ describe('one checkout, one payment: the payer comes back', () => {
 
   it('"Use another method" on a pending order: the next attempt is made, and the kit knew it was left on purpose', async () => {
     const reference = uniqueReference('once-leave');
-    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
-    await type(element, 'input[name=sn]', 'N78101818414');
-    await clickButton(element, /^Pay/);
-    await untilText(element, 'Swipe or insert');
-    await clickButton(element, 'Use another method');
-    await clickButton(element, 'Yes, use another method');
-    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
-    await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
-    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
-    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
-    await clickButton(element, /^Pay/);
-    await untilText(element, 'Your reference code');
+    await leaveTerminalForCode(reference, 'N78101818414');
     expect((await ordersOf(reference)).map((order) => order.reference).sort()).to.deep.equal([reference, `${reference}-2`]);
   });
 
   it('an order left for another method, paid after all while the page is open: the payer is told, and nothing more is asked', async () => {
     const reference = uniqueReference('once-late');
-    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
-    await type(element, 'input[name=sn]', 'N78101818415');
-    await clickButton(element, /^Pay/);
-    await untilText(element, 'Swipe or insert');
-    await clickButton(element, 'Use another method');
-    await clickButton(element, 'Yes, use another method');
-    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
-    await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
-    await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
-    await type(element, 'input[name=notifyUserMobile]', '+201001234567');
-    await clickButton(element, /^Pay/);
-    await untilText(element, 'Your reference code');
+    const element = await leaveTerminalForCode(reference, 'N78101818415');
     await stack.control('POST', '/sandbox/v1/pos/N78101818415/swipe', { outcome: 'success' });
     await untilText(element, 'The payment you started earlier for this order went through');
     expect(visibleText(element)).to.contain('Payment received');
