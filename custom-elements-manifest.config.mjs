@@ -2,7 +2,9 @@
 // attributes from the one attribute table (src/checkout/config.ts, built to dist/ before the manifest): the
 // element declares its properties from that table, which the analyzer cannot read, so they are linked here to
 // the documented fields.
-import { ATTRIBUTES } from './dist/checkout/config.js';
+// The build writes into a folder of its own before it takes the place of dist/ (scripts/build.mjs).
+const outdir = process.env.SVC_BUILD_DIR ?? 'dist';
+const { ATTRIBUTES } = await import(`./${outdir}/checkout/config.js`);
 // The analyzer also guesses events from `dispatchEvent(new SvcXxxEvent(...))` calls; the plugin below keeps the
 // documented events only, and gives each the type of its event class.
 
@@ -73,7 +75,9 @@ function documentedEventsOnly() {
 
 export default {
   globs: ['src/element/**/*.ts'],
-  outdir: 'dist',
+  outdir,
+  // package.json names dist/custom-elements.json itself; the analyzer would write the build folder's name there.
+  packagejson: false,
   litelement: true,
   plugins: [attributesFromTable(), documentedEventsOnly()],
 };

@@ -7,18 +7,23 @@
 // scripts/cdn-build.mjs. Its description (build/cdn.meta.json, not shipped) lists every input and output, so that a
 // test can prove no server or sandbox code is inside, and the size budget (scripts/size-budget.mjs) can say what
 // the first frame fetches.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { buildCdn } from './cdn-build.mjs';
 
 const outdir = 'dist/cdn';
-await rm(outdir, { recursive: true, force: true });
+// Written into the folder being built (scripts/build.mjs), which then becomes dist/; named as in dist/.
+const writeDir = `${process.env.SVC_BUILD_DIR ?? 'dist'}/cdn`;
+await rm(writeDir, { recursive: true, force: true });
 const { files, meta } = await buildCdn({ outdir });
 for (const [file, contents] of Object.entries(files)) {
-  await mkdir(dirname(`${outdir}/${file}`), { recursive: true });
-  await writeFile(`${outdir}/${file}`, contents);
+  await mkdir(dirname(`${writeDir}/${file}`), { recursive: true });
+  await writeFile(`${writeDir}/${file}`, contents);
   if (file.endsWith('.js')) console.log(`${outdir}/${file}: ${contents.length} bytes, ${brotliCompressSync(contents).length} brotli`);
 }
+// What holds the element's place until its script has run: CSS of the page (svc-checkout:not(:defined)), not of the
+// element, so none of it is in the first frame.
+await copyFile('src/element/svc-checkout.css', `${writeDir}/svc-checkout.css`);
 await mkdir('build', { recursive: true });
 await writeFile('build/cdn.meta.json', JSON.stringify(meta, null, 2));

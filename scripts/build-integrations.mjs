@@ -14,6 +14,9 @@ import { dirname, join, posix } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const outdir = 'dist';
+/** The folder being built (scripts/build.mjs), which then becomes dist/: files are written there under their dist/ names. */
+const buildDir = process.env.SVC_BUILD_DIR ?? outdir;
+const built = (path) => path.replace(/^dist\//, `${buildDir}/`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The manifest, read once into a plain model of each element.
@@ -407,11 +410,11 @@ export function integrationFiles(manifest, pkg) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const manifest = JSON.parse(await readFile(join(root, pkg.customElements), 'utf8'));
+  const manifest = JSON.parse(await readFile(join(root, built(pkg.customElements)), 'utf8'));
   const files = integrationFiles(manifest, pkg);
   for (const [path, text] of files) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
+    await mkdir(dirname(join(root, built(path))), { recursive: true });
+    await writeFile(join(root, built(path)), text);
   }
   console.log(`${pkg.customElements} -> ${[...files.keys()].join(', ')}`);
 }
