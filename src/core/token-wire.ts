@@ -34,6 +34,7 @@ export const CHECKOUT_KEYS = {
   attempts: 'att',
   attempt: 'atn',
   started: 'st',
+  sandbox: 'sb',
   issuedAt: 'iat',
   expiresAt: 'exp',
 } as const;
@@ -72,6 +73,7 @@ export function uncheckedCheckoutClaims(short: Record<string, unknown>): Record<
     attempts: short[k.attempts],
     attempt: short[k.attempt],
     started: short[k.started],
+    sandbox: short[k.sandbox],
     issuedAt: short[k.issuedAt],
     expiresAt: short[k.expiresAt],
   };
@@ -98,7 +100,8 @@ export function base64UrlEncode(input: string | Uint8Array): string {
 }
 
 /** Each character's six bits by its code, -1 for a character outside the alphabet. */
-const SEXTETS = (() => {
+// Pure: a page that never reads a tag (the element's first frame) leaves the table out.
+const SEXTETS = /*#__PURE__*/ (() => {
   const table = new Int8Array(128).fill(-1);
   for (let index = 0; index < ALPHABET.length; index++) table[ALPHABET.charCodeAt(index)] = index;
   return table;

@@ -51,6 +51,8 @@ export interface CheckoutTokenClaims {
   attempt?: number;
   /** That attempt's order exists (in progress, or paid): the page finds it before it offers a form. */
   started?: boolean;
+  /** The order is paid in the sandbox: the element shows its "Test mode" badge (the kit's `checkoutToken` sets it). */
+  sandbox?: boolean;
   /** Unix seconds. */
   issuedAt: number;
   /** Unix seconds; the token is refused after it. */
@@ -107,6 +109,7 @@ export const CHECKOUT_TOKEN_CLAIMS: RuleTable = {
     attempts: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
     attempt: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
     started: { required: false, format: flag },
+    sandbox: { required: false, format: flag },
     issuedAt: { required: true, format: seconds },
     expiresAt: { required: true, format: seconds },
   },
@@ -170,6 +173,7 @@ export function encodeCheckoutPayload(claims: CheckoutTokenClaims, encode: (text
     [k.attempts]: claims.attempts,
     [k.attempt]: claims.attempt,
     [k.started]: claims.started,
+    [k.sandbox]: claims.sandbox,
     [k.issuedAt]: claims.issuedAt,
     [k.expiresAt]: claims.expiresAt,
   };

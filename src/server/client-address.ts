@@ -1,7 +1,9 @@
 /**
- * The client's network address, for the per-client limits and the order's `userClientIP`. A Web `Request`
- * does not carry it, so the Node adapter remembers it beside the request it builds; on other runtimes the
- * merchant's `clientAddress` option reads it (a platform header, or a proxy's, when the merchant trusts it).
+ * The two ends of a request's connection, which a Web `Request` does not carry, so the Node adapter remembers them
+ * beside the request it builds. The client's address is for the per-client limits and the order's `userClientIP`
+ * (on other runtimes the merchant's `clientAddress` option reads it: a platform header, or a proxy's, when the
+ * merchant trusts it). The server's own address is where a kit working with a sandbox on the same machine is
+ * called back (the kit's default callback URL).
  */
 const addresses = new WeakMap<object, string | (() => string | undefined)>();
 
@@ -77,4 +79,29 @@ function ipv6Of(text: string): number[] | undefined {
   if (halves.length === 1 ? given !== 8 : given > 7) return undefined;
   const zeros = Array<string>(8 - given).fill('0');
   return [...left, ...(halves.length === 2 ? zeros : []), ...right].map((group) => parseInt(group, 16)).concat(tail);
+}
+
+/** The server's end of a connection: the address and port this request reached. */
+export interface LocalAddress {
+  address: string;
+  port: number;
+}
+
+const locals = new WeakMap<object, () => LocalAddress | undefined>();
+
+export function rememberLocalAddress(request: object, address: () => LocalAddress | undefined): void {
+  locals.set(request, address);
+}
+
+/**
+ * The origin of the server's end of the connection (`http://127.0.0.1:3000`): undefined when the adapter knows no
+ * connection (a Web runtime), null when it knows one without an address (a socket already closed).
+ */
+export function rememberedLocalOrigin(request: object): string | null | undefined {
+  const read = locals.get(request);
+  if (!read) return undefined;
+  const local = read();
+  if (!local?.address || !local.port) return null;
+  const host = local.address.replace(/^::ffff:/, '');
+  return `http://${host.includes(':') ? `[${host}]` : host}:${local.port}`;
 }

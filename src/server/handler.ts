@@ -9,9 +9,11 @@
  */
 import { CHECKOUT_TOKEN_HEADER, DEFAULT_ATTEMPTS, isHttpUrl, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
 import { checkoutProgress, otherPaidAttempts, type CheckoutProgress } from './checkouts.js';
-import { isLiveAddressAllowed, isLoopbackUrl } from './addresses.js';
+import { isLiveAddressAllowed, isLoopbackHost, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
+import { rememberedLocalOrigin } from './client-address.js';
+import { ElementFiles, type ElementScript } from './element-files.js';
 import {
   errorMessage,
   logValue,
@@ -52,6 +54,7 @@ import { MemoryThrottleStore, type ThrottleStore } from './throttle.js';
 export { OrderRejection } from './payments.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource } from './payments.js';
 export type { CallbackEvent } from './callbacks.js';
+export type { ElementScript, ElementTagOptions } from './element-files.js';
 
 export interface MerchantHandlerOptions extends ServiceClientOptions {
   /** A path prefix the handler is mounted under (e.g. `/checkout`); requests outside it get 404. */
@@ -61,7 +64,11 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
    * `issueCheckoutToken`. See `OrderSource` for `authorize` and the development-only `browser`.
    */
   orders?: OrderSource;
-  /** The public address of this handler's `/callbacks` route, for orders whose token names none. `https:` unless loopback. */
+  /**
+   * The public address of this handler's `/callbacks` route, for orders whose token names none. `https:` unless
+   * loopback. Without it, against a service on this machine (the sandbox), the kit's own loopback address: the
+   * address and port the element's request reached this server at, when those are loopback.
+   */
   callbackUrl?: string;
   /** The name the service shows the payer (reference code messages), for orders whose token names none. */
   merchantName?: string;
@@ -121,9 +128,15 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   logger?: Logger;
   /** The clock tokens and callbacks are checked against, in milliseconds. */
   now?: () => number;
+  /**
+   * Where the element's CDN files are read from: an absolute path or a `file:` URL of a folder laid out as the
+   * package's `dist/cdn`. Default: the package's own. `false`: the kit serves none (serve them yourself).
+   */
+  elementFiles?: string | URL | false;
 }
 
-export type MerchantHandler = ((request: Request) => Promise<Response>) & {
+export interface MerchantHandler {
+  (request: Request): Promise<Response>;
   /** One reconciliation sweep now (for a scheduled job where timers do not outlive a request: serverless, edge). */
   reconcile(): Promise<SweepReport>;
   /** Stops the reconciliation sweeps' timer. */
@@ -132,10 +145,18 @@ export type MerchantHandler = ((request: Request) => Promise<Response>) & {
    * Opens a cart's checkout (docs/one-payment.md): asks the service where the checkout's attempts stand and issues
    * the checkout token the page renders, at the attempt the page starts at. Call it with the cart's own reference at
    * every render of the payment page, until `state` is `paid` (then render the element with `status-only`: the
-   * receipt, never a form).
+   * receipt, never a form). Its tokens carry what `checkoutToken`'s do.
    */
   openCheckout(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<OpenedCheckout>;
-};
+  /** The element's script as this handler serves it under its base path: its address, integrity and tags. */
+  readonly element: ElementScript;
+  /**
+   * A checkout token signed with this kit's credentials (`issueCheckoutToken`), its `merchantName` the kit's
+   * unless the order names one, and marked for test mode when the service is the sandbox (a loopback address): the
+   * element then shows the shop's name and its "Test mode" badge with no attribute for either.
+   */
+  checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
+}
 
 /** A cart's checkout as the page renders it. */
 export interface OpenedCheckout extends CheckoutProgress {
@@ -207,13 +228,20 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const logger = redacting(options.logger ?? console, redact);
   const credentials = { merchantId: options.merchantId, privateKey: options.privateKey };
 
+  // Against the sandbox (a service on this machine), callbacks come to this kit's own loopback address by default.
+  const serviceIsLocal = isLoopbackUrl(client.baseUrl);
+  const callbackPath = `${basePath}${MERCHANT_PATHS.callbacks}`;
+  const callbackUrlFor = (request: KitRequest): string | undefined =>
+    options.callbackUrl ?? (serviceIsLocal ? loopbackOrigin(request) : undefined)?.concat(callbackPath);
+  const elementFiles = new ElementFiles(options.elementFiles, basePath);
+
   // Set below: the status route tells the hub what it saw, and the hub needs the routes' order tokens.
   let hub: StatusHub | undefined;
   const payments = paymentRoutes({
     client,
     credentials,
     orderSource,
-    callbackUrl: options.callbackUrl,
+    callbackUrlFor,
     merchantName: options.merchantName,
     returnUrlOrigins: options.returnUrlOrigins ?? [],
     authorize: options.authorize,
@@ -365,16 +393,26 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     },
   };
 
+  /** What the kit's own tokens add to an order: its merchant name unless the order names one, and test mode against the sandbox. */
+  const withKitClaims = (order: CheckoutOrder): CheckoutOrder => ({
+    ...(options.merchantName !== undefined ? { merchantName: options.merchantName } : {}),
+    ...(serviceIsLocal ? { sandbox: true } : {}),
+    ...order,
+  });
+
   const openCheckout: MerchantHandler['openCheckout'] = async (order, issue = {}) => {
     if (orderSource !== 'checkout-token') throw new ServiceConfigError("openCheckout issues checkout tokens: it needs orders: 'checkout-token' (the default)");
     const progress = await checkoutProgress(client, order, DEFAULT_ATTEMPTS);
-    const token = await issueCheckoutToken(credentials, { ...order, attempt: progress.attempt, ...(progress.started ? { started: true } : {}) }, { now: now(), ...issue });
+    const token = await issueCheckoutToken(credentials, withKitClaims({ ...order, attempt: progress.attempt, ...(progress.started ? { started: true } : {}) }), { now: now(), ...issue });
     return { ...progress, token };
   };
 
   const handle = async function handle(request: Request): Promise<Response> {
     try {
-      const operation = operationFor(new URL(request.url).pathname, basePath);
+      const pathname = new URL(request.url).pathname;
+      const file = pathname.startsWith(`${basePath}/`) ? elementFiles.serve(pathname.slice(basePath.length), request) : undefined;
+      if (file) return file;
+      const operation = operationFor(pathname, basePath);
       if (!operation) return problem(404, 'no such path');
       if (operation === 'returnPage') {
         if (request.method !== 'GET' && request.method !== 'HEAD') return problem(405, 'only GET is served here', {}, { Allow: 'GET' });
@@ -396,15 +434,15 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     }
   };
   const nothingSwept: SweepReport = { asked: 0, handled: 0, forgotten: 0 };
-  return Object.defineProperty(
-    Object.assign(handle, {
-      reconcile: async () => (reconciler ? await reconciler.sweep() : { ...nothingSwept }),
-      close: () => reconciler?.stop(),
-      openCheckout,
-    }),
-    NODE_FAST_PATH,
-    { value: fastPath },
-  );
+  const checkoutToken: MerchantHandler['checkoutToken'] = (order, tokenOptions) => issueCheckoutToken(credentials, withKitClaims(order), tokenOptions);
+  return Object.defineProperties(handle, {
+    [NODE_FAST_PATH]: { value: fastPath },
+    reconcile: { value: async () => (reconciler ? await reconciler.sweep() : { ...nothingSwept }), enumerable: true },
+    close: { value: () => reconciler?.stop(), enumerable: true },
+    openCheckout: { value: openCheckout, enumerable: true },
+    element: { value: elementFiles, enumerable: true },
+    checkoutToken: { value: checkoutToken, enumerable: true },
+  }) as MerchantHandler;
 }
 
 /** Stores scoped to a merchant (`svc-checkout/server/redis` scopes its keys and channel) must be this merchant's. */
@@ -415,6 +453,16 @@ function checkScope(merchantId: string, stores: Record<string, unknown>): void {
       throw new ServiceConfigError(`${name} is scoped to merchant ${String(scope)}, not to this handler's merchant ${merchantId}: connect one store per merchant`);
     }
   }
+}
+
+/**
+ * The origin this request reached the kit at, when it is a loopback address: the socket's own end under
+ * toNodeListener (no header can change it), else the request's URL (other runtimes know no socket).
+ */
+function loopbackOrigin(request: KitRequest): string | undefined {
+  const local = rememberedLocalOrigin(request);
+  const origin = local === undefined ? new URL(request.url).origin : local;
+  return origin !== null && isLoopbackHost(new URL(origin).hostname) ? origin : undefined;
 }
 
 type ElementOperation = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>;

@@ -7,7 +7,7 @@
  * as it is, with no Web Response, stream or signal made unless something asks for one. They answer exactly as
  * the Web path does (test/server/node-fast-path.test.ts); everything else takes the Web path.
  */
-import { rememberClientAddress } from './client-address.js';
+import { rememberClientAddress, rememberLocalAddress, type LocalAddress } from './client-address.js';
 import { AS_WEB_REQUEST, JSON_TYPE, NODE_FAST_PATH, problem, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from './http.js';
 import { byteLength } from './runtime.js';
 import { LightAbort, webSignal } from './transport.js';
@@ -23,7 +23,7 @@ export interface NodeRequest {
   readableEnded: boolean;
   body?: unknown;
   rawBody?: unknown;
-  socket?: { remoteAddress?: string | undefined } | null | undefined;
+  socket?: { remoteAddress?: string | undefined; localAddress?: string | undefined; localPort?: number | undefined } | null | undefined;
   on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -75,6 +75,12 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>,
   };
 }
 
+/** The address and port the request reached this server at. */
+function localOf(request: NodeRequest): LocalAddress | undefined {
+  const socket = request.socket;
+  return socket?.localAddress && socket.localPort ? { address: socket.localAddress, port: socket.localPort } : undefined;
+}
+
 function logError(error: unknown): void {
   console.error(`svc-checkout: ${error instanceof Error ? error.message : 'request failed'}`);
 }
@@ -107,6 +113,7 @@ async function serve(
   else {
     const webRequest = toWebRequest(request, url, abandoned.signal);
     rememberClientAddress(webRequest, request.socket?.remoteAddress);
+    rememberLocalAddress(webRequest, () => localOf(request));
     answer = await handler(webRequest);
   }
   if (answer.status === 404 && typeof next === 'function') {
@@ -264,6 +271,7 @@ async function serveFast(
   }
   const view = new NodeRequestView(request, url, response);
   rememberClientAddress(view, () => request.socket?.remoteAddress);
+  rememberLocalAddress(view, () => localOf(request));
   if (!JSON_TYPE.test(view.headers.get('content-type') ?? '')) {
     return writeAnswer(response, problemAnswer(415, 'the body must be JSON (Content-Type: application/json)'));
   }

@@ -79,8 +79,8 @@ export interface PaymentRoutesOptions {
   client: ServiceClient;
   credentials: TokenCredentials;
   orderSource: OrderSource;
-  /** The kit's own callback URL, when the token names none. */
-  callbackUrl: string | undefined;
+  /** The kit's own callback URL for an order made through this request, when the token names none. */
+  callbackUrlFor: (request: KitRequest) => string | undefined;
   /** The kit's own merchant name, when the token names none. */
   merchantName: string | undefined;
   /** The origins a `returnUrl` the checkout token does not fix may point at: the shop's own, as configured. */
@@ -220,7 +220,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   // Create
 
   /** The order a checkout token decides, with the payer's fields of the body and nothing else of it. */
-  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>): { order?: unknown; attempt?: number; refusal?: Answer } {
+  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>, request: KitRequest): { order?: unknown; attempt?: number; refusal?: Answer } {
     const method = body['payMethod'];
     if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
       return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
@@ -240,16 +240,16 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     if (method === 'ReferenceCode') order['merchantName'] = claims.merchantName ?? options.merchantName;
     if (claims.returnUrl && method === 'BankAccount') order['returnUrl'] = claims.returnUrl;
     // The callback says which checkout and attempt its order is (checkouts.ts), with nothing kept by the kit.
-    order['callbackUrl'] = callbackUrlOf(claims.callbackUrl ?? options.callbackUrl, claims.reference, attempt);
+    order['callbackUrl'] = callbackUrlOf(claims.callbackUrl ?? options.callbackUrlFor(request), claims.reference, attempt);
     return { order, attempt };
   }
 
   /** The browser's order, for the `authorize` and `browser` sources: never its callback URL or merchant name. */
-  function orderFromBrowser(body: Record<string, unknown>): unknown {
+  function orderFromBrowser(body: Record<string, unknown>, request: KitRequest): unknown {
     const { callbackUrl: _callbackUrl, merchantName: _merchantName, userClientIP: _address, [LEAVING_FIELD]: _leaving, ...rest } = body;
     return {
       ...rest,
-      callbackUrl: options.callbackUrl,
+      callbackUrl: options.callbackUrlFor(request),
       ...(body['payMethod'] === 'ReferenceCode' ? { merchantName: options.merchantName } : {}),
     };
   }
@@ -277,12 +277,12 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       if (proof instanceof Promise) proof = await proof;
       if (!proof.ok) return refused(proof.reason);
       claims = proof.claims;
-      const built = orderFromToken(claims, value);
+      const built = orderFromToken(claims, value, request);
       if (built.refusal) return built.refusal;
       proposed = built.order;
       attempt = built.attempt ?? 1;
     } else {
-      proposed = orderFromBrowser(value);
+      proposed = orderFromBrowser(value, request);
     }
     const address = clientAddressOf(request);
     // The payer's address as the shop's server sees it (the browser's own claim of it is never taken), put in before

@@ -17,6 +17,13 @@ export interface NodeHmac {
 
 export interface NodeCrypto {
   createHmac(algorithm: 'sha512', key: string | Uint8Array): NodeHmac;
+  createHash(algorithm: 'sha384'): { update(data: Uint8Array): { digest(encoding: 'base64'): string } };
+}
+
+/** What the kit reads of a folder: the element's CDN files (element-files.ts). */
+export interface NodeFs {
+  readFileSync(path: URL): Uint8Array<ArrayBuffer>;
+  readdirSync(path: URL, options: { withFileTypes: true }): { name: string; isFile(): boolean }[];
 }
 
 export interface NodeIncoming {
@@ -86,6 +93,9 @@ function builtin<T>(id: string): T | undefined {
 
 /** node:crypto, or undefined: then WebCrypto signs. */
 export const nodeCrypto = builtin<NodeCrypto>('node:crypto');
+
+/** node:fs, or undefined: then the kit serves no files (the element's are served as static files instead). */
+export const nodeFs = builtin<NodeFs>('node:fs');
 
 /** node:http and node:https, or undefined: then fetch carries the calls to the service. */
 export const nodeHttp = builtin<NodeHttp>('node:http');

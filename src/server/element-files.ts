@@ -1,0 +1,194 @@
+/**
+ * The element's CDN build (the package's dist/cdn), served by the kit under its base path, so that a shop serves
+ * nothing else for its checkout: `<basePath>/svc-checkout.js` (the entry, which is the first frame),
+ * `svc-checkout-ar.js` (Arabic's words, under a fixed name for a page's preload link), `chunks/<name>-<hash>.js`
+ * (the session, the steps, the other forms), their source maps, and `svc-checkout.css` (what holds the checkout's
+ * place, saying it is loading, until the script has run). The entry imports the rest relative to itself, and the
+ * element takes the folder it came from as its endpoint: a page needs no `endpoint` attribute.
+ *
+ * The files are read once, all together, the first time one is needed, and kept: a page never gets an entry of one
+ * build and the chunks of another. They are read through node:fs where the runtime has it (Node ≥ 20.16, Bun, Deno);
+ * elsewhere (an edge runtime) the routes answer 404 and the script's integrity cannot be given: serve dist/cdn as
+ * the platform's static files there, and set the element's `endpoint`.
+ */
+import { nodeCrypto, nodeFs } from './runtime.js';
+
+/** The entry's file name: the address a page loads, and the one every chunk imports back. */
+export const ELEMENT_ENTRY = 'svc-checkout.js';
+/** The placeholder's styles (`svc-checkout:not(:defined)`), built beside the entry. */
+export const ELEMENT_STYLESHEET = 'svc-checkout.css';
+/** Arabic's words: fixed, so that an Arabic page can preload them. */
+export const ELEMENT_ARABIC = 'svc-checkout-ar.js';
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** A chunk's name carries its content's hash: kept for good. The fixed names are asked again each time. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+interface ElementFile {
+  body: Uint8Array<ArrayBuffer>;
+  type: string;
+  caching: string;
+  /** A strong validator: the file's SHA-384, for the fixed names' revalidation (304). */
+  etag: string;
+}
+
+/**
+ * Where the files are: the folder beside the kit's own (dist/server -> dist/cdn). None where the kit's module has no
+ * address of its own (bundled for an edge runtime, which has no files to read either).
+ */
+function defaultFolder(): URL | undefined {
+  try {
+    return new URL('../cdn/', import.meta.url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only where the files could be read: node:crypto is there too. */
+function sha384(bytes: Uint8Array): string {
+  return nodeCrypto!.createHash('sha384').update(bytes).digest('base64');
+}
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+export interface ElementTagOptions {
+  /**
+   * The page's language: for Arabic (`ar`, `ar-EG`, …) a preload link for its words, so that the checkout's first
+   * frame does not wait one more round trip for them.
+   */
+  lang?: string;
+}
+
+/** The element's script as a kit serves it (`handler.element`). */
+export interface ElementScript {
+  /** Where the entry is served: `<basePath>/svc-checkout.js`. */
+  readonly src: string;
+  /** The entry's Subresource Integrity value, `sha384-…`. Throws where the kit cannot read the files. */
+  readonly integrity: string;
+  /** Where the placeholder's stylesheet is served: `<basePath>/svc-checkout.css`. */
+  readonly stylesheet: string;
+  /**
+   * The tags for the page's `<head>`: the placeholder's stylesheet, and the entry as a module with its integrity
+   * (and, for an Arabic page, a preload link for its words). Nothing inline: they work under
+   * `Content-Security-Policy: default-src 'self'`.
+   */
+  tags(options?: ElementTagOptions): string;
+}
+
+export class ElementFiles implements ElementScript {
+  readonly #folder: URL | undefined;
+  readonly #basePath: string;
+  #files: Map<string, ElementFile> | undefined;
+
+  /** `folder`: where the CDN build is (default: the package's own); `false`: the kit serves none. */
+  constructor(folder: string | URL | false | undefined, basePath: string) {
+    this.#folder = folder === false ? undefined : folder === undefined ? defaultFolder() : toFolderUrl(folder);
+    this.#basePath = basePath;
+  }
+
+  get src(): string {
+    return `${this.#basePath}/${ELEMENT_ENTRY}`;
+  }
+
+  get stylesheet(): string {
+    return `${this.#basePath}/${ELEMENT_STYLESHEET}`;
+  }
+
+  get integrity(): string {
+    const files = this.#read();
+    if (typeof files === 'string') throw new Error(`svc-checkout: ${files}`);
+    const entry = files.get(ELEMENT_ENTRY);
+    if (!entry) throw new Error(`svc-checkout: the element's files have no ${ELEMENT_ENTRY} (${this.#folder?.href})`);
+    return `sha384-${entry.etag.slice(1, -1)}`;
+  }
+
+  tags(options: ElementTagOptions = {}): string {
+    const arabic = /^ar(?:-|$)/i.test(options.lang ?? '');
+    return [
+      `<link rel="stylesheet" href="${escapeAttribute(this.stylesheet)}">`,
+      arabic ? `<link rel="modulepreload" href="${escapeAttribute(`${this.#basePath}/${ELEMENT_ARABIC}`)}">` : '',
+      `<script type="module" src="${escapeAttribute(this.src)}" integrity="${this.integrity}"></script>`,
+    ].join('');
+  }
+
+  /** The file at `path` (the part after the base path, `/svc-checkout.js`), or undefined when it is none of them. */
+  #fileAt(path: string): ElementFile | undefined {
+    if (!/^\/(?:chunks\/)?[\w-]+(?:\.[\w-]+)+$/.test(path)) return undefined;
+    const files = this.#read();
+    return typeof files === 'string' ? undefined : files.get(path.slice(1));
+  }
+
+  /** The answer to a request for one of the files, or undefined when `path` names none (the kit's other routes). */
+  serve(path: string, request: Request): Response | undefined {
+    const file = this.#fileAt(path);
+    if (!file) return undefined;
+    const headers: Record<string, string> = {
+      'Content-Type': file.type,
+      'Cache-Control': file.caching,
+      ETag: file.etag,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response('only GET and HEAD are served here', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': TYPES['.txt']! } });
+    }
+    if (matchesEtag(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
+    headers['Content-Length'] = String(file.body.byteLength);
+    return new Response(request.method === 'HEAD' ? null : file.body, { status: 200, headers });
+  }
+
+  /**
+   * Every file of the folder and of its chunks/, read once: one build's files, whatever happens to the folder later.
+   * Or why there are none (then the routes answer 404, and `integrity` throws with it).
+   */
+  #read(): Map<string, ElementFile> | string {
+    if (this.#files) return this.#files;
+    const folder = this.#folder;
+    if (!folder) return 'this handler serves no element files (elementFiles: false, or a bundle with no address of its own)';
+    if (!nodeFs || !nodeCrypto) {
+      return "this runtime gives the kit no file system: serve the package's dist/cdn as static files, and set the element's endpoint";
+    }
+    const files = new Map<string, ElementFile>();
+    for (const prefix of ['', 'chunks/']) {
+      let entries: { name: string; isFile(): boolean }[];
+      try {
+        entries = nodeFs.readdirSync(new URL(prefix, folder), { withFileTypes: true });
+      } catch (error) {
+        if (prefix) continue;
+        // Not kept: a build that lands in the folder later is read then.
+        return `the element's files are not at ${folder.href}: run \`npm run build\` (${(error as Error).message})`;
+      }
+      for (const entry of entries) {
+        const type = TYPES[/\.[^.]+$/.exec(entry.name)?.[0] ?? ''];
+        if (!entry.isFile() || !type) continue;
+        const body = nodeFs.readFileSync(new URL(`${prefix}${entry.name}`, folder));
+        const hashed = prefix === 'chunks/';
+        files.set(`${prefix}${entry.name}`, { body, type, caching: hashed ? IMMUTABLE : REVALIDATE, etag: `"${sha384(body)}"` });
+      }
+    }
+    this.#files = files;
+    return files;
+  }
+}
+
+/** A folder as a file: URL with its trailing slash: a URL, a file: URL's text, or an absolute path (the kit imports no node:url). */
+function toFolderUrl(folder: string | URL): URL {
+  let url: URL;
+  if (folder instanceof URL || folder.startsWith('file:')) url = new URL(folder);
+  else if (/^[A-Za-z]:[\\/]/.test(folder)) url = new URL(`file:///${folder.replaceAll('\\', '/')}`);
+  else if (folder.startsWith('/')) url = new URL(folder, 'file:///');
+  else throw new Error(`svc-checkout: elementFiles must be an absolute path or a file: URL, not ${folder}`);
+  return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
+}
+
+/** `If-None-Match: "a", "b"` or `*`, against one strong ETag. */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
