@@ -1,12 +1,12 @@
 // For the CDN build (scripts/cdn-build.mjs): minifies the CSS inside Lit's css`…` tagged templates of our own sources,
 // which esbuild leaves as written (a template literal is a string to it). Comments go, whitespace runs become one
-// space, and the space beside { } ; , > ( ) : goes, outside CSS strings. Only the text between interpolations
+// space, and the space beside { } ; , > ( ) : / goes, outside CSS strings. Only the text between interpolations
 // changes; `${…}` stays as it is. html`…` templates are never touched: whitespace there is content. A template
 // holding a backslash is left as written (an escape's whitespace can be part of it).
 
 /** Characters a space may be dropped after, and before. */
-const NO_SPACE_AFTER = new Set(['{', '}', ';', ',', '>', '(', ':']);
-const NO_SPACE_BEFORE = new Set(['{', '}', ';', ',', '>', ')']);
+const NO_SPACE_AFTER = new Set(['{', '}', ';', ',', '>', '(', ':', '/']);
+const NO_SPACE_BEFORE = new Set(['{', '}', ';', ',', '>', ')', '/']);
 
 /**
  * Minifies one piece of a css`` template (the text between two interpolations). `atStart`/`atEnd` say whether

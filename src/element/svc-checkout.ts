@@ -2,6 +2,7 @@ import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDecla
 import type { CheckoutSettings } from '../checkout/index.js';
 import type { PayParams, UserInfo } from '../core/index.js';
 import { ATTRIBUTES, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
+import { readTokenPayload } from '../core/token-wire.js';
 import { CheckoutController } from './controllers/checkout.js';
 import { LocalizeController } from './controllers/localize.js';
 import type { PartialTranslation } from './i18n/translation.js';
@@ -83,6 +84,12 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
 export class SvcCheckout extends LitElement {
   /** The default of every element's `sandbox`, as `Svc.isSandBox` in the SDK. */
   static isSandBox = false;
+  /**
+   * The default of every element's `endpoint`: the folder the CDN entry was served from, when that is on the page's
+   * own origin (the merchant kit serves it under its base path). Set by cdn.ts; the npm build has none.
+   * @internal
+   */
+  declare static defaultEndpoint: string | undefined;
 
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
   static override styles = styles;
@@ -233,6 +240,7 @@ export class SvcCheckout extends LitElement {
     const attributes = Object.fromEntries(ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => [row.property, this[row.property as keyof this]]));
     this.#checkout.configure({
       ...(attributes as CheckoutSettings),
+      endpoint: this.endpoint || SvcCheckout.defaultEndpoint,
       redirectMode: this.redirectMode === 'new-window' ? 'new-window' : 'same-window',
       payParams: this.payParams,
       userInfo: this.userInfo,
@@ -256,7 +264,8 @@ export class SvcCheckout extends LitElement {
   protected override render(): TemplateResult {
     const t = this.#localize.term;
     const state = this.#view;
-    const sandbox = this.sandbox ?? SvcCheckout.isSandBox;
+    // A token the kit issued against the sandbox says so: the badge needs no attribute.
+    const sandbox = this.sandbox ?? (SvcCheckout.isSandBox || (readTokenPayload(this.checkoutToken, 'checkout') as { short?: { sb?: true } }).short?.sb === true);
     const unloaded = this.#checkout.unloaded(state?.step.kind === 'form' ? state.method : undefined);
     return html`
       <div part="base" class="base" lang=${t.$code} dir=${this.#localize.dir}>

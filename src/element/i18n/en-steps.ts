@@ -10,6 +10,9 @@ const count = (n: number, format: NumberFormat, one: string, other: string) => `
  * the words already there (en.ts, and any a merchant registered).
  */
 const enSteps: ShippedTerms = {
+  // The badge's tooltip, read on hover: it comes with the session, out of the first frame's bytes.
+  testModeHint: 'No real money moves. Use the sandbox test values.',
+
   label: {
     otp: 'One-time code',
     pin: 'PIN',

@@ -11,7 +11,6 @@ const en: PartialTranslation = {
   $dir: 'ltr',
 
   testMode: 'Test mode',
-  testModeHint: 'No real money moves. Use the sandbox test values.',
   orderSummary: 'Order summary',
   total: 'Total',
   paymentMethod: 'Payment method',

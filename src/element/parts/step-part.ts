@@ -11,6 +11,11 @@ const stepStyles = css`
     padding-block-start: 0.75rem;
   }
 
+  /* A finger's width (WCAG 2.5.5), whatever a button's own font size: Copy code's smaller text made it 39 px. */
+  button {
+    min-block-size: max(2.75em, 44px);
+  }
+
   .secondary {
     background: transparent;
     color: var(--_primary);

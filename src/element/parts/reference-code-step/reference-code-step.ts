@@ -38,7 +38,6 @@ export class SvcReferenceCodeStep extends ActionPart {
       }
       .code button {
         font-size: 0.875em;
-        min-block-size: 2.25rem;
       }
       .deadline {
         font-weight: 600;

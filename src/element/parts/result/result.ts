@@ -45,6 +45,25 @@ export class SvcResult extends StepPart {
         gap: 0.5rem;
         align-items: center;
       }
+      /* The date and the time each stay whole; a narrow receipt (a phone) puts each label above its value. */
+      .time span {
+        white-space: nowrap;
+      }
+      .result {
+        container-type: inline-size;
+      }
+      @container (max-width: 24rem) {
+        .receipt {
+          grid-template-columns: 1fr;
+          row-gap: 0;
+        }
+        .receipt dd {
+          margin-block-end: 0.5rem;
+        }
+      }
+      .reason {
+        font-weight: 600;
+      }
       .chip {
         border: 1px solid var(--_border);
         border-radius: 999px;
@@ -102,11 +121,12 @@ export class SvcResult extends StepPart {
     const failed = outcome === 'FAIL';
     // The service's failure code in the payer's words; its own reason only when the code is not known here.
     const reason = order?.failureCode ? t.failure[order.failureCode] : undefined;
+    // The reason first: it is what the payer can act on (another card, another account); then what it means.
     return html`
       <section class="result ${failed ? 'fail' : 'expired'}" part="result" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${icon(failed ? 'fail' : 'expired')}${failed ? t.failTitle : t.expiredTitle}</h2>
+        ${failed && (reason ?? order?.failureReason) ? html`<p class="reason">${reason ?? t.failReason(order?.failureReason ?? '')}</p>` : nothing}
         <p>${failed ? t.failBody : t.expiredBody}</p>
-        ${failed && (reason ?? order?.failureReason) ? html`<p>${reason ?? t.failReason(order?.failureReason ?? '')}</p>` : nothing}
         <button class="primary" part="button" type="button" @click=${() => actions.retry()}>${failed ? t.retry : t.startOver}</button>
       </section>
     `;
@@ -117,14 +137,16 @@ export class SvcResult extends StepPart {
     const { localize } = this.context!;
     const t = localize.term;
     if (this.#shown?.orderNo !== orderNo) this.#shown = { orderNo, at: new Date() };
-    const time = new Intl.DateTimeFormat(t.$code, { dateStyle: 'medium', timeStyle: 'short' }).format(this.#shown.at);
+    // The date and the time each in one piece: a narrow receipt puts the time under the date, never half of it.
+    const date = new Intl.DateTimeFormat(t.$code, { dateStyle: 'medium' }).format(this.#shown.at);
+    const time = new Intl.DateTimeFormat(t.$code, { timeStyle: 'short' }).format(this.#shown.at);
     return html`
       <dl class="receipt">
         <dt>${t.receipt.reference}</dt>
         <dd><span class="mono" dir="ltr" translate="no">${reference}</span></dd>
         ${methodUnknown ? nothing : html`<dt>${t.receipt.method}</dt><dd>${t.method[payMethod]}</dd>`}
         <dt>${t.receipt.time}</dt>
-        <dd>${time}</dd>
+        <dd class="time"><span>${date}</span><span>${time}</span></dd>
         <dt>${t.receipt.orderNo}</dt>
         <dd>
           <span class="chip mono" dir="ltr" translate="no">${orderNo}</span>
