@@ -1,23 +1,28 @@
 /**
  * `svc-sandbox`: the sandbox as a command. Prints its base URL and the merchants it serves; stops cleanly
- * on SIGINT and SIGTERM.
+ * on SIGINT and SIGTERM. Given a command after `--`, runs it beside the sandbox with the sandbox's address and
+ * merchant in its environment (a shop's `npm start`), and stops with it.
  */
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../core/index.js';
 import { SandboxConfigError } from './config.js';
 import { DataFileError } from './persistence.js';
 import { parseSandboxFile } from './scenario-file.js';
-import { createSandbox, type SandboxOptions } from './server.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
 import { DEFAULT_MERCHANT } from './config.js';
 
-const USAGE = `Usage: svc-sandbox [options]
+const USAGE = `Usage: svc-sandbox [options] [-- <command> [args…]]
 
-  --port <n>             port to listen on (default ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
+  -- <command>           run a command beside the sandbox (a shop: -- node server.mjs), with SVC_BASE_URL,
+                         SVC_MERCHANT_ID and SVC_PRIVATE_KEY in its environment; stop when it stops
+  --port <n>             port to listen on (default $SVC_SANDBOX_PORT, else ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
   --host <address>       address to listen on (default 127.0.0.1)
   --merchant-id <id>     the merchant's id (digits)
   --private-key <key>    the merchant's private key: signs requests and callbacks
   --public-key <key>     the merchant's public key: accepted on status queries
+  --merchant-name <name> the shop's name, as the service knows it (its 3-D Secure page shows it)
   --webhook-url <url>    where callbacks go when an order has no callbackUrl
   --scenarios <file.json>
                          merchants, test values and VAT rates as data: {"merchants": [{merchantId, privateKey,
@@ -35,16 +40,23 @@ const USAGE = `Usage: svc-sandbox [options]
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  const split = argv.indexOf('--');
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  if (split >= 0 && command.length === 0) {
+    process.stderr.write(`svc-sandbox: -- must be followed by a command to run\n\n${USAGE}`);
+    return 2;
+  }
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: split < 0 ? argv : argv.slice(0, split),
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
         'merchant-id': { type: 'string' },
         'private-key': { type: 'string' },
         'public-key': { type: 'string' },
+        'merchant-name': { type: 'string' },
         'webhook-url': { type: 'string' },
         config: { type: 'string' },
         scenarios: { type: 'string' },
@@ -64,7 +76,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const port = Number(values['port'] ?? SANDBOX_DEFAULT_PORT);
+  // The environment's port is for the one place a command line cannot be changed: a shop's `npm start`.
+  const port = Number(values['port'] ?? (process.env['SVC_SANDBOX_PORT'] || SANDBOX_DEFAULT_PORT));
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`svc-sandbox: --port must be a whole number from 0 to 65535\n`);
     return 2;
@@ -77,6 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(text('private-key') ? { privateKey: text('private-key') } : {}),
     ...(text('public-key') ? { publicKey: text('public-key') } : {}),
     ...(text('webhook-url') ? { webhookUrl: text('webhook-url') } : {}),
+    ...(text('merchant-name') ? { merchantName: text('merchant-name') } : {}),
     ...(text('public-url') ? { publicUrl: text('public-url') } : {}),
     ...(values['allow-remote-callbacks'] ? { allowRemoteCallbacks: true } : {}),
     ...(values['quiet'] ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
@@ -102,7 +116,9 @@ export async function main(argv: string[]): Promise<number> {
     sandbox = await createSandbox(options);
   } catch (error) {
     const known = error instanceof SandboxConfigError || error instanceof DataFileError;
-    process.stderr.write(`svc-sandbox: ${known ? error.message : (error as Error).message}\n`);
+    const busy = (error as { code?: string }).code === 'EADDRINUSE';
+    const hint = busy ? ` (another sandbox? --port 0, or SVC_SANDBOX_PORT=0, picks a free port)` : '';
+    process.stderr.write(`svc-sandbox: ${known ? error.message : (error as Error).message}${hint}\n`);
     return 2;
   }
   process.stdout.write(`svc-sandbox listening on ${sandbox.url}\n`);
@@ -115,6 +131,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`  merchant ${merchant.merchantId}, ${key}: ${state}${merchant.webhookUrl ? `, webhook ${merchant.webhookUrl}` : ''}\n`);
   }
   const running = sandbox;
+  if (command.length > 0) return runBeside(running, command);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stdout.write(`svc-sandbox: ${signal}, stopping\n`);
@@ -124,4 +141,36 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   return 0;
+}
+
+/**
+ * Runs `command` with the sandbox's address and its first merchant's test credentials in its environment (what
+ * a shop reads: SVC_BASE_URL, SVC_MERCHANT_ID, SVC_PRIVATE_KEY), passes SIGINT and SIGTERM on to it, and closes
+ * the sandbox when it exits: the command's exit code is this one's.
+ */
+async function runBeside(sandbox: Sandbox, command: string[]): Promise<number> {
+  const merchant = sandbox.merchants[0]!;
+  process.stdout.write(`svc-sandbox: running ${command.join(' ')} with SVC_BASE_URL=${sandbox.url}\n`);
+  const child = spawn(command[0]!, command.slice(1), {
+    stdio: 'inherit',
+    // Windows finds npm, npx and the like only through its shell.
+    shell: process.platform === 'win32',
+    env: { ...process.env, SVC_BASE_URL: sandbox.url, SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey },
+  });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const onInterrupt = forward('SIGINT');
+  const onTerminate = forward('SIGTERM');
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
+  const code = await new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      process.stderr.write(`svc-sandbox: ${command[0]} could not start: ${error.message}\n`);
+      resolve(127);
+    });
+    child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1)));
+  });
+  process.off('SIGINT', onInterrupt);
+  process.off('SIGTERM', onTerminate);
+  await sandbox.close();
+  return code;
 }

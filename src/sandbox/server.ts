@@ -28,6 +28,8 @@ export interface SandboxOptions {
   privateKey?: string;
   publicKey?: string;
   webhookUrl?: string;
+  /** The merchant's name, as the service knows the shop: its 3-D Secure page and messages show it. */
+  merchantName?: string;
   /** The address browsers reach the sandbox at, when it is behind a proxy; default its own URL. */
   publicUrl?: string;
   /** How often due expiries, refunds and callback retries are applied, in real milliseconds. Default 200. */

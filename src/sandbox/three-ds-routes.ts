@@ -23,7 +23,12 @@ export interface ThreeDsContext {
 }
 
 export function threeDsRoutes({ state, book, merchantsById, guard, publicUrl }: ThreeDsContext): Route {
-  function serveThreeDsPage(orderNo: string, response: ServerResponse, finish: (status: number, body: unknown) => void): void {
+  function serveThreeDsPage(
+    orderNo: string,
+    acceptLanguage: string | undefined,
+    response: ServerResponse,
+    finish: (status: number, body: unknown) => void,
+  ): void {
     state.tick();
     const order = book.get(orderNo);
     if (!order?.bank) return finish(404, { message: `no 3-D Secure check for order ${orderNo}` });
@@ -34,6 +39,7 @@ export function threeDsRoutes({ state, book, merchantsById, guard, publicUrl }: 
       merchantName,
       (choice) => `${publicUrl}${fillPath(SANDBOX_PATHS.threeDsDecision, { orderNo, decision: choice })}`,
       guard.formToken(orderNo),
+      acceptLanguage, // the payer's language, as their browser asks for pages
     );
     response.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
@@ -68,11 +74,11 @@ export function threeDsRoutes({ state, book, merchantsById, guard, publicUrl }: 
     response.end();
   }
 
-  return ({ method, url, raw, response, finish }) => {
+  return ({ request, method, url, raw, response, finish }) => {
     const threeDs = matchPath(SANDBOX_PATHS.threeDsPage, url.pathname);
     const decision = matchPath(SANDBOX_PATHS.threeDsDecision, url.pathname);
     if (threeDs && method === 'GET') {
-      serveThreeDsPage(threeDs['orderNo'] ?? '', response, finish);
+      serveThreeDsPage(threeDs['orderNo'] ?? '', request.headers['accept-language'], response, finish);
       return true;
     }
     if (decision && method === 'POST') {

@@ -39,6 +39,7 @@ export interface WorldOptions {
   privateKey?: string | undefined;
   publicKey?: string | undefined;
   webhookUrl?: string | undefined;
+  merchantName?: string | undefined;
   scenarios?: ScenariosInput | undefined;
   callbackTimeoutMs?: number | undefined;
   allowRemoteCallbacks?: boolean | undefined;
@@ -121,6 +122,7 @@ function merchantsOf(options: WorldOptions, fromScenarios: ResolvedMerchant[] | 
     ...(options.privateKey ? { privateKey: options.privateKey } : {}),
     ...(options.publicKey ? { publicKey: options.publicKey } : {}),
     ...(options.webhookUrl ? { webhookUrl: options.webhookUrl } : {}),
+    ...(options.merchantName ? { name: options.merchantName } : {}),
   };
   return [resolveMerchant(single, 'merchant')];
 }
