@@ -23,6 +23,17 @@ describe('building what ships', () => {
     expect((await stat(`${root}dist/cdn/svc-checkout.js`)).mtimeMs).toBe(entry.mtimeMs);
   });
 
+  it('npx svc-sandbox in the clone runs the built sandbox, rebuilding nothing (npx installs the clone and runs prepare)', async () => {
+    const entry = await stat(`${root}dist/cdn/svc-checkout.js`);
+    const { stdout } = await promisify(execFile)('npx', ['--yes', 'svc-sandbox', '--port', '0', '--quiet', '--', process.execPath, '-e', "console.log('the shop ran')"], {
+      cwd: root,
+      timeout: 120_000,
+    });
+    expect(stdout).toContain('svc-sandbox listening on http://127.0.0.1:');
+    expect(stdout).toContain('the shop ran');
+    expect((await stat(`${root}dist/cdn/svc-checkout.js`)).mtimeMs).toBe(entry.mtimeMs);
+  }, 150_000);
+
   it('a build keeps the old dist/ readable until the new one takes its place, and leaves no folder of its own behind', async () => {
     // A copy of the project, so that this build never touches the dist/ the other suites run.
     const copy = await mkdtemp(join(tmpdir(), 'svc-build-'));

@@ -48,7 +48,7 @@ describe('the built package', () => {
     for (const data of ['./vscode.html-data.json', './vscode.css-data.json', './web-types.json']) {
       await expect(readFile(`${root}${pkg.exports[data]}`, 'utf8')).resolves.toBeTypeOf('string');
     }
-    expect(pkg.bin['svc-sandbox']).toBe('bin/svc-sandbox.js');
+    expect(pkg.bin).toEqual({ 'svc-checkout': 'bin/svc-checkout.js', 'svc-sandbox': 'bin/svc-sandbox.js' });
   });
 
   it('packs the built files, the command and the documents for people and assistants, not the sources or tests', async () => {
@@ -56,6 +56,8 @@ describe('the built package', () => {
     const files: string[] = JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path);
     for (const expected of [
       'dist/cdn/svc-checkout.js',
+      'dist/cdn/svc-checkout.css',
+      'dist/scaffold/init.js',
       'dist/element/index.js',
       'dist/element/index.d.ts',
       'dist/server/index.js',
@@ -71,6 +73,7 @@ describe('the built package', () => {
       'dist/jsx/vue.d.ts',
       'dist/jsx/svelte.d.ts',
       'bin/svc-sandbox.js',
+      'bin/svc-checkout.js',
       'README.md',
       'llms.txt',
       'docs/integration-guide.md',

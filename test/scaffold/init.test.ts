@@ -1,0 +1,142 @@
+// `npx svc-checkout init [folder]`: a shop of one's own, written into a folder and run from the package as npm packs
+// it: `npm start` runs it beside a sandbox, the kit serves the element, and a paid order reaches the shop's log.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_TOKEN_HEADER } from '../../src/core/index.js';
+import { initShop, shopNameOf } from '../../src/scaffold/init.js';
+import { SandboxControl } from '../../src/sandbox/control-client.js';
+import { npmInstall, packedTarball } from '../support/tarball.js';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+
+const run = promisify(execFile);
+const folders: string[] = [];
+async function freshFolder(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'svc-shop-'));
+  folders.push(folder);
+  return folder;
+}
+afterAll(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
+
+describe('init', () => {
+  it('names the shop after its folder', () => {
+    expect(shopNameOf('/tmp/my-coffee_shop')).toBe('My Coffee Shop');
+    expect(shopNameOf('/tmp/...')).toBe('My Shop');
+  });
+
+  it('writes a server and a package.json into a new folder', async () => {
+    const folder = join(await freshFolder(), 'corner-coffee');
+    const result = await initShop(folder);
+    expect(result.needsInstall).toBe(true);
+    const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      name: 'corner-coffee',
+      private: true,
+      type: 'module',
+      scripts: { start: 'svc-sandbox --merchant-name "Corner Coffee" -- node server.mjs' },
+      dependencies: { express: '^5.1.0', 'svc-checkout': expect.stringMatching(/^\^\d+\.\d+\.\d+/) },
+    });
+    const server = await readFile(join(folder, 'server.mjs'), 'utf8');
+    expect(server).toContain("const shopName = 'Corner Coffee';");
+    expect(server).toContain('checkout.element.tags()');
+    await run(process.execPath, ['--check', join(folder, 'server.mjs')]);
+  });
+
+  it('adds to a package.json there, keeping its fields; refuses to overwrite a server or another start script', async () => {
+    const folder = await freshFolder();
+    await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'mine', description: 'kept', dependencies: { express: '^5.0.0' } }));
+    await initShop(folder, { name: 'Café "Nile" O’Brien\'s' });
+    const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({ name: 'mine', description: 'kept', dependencies: { express: '^5.0.0', 'svc-checkout': expect.any(String) } });
+    expect(manifest.scripts.start).toBe('svc-sandbox --merchant-name "Café Nile O’Brien\'s" -- node server.mjs');
+    // Any name is a string in the server, never code.
+    await run(process.execPath, ['--check', join(folder, 'server.mjs')]);
+    expect(await readFile(join(folder, 'server.mjs'), 'utf8')).toContain(`const shopName = 'Café "Nile" O’Brien\\'s';`);
+    await expect(initShop(folder)).rejects.toThrow(/server\.mjs exists already/);
+
+    const other = await freshFolder();
+    await writeFile(join(other, 'package.json'), JSON.stringify({ scripts: { start: 'node app.js' } }));
+    await expect(initShop(other)).rejects.toThrow(/has a start script of its own/);
+    await writeFile(join(other, 'package.json'), '{ not json');
+    await expect(initShop(other)).rejects.toThrow(/is not JSON/);
+  });
+});
+
+describe('a shop from the packed package', () => {
+  let shop: ChildProcess | undefined;
+  let output = '';
+  beforeAll(() => assertDistFresh());
+  afterAll(() => {
+    shop?.kill('SIGTERM');
+  });
+
+  it('installs, writes a shop into a folder, and its npm start serves a checkout whose payments reach its log', async () => {
+    const tarball = await packedTarball();
+    const project = await freshFolder();
+    await npmInstall(project, [tarball, 'express']);
+    const { stdout } = await run('npx', ['svc-checkout', 'init', 'corner-shop', '--name', 'Corner Coffee'], { cwd: project, timeout: 60_000 });
+    expect(stdout).toContain('cd corner-shop');
+    expect(stdout).toContain('npm install');
+    const folder = join(project, 'corner-shop');
+    // What `npm install` there does once the package is on npm; until then, the tarball.
+    await npmInstall(folder, [tarball]);
+
+    shop = spawn('npm', ['start'], { cwd: folder, env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const read = (chunk: Buffer) => (output += chunk.toString());
+    shop.stdout!.on('data', read);
+    shop.stderr!.on('data', read);
+    const printed = async (pattern: RegExp, what: string) => {
+      const end = Date.now() + 20_000;
+      for (;;) {
+        const match = pattern.exec(output);
+        if (match) return match;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const sandboxUrl = (await printed(/svc-sandbox listening on (\S+)/, 'the sandbox'))[1]!;
+    const shopUrl = (await printed(/Corner Coffee listening on (http:\/\/\S+?)\/? /, 'the shop'))[1]!;
+
+    const page = await (await fetch(`${shopUrl}/`)).text();
+    const entry = /<script type="module" src="([^"]+)" integrity="(sha384-[^"]+)"><\/script>/.exec(page);
+    expect(entry?.[1]).toBe('/checkout/svc-checkout.js');
+    expect((await fetch(`${shopUrl}${entry![1]}`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const token = /checkout-token="([^"]+)"/.exec(page)![1]!;
+
+    // The element's create, as the page would send it; the sandbox's payer pays the code it got.
+    const created = await (
+      await fetch(`${shopUrl}/checkout/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
+        body: JSON.stringify({
+          payMethod: 'ReferenceCode',
+          notify: { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567', notifyLanguage: 'English', notifyMethod: 'BOTH' },
+        }),
+      })
+    ).json();
+    expect(created.code).toBe('00000');
+    await new SandboxControl(sandboxUrl).payReferenceCode(created.data.referenceCode);
+    await printed(new RegExp(`order ${created.data.reference}: SUCCESS`), 'the shop’s log of the payment');
+
+    shop.kill('SIGTERM');
+    await new Promise((resolve) => shop!.once('exit', resolve));
+    shop = undefined;
+  }, 240_000);
+
+  it('serves its commands to a project: svc-sandbox, and svc-checkout sandbox where npx would look for another package', async () => {
+    const tarball = await packedTarball();
+    const project = await freshFolder();
+    await mkdir(project, { recursive: true });
+    await npmInstall(project, [tarball]);
+    const help = await run('npx', ['svc-sandbox', '--help'], { cwd: project, timeout: 60_000 });
+    expect(help.stdout).toContain('-- <command>');
+    const through = await run('npx', ['svc-checkout', 'sandbox', '--help'], { cwd: project, timeout: 60_000 });
+    expect(through.stdout).toBe(help.stdout);
+    const usage = await run('npx', ['svc-checkout'], { cwd: project, timeout: 60_000 });
+    expect(usage.stdout).toContain('init [folder]');
+  }, 240_000);
+});
