@@ -1,30 +1,42 @@
-// A whole shop in one file: a page that sells one coffee order per visit, the checkout element served from
-// this server, and the merchant kit at /checkout. Run it beside the sandbox:
+// A whole shop in one file, on plain node:http: a page that sells one coffee order per visit, and the merchant kit at
+// /checkout, which also serves the checkout element's script. Run it beside the sandbox:
 //
 //   npx svc-sandbox                      # terminal 1: the payment service on http://127.0.0.1:4010
 //   node examples/shop/server.mjs        # terminal 2: this shop on http://127.0.0.1:3000
 //
-// Against the real service, set SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL to what it issued you.
-// PORT picks the port (0: any free one); SHOP_URL is the shop's public address, where the service calls back and 3-D
-// Secure sends the payer back (default this server: open the page at that address).
+// Against the real service, set SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL to what it issued you, and SHOP_URL
+// to the shop's public https: address, where the service calls back and 3-D Secure sends the payer back (default this
+// server: open the page at that address). PORT picks the port (0: any free one).
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { createMerchantHandler, issueCheckoutToken, toNodeListener } from 'svc-checkout/server';
+import { createMerchantHandler, toNodeListener } from 'svc-checkout/server';
 
+const serviceUrl = process.env.SVC_BASE_URL ?? 'http://127.0.0.1:4010';
 const credentials = {
   merchantId: process.env.SVC_MERCHANT_ID ?? '256612345678901', // the sandbox's test values, not secrets
-  privateKey: process.env.SVC_PRIVATE_KEY ?? 'sandbox-private-key-256612345678901',
+  privateKey: process.env.SVC_PRIVATE_KEY ?? 'sandbox-private-key-256612345678901', // stays on this server
 };
-const serviceUrl = process.env.SVC_BASE_URL ?? 'http://127.0.0.1:4010';
-const port = Number(process.env.PORT ?? 3000);
 
-// The element's ES modules with Lit inside (the package's `svc-checkout/cdn` file, Arabic's words beside it, and the
-// chunks it imports from `chunks/`: the session, the steps, the other forms), served from here under their names.
-const elementFile = createRequire(import.meta.url).resolve('svc-checkout/cdn');
-const cdnFolder = new URL('./', pathToFileURL(elementFile));
+/** The merchant kit at /checkout, made once the server knows the address payers reach it at. */
+function merchantKit(shopUrl) {
+  return createMerchantHandler({
+    ...credentials,
+    environment: { baseUrl: serviceUrl },
+    basePath: '/checkout', // the element's script and calls, and the service's callbacks
+    // Against the sandbox the kit is called back at its own loopback address; the real service needs a public one.
+    ...(process.env.SHOP_URL ? { callbackUrl: `${shopUrl}/checkout/callbacks` } : {}),
+    returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
+    merchantName: 'Nile Coffee Roasters',
+    // Called once per verified callback: the moment to ship the beans.
+    onCallback: async ({ body }) => {
+      const order = orders.get(body.reference);
+      if (order) order.status = body.status;
+      console.log(`order ${body.reference}: ${body.status}${body.failureCode ? ` (${body.failureCode})` : ''}`);
+    },
+  });
+}
+let checkout;
+let kit;
 
 /** The shop's orders, as a database would keep them: reference -> what was sold and how its payment went. */
 const orders = new Map();
@@ -37,12 +49,12 @@ function newReference() {
 async function newOrder() {
   const order = { reference: newReference(), total: 12_500, currency: 'EGP', status: 'NEW' };
   orders.set(order.reference, order);
-  const checkoutToken = await issueCheckoutToken(credentials, {
+  // The kit's own issuer: the shop's name (merchantName above), and the test badge against the sandbox.
+  const checkoutToken = await checkout.checkoutToken({
     reference: order.reference,
     amount: { total: order.total, currency: order.currency }, // minor units: EGP 125.00
     country: 'EG',
     product: { name: 'Coffee order', description: 'Yirgacheffe beans 1 kg, ceramic dripper' },
-    merchantName: 'Nile Coffee Roasters',
   });
   return { ...order, checkoutToken };
 }
@@ -53,31 +65,20 @@ const page = (order) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Nile Coffee Roasters — checkout</title>
-<script type="module" src="/svc-checkout.js"></script>
+${checkout.element.tags()}
 </head>
 <body>
 <h1>Your order</h1>
 <p>Yirgacheffe beans 1 kg and a ceramic dripper. Order <code>${order.reference}</code></p>
-<svc-checkout endpoint="/checkout" checkout-token="${order.checkoutToken}" sandbox></svc-checkout>
+<svc-checkout checkout-token="${order.checkoutToken}"></svc-checkout>
 </body>
 </html>`;
 
-async function serve(request, response, checkout) {
+async function serve(request, response) {
   const path = new URL(request.url, 'http://shop').pathname;
-  if (path === '/checkout' || path.startsWith('/checkout/')) return checkout(request, response);
+  if (path === '/checkout' || path.startsWith('/checkout/')) return kit(request, response);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
-    return;
-  }
-  const script = /^\/((chunks\/)?[\w-]+\.js)$/.exec(path);
-  if (script) {
-    const text = await readFile(new URL(script[1], cdnFolder)).catch(() => undefined);
-    if (!text) return response.writeHead(404).end();
-    // A chunk's name changes with its content: kept for good. The entry and Arabic's words keep their names from one
-    // version to the next: asked again each time, so that a page never runs an old one beside a new one.
-    const caching = script[2] ? 'public, max-age=31536000, immutable' : 'no-cache';
-    response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': caching });
-    response.end(text);
     return;
   }
   if (path === '/orders') {
@@ -101,31 +102,16 @@ async function serve(request, response, checkout) {
   response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
 }
 
-const server = createServer();
-server.listen(port, '127.0.0.1', () => {
-  const shopUrl = (process.env.SHOP_URL ?? `http://127.0.0.1:${server.address().port}`).replace(/\/$/, '');
-  const checkout = toNodeListener(
-    createMerchantHandler({
-      ...credentials, // the private key stays on this server
-      environment: { baseUrl: serviceUrl },
-      basePath: '/checkout', // the element's endpoint
-      callbackUrl: `${shopUrl}/checkout/callbacks`,
-      returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
-      merchantName: 'Nile Coffee Roasters',
-      // Called once per verified callback: the moment to ship the beans.
-      onCallback: async ({ body }) => {
-        const order = orders.get(body.reference);
-        if (order) order.status = body.status;
-        console.log(`order ${body.reference}: ${body.status}${body.failureCode ? ` (${body.failureCode})` : ''}`);
-      },
-    }),
-  );
-  server.on('request', (request, response) => {
-    serve(request, response, checkout).catch((error) => {
-      console.error(error);
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' });
-      response.end('Something went wrong');
-    });
+const server = createServer((request, response) => {
+  serve(request, response).catch((error) => {
+    console.error(error);
+    if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' });
+    response.end('Something went wrong');
   });
+});
+server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
+  const shopUrl = (process.env.SHOP_URL ?? `http://127.0.0.1:${server.address().port}`).replace(/\/$/, '');
+  checkout = merchantKit(shopUrl);
+  kit = toNodeListener(checkout);
   console.log(`Nile Coffee Roasters listening on ${shopUrl}/ (payment service: ${serviceUrl})`);
 });

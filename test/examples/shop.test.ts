@@ -1,6 +1,8 @@
 // examples/shop/server.mjs as a newcomer runs it: a sandbox, the shop as its own process with the environment
-// variables the README shows, and a payer in Chromium who pays a reference code through the shop's page.
+// variables the README shows, and a payer in Chromium who pays a reference code through the shop's page. The shop
+// names no callback URL: against the sandbox its kit is called back at its own loopback address.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
@@ -55,17 +57,23 @@ afterAll(async () => {
 });
 
 describe('the whole-shop example', () => {
-  it('serves every file of the CDN build the entry imports, the hashed chunks for good and the fixed names revalidated', async () => {
-    const entry = await fetch(`${shopUrl}/svc-checkout.js`);
+  it('serves every file of the CDN build through its kit, the hashed chunks for good and the fixed names revalidated', async () => {
+    const html = await (await fetch(`${shopUrl}/`)).text();
+    const script = /<script type="module" src="([^"]+)" integrity="([^"]+)"><\/script>/.exec(html);
+    expect(script?.[1]).toBe('/checkout/svc-checkout.js');
+    const entry = await fetch(`${shopUrl}${script![1]}`);
     expect(entry.headers.get('cache-control')).toBe('no-cache');
-    const imported = [...(await entry.text()).matchAll(/import\("\.\/([^"]+)"\)/g)].map((match) => match[1]!);
+    const body = new Uint8Array(await entry.arrayBuffer());
+    expect(script![2]).toBe(`sha384-${createHash('sha384').update(body).digest('base64')}`);
+    const imported = [...new TextDecoder().decode(body).matchAll(/import\("\.\/([^"]+)"\)/g)].map((match) => match[1]!);
     expect(imported).toContain('svc-checkout-ar.js');
     for (const file of imported) {
-      const answer = await fetch(`${shopUrl}/${file}`);
+      const answer = await fetch(`${shopUrl}/checkout/${file}`);
       expect(answer.status, file).toBe(200);
       expect(answer.headers.get('content-type'), file).toMatch(/^text\/javascript/);
       expect(answer.headers.get('cache-control'), file).toBe(file.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     }
+    expect((await fetch(`${shopUrl}/checkout/server.mjs`)).status).toBe(404);
     expect((await fetch(`${shopUrl}/server.mjs`)).status).toBe(404);
   });
 
@@ -79,6 +87,13 @@ describe('the whole-shop example', () => {
     expect(token).toMatch(/^ct1\./);
     expect(token).not.toBe(firstToken);
     await page.close();
+
+    // The shop's name and the test badge from the kit's options and its service, with no attribute for either.
+    const badged = await browser.newPage();
+    await badged.goto(`${shopUrl}/`, { waitUntil: 'load' });
+    expect(await badged.$eval('svc-checkout', (element) => element.getAttributeNames().filter((name) => !name.startsWith('data-') && name !== 'dir'))).toEqual(['checkout-token']);
+    await badged.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('.badge')?.textContent === 'Test mode', { timeout: 10_000 });
+    await badged.close();
 
     const reference = await payReferenceCode(browser, shopUrl, new SandboxControl(sandbox.url), () => shopOutput);
     expect(reference).toMatch(/^NCR-\d{8}-[0-9A-F]{8}$/);
