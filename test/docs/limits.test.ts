@@ -40,10 +40,10 @@ describe('docs/limits.md', () => {
     }
   });
 
-  it("is linked from the README's limits and threat model", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = (title: string) => readme.slice(readme.indexOf(`## ${title}`), readme.indexOf('\n## ', readme.indexOf(`## ${title}`) + 1));
-    expect(section('Limits we chose')).toContain('(docs/limits.md)');
-    expect(section('Threat model')).toContain('(docs/limits.md)');
+  it('is linked from the pages of the limits we chose and of the threat model', () => {
+    const read = (page: string) => readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8');
+    const section = (text: string, title: string) => text.slice(text.indexOf(`## ${title}`), text.indexOf('\n## ', text.indexOf(`## ${title}`) + 1));
+    expect(section(read('decisions.md'), 'Limits we chose')).toContain('(limits.md)');
+    expect(section(read('security.md'), 'Threat model')).toContain('(limits.md)');
   });
 });
