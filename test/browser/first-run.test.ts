@@ -85,10 +85,20 @@ describe('a shop’s first run, on the payer’s side', () => {
     expect(customElements.get('svc-bank-account-form')).to.equal(undefined);
     const box = pending.getBoundingClientRect();
     expect(box.height).to.be.at.least(12 * parseFloat(getComputedStyle(document.documentElement).fontSize) - 1);
-    expect(getComputedStyle(pending).backgroundColor).not.to.equal('rgba(0, 0, 0, 0)');
+    const shade = getComputedStyle(pending, '::before');
+    expect(shade.backgroundColor).not.to.equal('rgba(0, 0, 0, 0)');
+    expect(shade.animationName, 'it fades in and out: something is coming').to.equal('pending');
     await moduleGate('bankForm', 'open');
     await until('the form', () => deepQuery(element, 'input[name=bankAccountNumber]'));
-    expect(getComputedStyle(deepQuery(element, 'svc-bank-account-form')!).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+    const form = deepQuery(element, 'svc-bank-account-form')!;
+    // Gone with its rule, in every engine, a moment later as at once: nothing fades or shades the form.
+    for (const wait of [0, 600]) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      expect(getComputedStyle(form, '::before').content, `${wait} ms after`).to.equal('none');
+      expect(getComputedStyle(form).opacity).to.equal('1');
+      expect(getComputedStyle(form).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+      expect(form.getAnimations().length).to.equal(0);
+    }
   });
 
   it('loads from the kit, which is its endpoint, shows the shop’s name and the test badge from the token, and pays', async () => {
