@@ -150,24 +150,32 @@ export async function main(argv: string[]): Promise<number> {
  */
 async function runBeside(sandbox: Sandbox, command: string[]): Promise<number> {
   const merchant = sandbox.merchants[0]!;
+  // Listening before anything is started or said: a signal that comes meanwhile is passed on, never lost.
+  let child: ReturnType<typeof spawn> | undefined;
+  let stopping: NodeJS.Signals | undefined;
+  const pass = (signal: NodeJS.Signals) => {
+    stopping = signal;
+    child?.kill(signal);
+  };
+  const onInterrupt = () => pass('SIGINT');
+  const onTerminate = () => pass('SIGTERM');
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
   process.stdout.write(`svc-sandbox: running ${command.join(' ')} with SVC_BASE_URL=${sandbox.url}\n`);
-  const child = spawn(command[0]!, command.slice(1), {
+  child = spawn(command[0]!, command.slice(1), {
     stdio: 'inherit',
     // Windows finds npm, npx and the like only through its shell.
     shell: process.platform === 'win32',
     env: { ...process.env, SVC_BASE_URL: sandbox.url, SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey },
   });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  const onInterrupt = forward('SIGINT');
-  const onTerminate = forward('SIGTERM');
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onTerminate);
+  if (stopping) child.kill(stopping);
+  const started = child;
   const code = await new Promise<number>((resolve) => {
-    child.once('error', (error) => {
+    started.once('error', (error) => {
       process.stderr.write(`svc-sandbox: ${command[0]} could not start: ${error.message}\n`);
       resolve(127);
     });
-    child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1)));
+    started.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1)));
   });
   process.off('SIGINT', onInterrupt);
   process.off('SIGTERM', onTerminate);

@@ -41,7 +41,7 @@ const program = (code: number, ms: number) =>
 describe('svc-sandbox -- <command>', () => {
   it('runs the command with the sandbox’s address and merchant, under the merchant name given, and stops with its exit code', async () => {
     const run = sandboxCommand(['--port', '0', '--quiet', '--merchant-name', 'Corner Coffee', '--', process.execPath, '-e', program(3, 1_500)]);
-    const env = JSON.parse((await run.waitFor(/ENV (\{.*\})/))[1]!) as { url: string; merchantId: string; privateKey: string };
+    const env = JSON.parse((await run.waitFor(/^ENV (\{.*\})/m))[1]!) as { url: string; merchantId: string; privateKey: string };
     expect(env.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(env.merchantId).toBe('256612345678901');
     // What the shop does with them: an order, whose 3-D Secure page names the shop.
@@ -55,7 +55,14 @@ describe('svc-sandbox -- <command>', () => {
 
   it('passes SIGTERM on to the command, then closes', async () => {
     const run = sandboxCommand(['--port', '0', '--quiet', '--', process.execPath, '-e', program(0, 60_000)]);
-    await run.waitFor(/ENV /);
+    await run.waitFor(/^ENV /m);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('passes on a signal that comes while the command is being started', async () => {
+    const run = sandboxCommand(['--port', '0', '--quiet', '--', process.execPath, '-e', program(0, 60_000)]);
+    await run.waitFor(/^svc-sandbox: running /m);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
   });
