@@ -67,9 +67,10 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   /**
    * The public address of this handler's `/callbacks` route, for orders whose token names none. `https:` unless
    * loopback. Without it, against a service on this machine (the sandbox), the kit's own loopback address: the
-   * address and port the element's request reached this server at, when those are loopback.
+   * address and port the element's request reached this server at, when those are loopback. `false`: none ever, the
+   * service calls the webhook configured for the merchant.
    */
-  callbackUrl?: string;
+  callbackUrl?: string | false;
   /** The name the service shows the payer (reference code messages), for orders whose token names none. */
   merchantName?: string;
   /** Sees every order, validated, before it is signed: return it (changed or not), or throw `OrderRejection`. */
@@ -186,7 +187,7 @@ function checkOrderSource(options: MerchantHandlerOptions, client: ServiceClient
 }
 
 function checkAddresses(options: MerchantHandlerOptions): void {
-  if (options.callbackUrl !== undefined && (!isHttpUrl(options.callbackUrl) || !isLiveAddressAllowed(options.callbackUrl))) {
+  if (typeof options.callbackUrl === 'string' && (!isHttpUrl(options.callbackUrl) || !isLiveAddressAllowed(options.callbackUrl))) {
     throw new ServiceConfigError('callbackUrl must be an absolute https: URL (http: only on a loopback address)');
   }
   for (const origin of options.returnUrlOrigins ?? []) {
@@ -232,7 +233,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const serviceIsLocal = isLoopbackUrl(client.baseUrl);
   const callbackPath = `${basePath}${MERCHANT_PATHS.callbacks}`;
   const callbackUrlFor = (request: KitRequest): string | undefined =>
-    options.callbackUrl ?? (serviceIsLocal ? loopbackOrigin(request) : undefined)?.concat(callbackPath);
+    options.callbackUrl === false ? undefined : (options.callbackUrl ?? (serviceIsLocal ? loopbackOrigin(request) : undefined)?.concat(callbackPath));
   const elementFiles = new ElementFiles(options.elementFiles, basePath);
 
   // Set below: the status route tells the hub what it saw, and the hub needs the routes' order tokens.

@@ -115,6 +115,16 @@ describe('callbacks reach a shop on this machine', () => {
     }
   });
 
+  it('with callbackUrl: false names none: the sandbox calls the webhook configured for its merchant', async () => {
+    const shop = await shopKit({ callbackUrl: false });
+    try {
+      const created = await createThrough(shop.port, shop.handler, 'LOCAL-4');
+      expect((await control.order(created.data.orderNo)).callbackUrl ?? 'none').toBe('none');
+    } finally {
+      await shop.close();
+    }
+  });
+
   it('against a service elsewhere, names none of its own: the service’s configured webhook is the merchant’s choice', async () => {
     const sent: Record<string, unknown>[] = [];
     const handler = createMerchantHandler({

@@ -13,7 +13,7 @@ export interface KitAppConfig {
   privateKey: string;
   /** The service (the sandbox, or a recording proxy in front of it). */
   baseUrl: string;
-  callbackUrl?: string;
+  callbackUrl?: string | false;
   /** A fixed clock (ms), so that two kits issue the same tokens; the real clock when absent. */
   now?: number;
   /** `streams` options of the kit (`false`: off). */
@@ -59,7 +59,7 @@ export function createKitApp(config: KitAppConfig, runtime: string): KitApp {
     merchantId: config.merchantId,
     privateKey: config.privateKey,
     environment: { baseUrl: config.baseUrl },
-    ...(config.callbackUrl ? { callbackUrl: config.callbackUrl } : {}),
+    ...(config.callbackUrl !== undefined ? { callbackUrl: config.callbackUrl } : {}),
     merchantName: 'Nile Coffee Roasters',
     // Where the fixtures' bank account payers come back to.
     returnUrlOrigins: ['https://shop.example'],

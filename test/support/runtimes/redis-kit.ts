@@ -21,6 +21,8 @@ const handler = createMerchantHandler({
   merchantId: '256612345678901',
   privateKey: 'sandbox-private-key-256612345678901',
   environment: { baseUrl: setting('SANDBOX_URL') },
+  // The sandbox's webhook decides which kit a callback reaches, whichever kit made the order.
+  callbackUrl: false,
   streams: { pollIntervalMs: Number(setting('STREAM_POLL_MS')) },
   logger: { warn: (line) => console.log(`log ${line}`), error: (line) => console.log(`log ${line}`) },
   fetch: (input, init) => {
