@@ -6,6 +6,8 @@
 //   ```js fragment (any language)   a piece of a program: type-checked against the package's types, its free names
 //                                   declared in test/docs/fragment-globals.d.ts; never run
 //   ```jsx / ```tsx                 always a fragment (a component of an app): type-checked
+//   under <!-- from examples/<file> --> or <!-- run in <runtime> -->: code npm test runs elsewhere (the whole file in
+//                                   test/examples, word for word; the runtime's own test): parsed here, not run again
 //   ```html ```css ```json ```sh ```vue ```svelte ```text   parsed in their language (text: nothing)
 //
 //   node scripts/doc-samples.mjs            lists every sample: page, line, language, what npm test does with it
@@ -46,11 +48,14 @@ export function fencedBlocks(markdown) {
     const open = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)\s*(.*)$/.exec(lines[index]);
     if (!open) continue;
     const [, indent, fence, language, words] = open;
+    // The line above, when it says where else the block runs (an excerpt of an example, another runtime).
+    const above = lines.slice(0, index).reverse().find((line) => line.trim() !== '')?.trim() ?? '';
+    const elsewhere = /^<!-- (?:from \S+|run in [^>]+) -->$/.test(above) ? above : undefined;
     const body = [];
     let end = index + 1;
     for (; end < lines.length && !lines[end].trimStart().startsWith(fence); end++) body.push(lines[end].slice(indent.length));
     if (end >= lines.length) throw new Error(`line ${index + 1}: a code block is never closed`);
-    blocks.push({ language: language.toLowerCase(), words: words.trim().split(/\s+/).filter(Boolean), code: body.join('\n'), line: index + 1 });
+    blocks.push({ language: language.toLowerCase(), words: words.trim().split(/\s+/).filter(Boolean), code: body.join('\n'), line: index + 1, elsewhere });
     index = end;
   }
   return blocks;
@@ -58,7 +63,7 @@ export function fencedBlocks(markdown) {
 
 /** What npm test does with a block: `program` (run), `fragment` (type-checked) or `parse` (its language's parser). */
 export function kindOf(block) {
-  if (!SCRIPT_LANGUAGES.has(block.language)) return 'parse';
+  if (!SCRIPT_LANGUAGES.has(block.language) || block.elsewhere) return 'parse';
   if (block.words.includes('fragment') || !PROGRAM_LANGUAGES.has(block.language)) return 'fragment';
   return 'program';
 }
@@ -77,7 +82,7 @@ export async function samples() {
     for (const block of fencedBlocks(await readFile(join(root, document), 'utf8'))) {
       const kind = kindOf(block);
       const extension = EXTENSIONS[block.language];
-      const file = extension ? join(SAMPLES_DIR, kind === 'program' ? 'programs' : 'fragments', fileNameOf(document, block, kind === 'fragment' && extension === 'mjs' ? 'js' : extension)) : undefined;
+      const file = extension && kind !== 'parse' ? join(SAMPLES_DIR, kind === 'program' ? 'programs' : 'fragments', fileNameOf(document, block, kind === 'fragment' && extension === 'mjs' ? 'js' : extension)) : undefined;
       found.push({ document, line: block.line, language: block.language, words: block.words, kind, code: block.code, file });
     }
   }

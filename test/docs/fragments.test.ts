@@ -40,7 +40,7 @@ async function typeProblems(fragments: Sample[], globals: string): Promise<strin
         jsx: 'react-jsx',
         skipLibCheck: true,
       },
-      files: [globals, ...fragments.map((sample) => join(root, sample.file!))],
+      files: [globals, join(root, 'test/docs/fragment-modules.d.ts'), ...fragments.map((sample) => join(root, sample.file!))],
     }),
   );
   const result = await promisify(execFile)(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: root, timeout: 120_000 }).then(
