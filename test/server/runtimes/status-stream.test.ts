@@ -29,7 +29,8 @@ describe.each<RuntimeName>(['deno', 'bun', 'workerd', 'workerd-nodejs-compat', '
 
   beforeAll(async () => {
     service = await startRecordedSandbox(credentials);
-    runtime = await startRuntime(name, { ...credentials, baseUrl: service.url, streams: { pollIntervalMs: POLL_MS } });
+    // Callbacks come at the merchant's webhook (the recorded sandbox's), not at an address the kit would name for itself.
+    runtime = await startRuntime(name, { ...credentials, baseUrl: service.url, callbackUrl: false, streams: { pollIntervalMs: POLL_MS } });
     service.deliverTo(`${runtime.url}${MERCHANT_PATHS.callbacks}`);
     // Another instance of the shop, which takes the callbacks of orders whose token sends them there.
     elsewhere = await listen((_request, response) => response.writeHead(200).end());
