@@ -70,9 +70,14 @@ describe('a shop from the packed package', () => {
   let shop: ChildProcess | undefined;
   let output = '';
   beforeAll(() => assertDistFresh());
-  afterAll(() => {
-    shop?.kill('SIGTERM');
-  });
+  // npm start, and the sandbox and shop under it: a process group of its own, started here (npm passes no signal on).
+  const stop = async () => {
+    if (!shop?.pid || shop.exitCode !== null || shop.signalCode !== null) return;
+    const exited = new Promise((resolve) => shop!.once('exit', resolve));
+    process.kill(-shop.pid, 'SIGTERM');
+    await exited;
+  };
+  afterAll(() => stop());
 
   it('installs, writes a shop into a folder, and its npm start serves a checkout whose payments reach its log', async () => {
     const tarball = await packedTarball();
@@ -85,7 +90,7 @@ describe('a shop from the packed package', () => {
     // What `npm install` there does once the package is on npm; until then, the tarball.
     await npmInstall(folder, [tarball]);
 
-    shop = spawn('npm', ['start'], { cwd: folder, env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    shop = spawn('npm', ['start'], { cwd: folder, env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const read = (chunk: Buffer) => (output += chunk.toString());
     shop.stdout!.on('data', read);
     shop.stderr!.on('data', read);
@@ -122,8 +127,13 @@ describe('a shop from the packed package', () => {
     await new SandboxControl(sandboxUrl).payReferenceCode(created.data.referenceCode);
     await printed(new RegExp(`order ${created.data.reference}: SUCCESS`), 'the shop’s log of the payment');
 
-    shop.kill('SIGTERM');
-    await new Promise((resolve) => shop!.once('exit', resolve));
+    // Ctrl-C in a terminal signals the whole group: the sandbox passes it on to the shop, and both stop.
+    const sandboxGone = async () => fetch(sandboxUrl).then(() => false, () => true);
+    await stop();
+    const end = Date.now() + 10_000;
+    while (!(await sandboxGone()) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await sandboxGone()).toBe(true);
+    await expect(fetch(`${shopUrl}/`)).rejects.toThrow();
     shop = undefined;
   }, 240_000);
 
