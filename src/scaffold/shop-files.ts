@@ -20,7 +20,7 @@ export function serverFile({ name }: ShopTemplate): string {
 // confirms. \`npm start\` runs it beside a sandbox (svc-sandbox plays the payment service on this machine).
 //
 // Against the real service, run \`node server.mjs\` with SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL set to
-// what it issued you, and give the kit a public callbackUrl (https:) where the service can reach it.
+// what it issued you and SHOP_URL to the shop's public https: address, and give the kit a callbackUrl there.
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { createMerchantHandler, toNodeListener } from 'svc-checkout/server';
@@ -32,23 +32,32 @@ if (!SVC_MERCHANT_ID || !SVC_PRIVATE_KEY || !SVC_BASE_URL) {
   process.exit(1);
 }
 
-const checkout = createMerchantHandler({
-  merchantId: SVC_MERCHANT_ID,
-  privateKey: SVC_PRIVATE_KEY, // stays on this server
-  environment: { baseUrl: SVC_BASE_URL },
-  basePath: '/checkout',
-  merchantName: shopName,
-  // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order.
-  onCallback: async ({ body }) => {
-    console.log(\`order \${body.reference}: \${body.status}\${body.failureCode ? \` (\${body.failureCode})\` : ''}\`);
-  },
-});
+/**
+ * The merchant kit, made once the server knows the address payers reach it at (SHOP_URL, else this server's): that
+ * is where 3-D Secure sends them back.
+ */
+function merchantKit(shopUrl) {
+  return createMerchantHandler({
+    merchantId: SVC_MERCHANT_ID,
+    privateKey: SVC_PRIVATE_KEY, // stays on this server
+    environment: { baseUrl: SVC_BASE_URL },
+    basePath: '/checkout',
+    merchantName: shopName,
+    returnUrlOrigins: [new URL(shopUrl).origin],
+    // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order.
+    onCallback: async ({ body }) => {
+      console.log(\`order \${body.reference}: \${body.status}\${body.failureCode ? \` (\${body.failureCode})\` : ''}\`);
+    },
+  });
+}
+let checkout;
 
 /** A new reference for every order: the service knows an order by it, so two buyers never share one. */
 const newReference = () => \`ORDER-\${Date.now().toString(36).toUpperCase()}-\${randomBytes(3).toString('hex').toUpperCase()}\`;
 
 const app = express();
-app.use(toNodeListener(checkout)); // /checkout/…: the element's files and calls, and the service's callbacks
+let kit;
+app.use((request, response, next) => kit(request, response, next)); // /checkout/…: the element and its calls, the callbacks
 
 app.get('/favicon.ico', (request, response) => response.status(204).end());
 app.get('/', async (request, response, next) => {
@@ -80,7 +89,10 @@ app.get('/', async (request, response, next) => {
 
 const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', (error) => {
   if (error) throw error;
-  console.log(\`\${shopName} listening on http://127.0.0.1:\${server.address().port}/ (payment service: \${SVC_BASE_URL})\`);
+  const shopUrl = process.env.SHOP_URL ?? \`http://127.0.0.1:\${server.address().port}\`;
+  checkout = merchantKit(shopUrl);
+  kit = toNodeListener(checkout);
+  console.log(\`\${shopName} listening on \${shopUrl}/ (payment service: \${SVC_BASE_URL})\`);
 });
 `;
 }

@@ -127,6 +127,17 @@ describe('a shop from the packed package', () => {
     await new SandboxControl(sandboxUrl).payReferenceCode(created.data.referenceCode);
     await printed(new RegExp(`order ${created.data.reference}: SUCCESS`), 'the shop’s log of the payment');
 
+    // A bank account order through 3-D Secure, returning to the shop's page: an origin the shop's kit accepts.
+    const token3ds = /checkout-token="([^"]+)"/.exec(await (await fetch(`${shopUrl}/`)).text())![1]!;
+    const bank = await (
+      await fetch(`${shopUrl}/checkout/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token3ds },
+        body: JSON.stringify({ payMethod: 'BankAccount', bankCode: '033', bankAccountNumber: '2215381200', dobDay: '05', dobMonth: '01', dobYear: '1990', returnUrl: `${shopUrl}/` }),
+      })
+    ).json();
+    expect(bank, JSON.stringify(bank)).toMatchObject({ code: '00000', data: { nextAction: { actionType: 'REDIRECT_3DS' } } });
+
     // Ctrl-C in a terminal signals the whole group: the sandbox passes it on to the shop, and both stop.
     const sandboxGone = async () => fetch(sandboxUrl).then(() => false, () => true);
     await stop();
