@@ -497,6 +497,13 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
       observeStatus(d, envelope.data);
       return;
     }
+    // The kit's own limit of wrong codes for the order (docs/limits.md): said at the field, no wait to count down.
+    if (envelope.code === 'TOO_MANY_REQUESTS' && (envelope.data as { limit?: unknown } | null)?.limit === 'wrongCodesPerOrder') {
+      d.error(envelope.code, envelope.message, false);
+      d.set({ errors: { [request.field]: { rule: 'exhausted' } }, submitCount: d.m.state.submitCount + 1 });
+      d.announce({ kind: 'form-errors', count: 1 });
+      return;
+    }
     const violation = violationsOf(envelope).find((item) => item.field === request.field);
     if (!violation) {
       envelopeError(d, envelope);

@@ -141,6 +141,8 @@ export function fieldErrorText(field: FieldName, error: FieldError, localize: Lo
       return t.fieldError.past;
     case 'min':
       return field === 'dobYear' ? t.fieldError.tooOld : t.fieldError.other(label);
+    case 'exhausted':
+      return t.fieldError.codesExhausted;
     case 'mismatch':
       if (field !== 'otp' && field !== 'pin') return t.fieldError.mismatchDateOfBirth;
       return error.left !== undefined && error.left > 0 ? t.codeTriesLeft(error.left, (n) => numberIn(localize, n)) : t.fieldError.mismatchCode;

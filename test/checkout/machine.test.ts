@@ -355,6 +355,19 @@ describe('paths the table does not reach', () => {
     expect(exists.model.creating).toBeUndefined();
   });
 
+  it("says at the code's field that the kit's limit of wrong codes is reached, with no wait to count down", () => {
+    const sent = run(MODELS.action, EVENTS['submit-code'](MODELS.action));
+    const refused = transition(sent.model, {
+      type: 'answer',
+      request: sent.model.request!.id,
+      answer: { envelope: { code: 'TOO_MANY_REQUESTS', message: 'too many', data: { limit: 'wrongCodesPerOrder', retryAfterSeconds: 86_399 } } },
+      at: AT,
+    });
+    expect(refused.model.state.errors).toEqual({ otp: { rule: 'exhausted' } });
+    expect(refused.model.state.alert).toBeUndefined();
+    expect(refused.effects).toContainEqual({ type: 'emit', event: { type: 'error', detail: { code: 'TOO_MANY_REQUESTS', message: 'too many', retryable: false } } });
+  });
+
   it('keeps a code step\'s wait and the tries left across a reload', () => {
     const action = run(MODELS.action, EVENTS['submit-code'](MODELS.action));
     const wrong = transition(action.model, {

@@ -30,6 +30,7 @@ const enSteps: ShippedTerms = {
     past: 'The date of birth must be in the past.',
     tooOld: 'Check the year of birth.',
     mismatchCode: 'That code is not right. Check the message and try again.',
+    codesExhausted: 'No more tries for this payment. Use another method to pay.',
     mismatchDateOfBirth: 'The date of birth does not match the account.',
     limit: 'You asked for too many codes. Wait for the last one, or start again.',
     state: 'This payment has moved past that step.',

@@ -63,6 +63,8 @@ export interface Translation {
     past: string;
     tooOld: string;
     mismatchCode: string;
+    /** The kit's limit of wrong codes for the order is reached. */
+    codesExhausted: string;
     mismatchDateOfBirth: string;
     /** Too many codes asked for. */
     limit: string;
