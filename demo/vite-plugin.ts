@@ -127,7 +127,8 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
         const reference = known ? wanted.reference! : newDemoReference();
         const expireAt = (known ? orders.get(reference) : wanted.expireAt) ?? DEMO_DEFAULT_EXPIRE_AT;
         orders.set(reference, expireAt);
-        const checkoutToken = await (await stack).checkoutToken({ ...DEMO_CART, reference, expireAt });
+        // The cart's checkout where it stands (docs/one-payment.md): its payment in progress found, never a second.
+        const { token: checkoutToken } = await (await stack).openCheckout({ ...DEMO_CART, reference, expireAt });
         return { reference, checkoutToken, expireAt };
       };
       const cookie = (order: DemoOrder) => `${DEMO_ORDER_COOKIE}=${order.reference}; Path=/; SameSite=Lax; HttpOnly`;

@@ -1,5 +1,6 @@
-// A whole shop in one file, on plain node:http: a page that sells one coffee order per visit, and the merchant kit at
-// /checkout, which also serves the checkout element's script. Run it beside the sandbox:
+// A whole shop in one file, on plain node:http: a page that sells one coffee order, a cart per visitor (kept in a
+// cookie) with one checkout of its own, and the merchant kit at /checkout, which also serves the checkout element's
+// script. Run it beside the sandbox:
 //
 //   npx svc-sandbox                      # terminal 1: the payment service on http://127.0.0.1:4010
 //   node examples/shop/server.mjs        # terminal 2: this shop on http://127.0.0.1:3000
@@ -27,39 +28,59 @@ function merchantKit(shopUrl) {
     ...(process.env.SHOP_URL ? { callbackUrl: `${shopUrl}/checkout/callbacks` } : {}),
     returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
     merchantName: 'Nile Coffee Roasters',
-    // Called once per verified callback: the moment to ship the beans.
-    onCallback: async ({ body }) => {
-      const order = orders.get(body.reference);
-      if (order) order.status = body.status;
+    // Called once per verified callback: the moment to ship the beans. `checkout.reference` is the cart's (an order
+    // of a second attempt is `<cart>-2`); `alsoPaid` names another order of the same cart paid too: refund one.
+    onCallback: async ({ body, checkout: ofCart }) => {
+      const cart = carts.get(ofCart?.reference ?? body.reference);
+      if (cart && cart.status !== 'SUCCESS') cart.status = body.status;
       console.log(`order ${body.reference}: ${body.status}${body.failureCode ? ` (${body.failureCode})` : ''}`);
+      if (ofCart?.alsoPaid?.length) console.log(`cart ${ofCart.reference} paid twice (${ofCart.alsoPaid.join(', ')}): refund ${body.orderNo}`);
     },
   });
 }
 let checkout;
 let kit;
 
-/** The shop's orders, as a database would keep them: reference -> what was sold and how its payment went. */
-const orders = new Map();
+/** The shop's carts, as a database would keep them: reference -> what is in it and how its payment went. */
+const carts = new Map();
+const CART_REFERENCE = /^NCR-\d{8}-[0-9A-F]{8}$/;
 
-/** A new reference for every order: the service knows an order by it, so two buyers must never share one. */
+/** A new reference for every cart: the service knows its orders by it, so two buyers must never share one. */
 function newReference() {
   return `NCR-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
-async function newOrder() {
-  const order = { reference: newReference(), total: 12_500, currency: 'EGP', status: 'NEW' };
-  orders.set(order.reference, order);
-  // The kit's own issuer: the shop's name (merchantName above), and the test badge against the sandbox.
-  const checkoutToken = await checkout.checkoutToken({
-    reference: order.reference,
-    amount: { total: order.total, currency: order.currency }, // minor units: EGP 125.00
+/** A new cart for the visitor, in its cookie. */
+function newCart(response) {
+  const cart = { reference: newReference(), total: 12_500, currency: 'EGP', status: 'NEW' };
+  carts.set(cart.reference, cart);
+  response.setHeader('Set-Cookie', `cart=${cart.reference}; Path=/; HttpOnly; SameSite=Lax`);
+  return cart;
+}
+
+/** The visitor's cart: the one in their cookie (the same cart, and checkout, at every visit), else a new one. */
+function cartOf(request, response) {
+  const reference = /(?:^|;\s*)cart=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
+  if (!reference || !CART_REFERENCE.test(reference)) return newCart(response);
+  if (!carts.has(reference)) carts.set(reference, { reference, total: 12_500, currency: 'EGP', status: 'NEW' });
+  return carts.get(reference);
+}
+
+/**
+ * The cart's checkout, where it stands: the kit asks the service about the cart's orders, and gives the token the
+ * page renders (at the order in progress, if there is one). The kit's own issuer: the shop's name (merchantName
+ * above), and the test badge against the sandbox. One checkout per cart: never a second payment of it.
+ */
+function openCheckout(cart) {
+  return checkout.openCheckout({
+    reference: cart.reference,
+    amount: { total: cart.total, currency: cart.currency }, // minor units: EGP 125.00
     country: 'EG',
     product: { name: 'Coffee order', description: 'Yirgacheffe beans 1 kg, ceramic dripper' },
   });
-  return { ...order, checkoutToken };
 }
 
-const page = (order) => `<!doctype html>
+const page = (cart, opened) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -69,8 +90,9 @@ ${checkout.element.tags()}
 </head>
 <body>
 <h1>Your order</h1>
-<p>Yirgacheffe beans 1 kg and a ceramic dripper. Order <code>${order.reference}</code></p>
-<svc-checkout checkout-token="${order.checkoutToken}"></svc-checkout>
+<p>Yirgacheffe beans 1 kg and a ceramic dripper. Order <code>${cart.reference}</code></p>
+<svc-checkout checkout-token="${opened.token}"${opened.state === 'paid' ? ' status-only' : ''}></svc-checkout>
+${opened.state === 'paid' ? '<p><a href="/new">Order again</a></p>' : ''}
 </body>
 </html>`;
 
@@ -83,16 +105,23 @@ async function serve(request, response) {
   }
   if (path === '/orders') {
     response.writeHead(200, { 'Content-Type': 'application/json' });
-    response.end(JSON.stringify([...orders.values()], null, 2));
+    response.end(JSON.stringify([...carts.values()], null, 2));
+    return;
+  }
+  if (path === '/new') {
+    newCart(response);
+    response.writeHead(303, { Location: '/' }).end();
     return;
   }
   if (path === '/') {
+    const cart = cartOf(request, response);
+    const opened = await openCheckout(cart);
     response.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store', // a fresh order, and a fresh token, on every visit
+      'Cache-Control': 'no-store', // the cart's checkout as it stands now, at every visit
       'Content-Security-Policy': "default-src 'self'", // the element needs no inline script or style
     });
-    response.end(page(await newOrder()));
+    response.end(page(cart, opened));
     return;
   }
   if (path === '/favicon.ico') {

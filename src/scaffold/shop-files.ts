@@ -1,5 +1,6 @@
 /**
- * The files of a new shop (`npx svc-checkout init`): one Express server that sells one order per visit, serves the
+ * The files of a new shop (`npx svc-checkout init`): one Express server that sells one order, a cart per visitor
+ * with one checkout of its own (docs/one-payment.md), serves the
  * element through the merchant kit, and logs each payment the service confirms; and the package.json whose
  * `npm start` runs it beside a sandbox. What the README's first section walks through.
  */
@@ -15,7 +16,8 @@ export interface ShopTemplate {
 const quoted = (text: string) => `'${text.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'`;
 
 export function serverFile({ name }: ShopTemplate): string {
-  return `// ${name.replace(/\n/g, ' ')}: a shop in one file. Each visit to / sells one order: the page shows <svc-checkout>, whose
+  return `// ${name.replace(/\n/g, ' ')}: a shop in one file. Each visitor has a cart (in a cookie) and the cart one checkout:
+// the page at / shows <svc-checkout> where the cart stands (its form, its payment in progress, or its receipt), whose
 // script and calls this server's merchant kit serves at /checkout, and the kit logs each payment the service
 // confirms. \`npm start\` runs it beside a sandbox (svc-sandbox plays the payment service on this machine).
 //
@@ -45,25 +47,44 @@ function merchantKit(shopUrl) {
     merchantName: shopName,
     returnUrlOrigins: [new URL(shopUrl).origin],
     // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order.
-    onCallback: async ({ body }) => {
+    // \`checkout.alsoPaid\` names another order of the same cart paid too (one the payer left): refund one.
+    onCallback: async ({ body, checkout: cart }) => {
       console.log(\`order \${body.reference}: \${body.status}\${body.failureCode ? \` (\${body.failureCode})\` : ''}\`);
+      if (cart?.alsoPaid?.length) console.log(\`cart \${cart.reference} paid twice (\${cart.alsoPaid.join(', ')}): refund \${body.orderNo}\`);
     },
   });
 }
 let checkout;
 
-/** A new reference for every order: the service knows an order by it, so two buyers never share one. */
+/** A new reference for every cart: the service knows its orders by it, so two buyers never share one. */
 const newReference = () => \`ORDER-\${Date.now().toString(36).toUpperCase()}-\${randomBytes(3).toString('hex').toUpperCase()}\`;
+
+/** The visitor's cart: the reference in their cookie (the same cart at every visit), else a new one. */
+function cartOf(request, response) {
+  const reference = /(?:^|;\\s*)cart=(ORDER-[\\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
+  return reference ?? newCart(response);
+}
+
+function newCart(response) {
+  const reference = newReference();
+  response.cookie('cart', reference, { httpOnly: true, sameSite: 'lax' });
+  return reference;
+}
 
 const app = express();
 let kit;
 app.use((request, response, next) => kit(request, response, next)); // /checkout/…: the element and its calls, the callbacks
 
 app.get('/favicon.ico', (request, response) => response.status(204).end());
+app.get('/new', (request, response) => {
+  newCart(response);
+  response.redirect(303, '/');
+});
 app.get('/', async (request, response, next) => {
   try {
-    const checkoutToken = await checkout.checkoutToken({
-      reference: newReference(),
+    // The cart's checkout where it stands: the kit asks the service, and never starts a second payment of a cart.
+    const opened = await checkout.openCheckout({
+      reference: cartOf(request, response),
       amount: { total: 12_500, currency: 'EGP' }, // minor units: EGP 125.00
       country: 'EG',
       product: { name: 'Coffee beans', description: 'One bag of coffee beans, 1 kg' },
@@ -79,7 +100,8 @@ app.get('/', async (request, response, next) => {
 <body>
 <h1>\${shopName}</h1>
 <p>One bag of coffee beans, 1 kg.</p>
-<svc-checkout checkout-token="\${checkoutToken}"></svc-checkout>
+<svc-checkout checkout-token="\${opened.token}"\${opened.state === 'paid' ? ' status-only' : ''}></svc-checkout>
+\${opened.state === 'paid' ? '<p><a href="/new">Order again</a></p>' : ''}
 </body>
 </html>\`);
   } catch (error) {

@@ -77,28 +77,41 @@ describe('the whole-shop example', () => {
     expect((await fetch(`${shopUrl}/server.mjs`)).status).toBe(404);
   });
 
-  it('renders a fresh checkout token and reference per visit, and takes a reference code payment through its own kit', async () => {
-    const page = await browser.newPage();
+  it('keeps one checkout per cart: the same cart at every visit, its payment through its own kit, then its receipt', async () => {
+    // One browser context: one visitor, whose cart is in its cookie.
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const referenceOf = async () => page.$eval('code', (element) => element.textContent ?? '');
     const tokenOf = async () => page.$eval('svc-checkout', (element) => element.getAttribute('checkout-token') ?? '');
     await page.goto(`${shopUrl}/`, { waitUntil: 'load' });
-    const firstToken = await tokenOf();
+    const cart = await referenceOf();
+    expect(cart).toMatch(/^NCR-\d{8}-[0-9A-F]{8}$/);
+    expect(await tokenOf()).toMatch(/^ct1\./);
     await page.reload({ waitUntil: 'load' });
-    const token = await tokenOf();
-    expect(token).toMatch(/^ct1\./);
-    expect(token).not.toBe(firstToken);
+    expect(await referenceOf()).toBe(cart);
     await page.close();
 
     // The shop's name and the test badge from the kit's options and its service, with no attribute for either.
-    const badged = await browser.newPage();
+    const badged = await context.newPage();
     await badged.goto(`${shopUrl}/`, { waitUntil: 'load' });
     expect(await badged.$eval('svc-checkout', (element) => element.getAttributeNames().filter((name) => !name.startsWith('data-') && name !== 'dir'))).toEqual(['checkout-token']);
     await badged.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('.badge')?.textContent === 'Test mode', { timeout: 10_000 });
     await badged.close();
 
-    const reference = await payReferenceCode(browser, shopUrl, new SandboxControl(sandbox.url), () => shopOutput);
-    expect(reference).toMatch(/^NCR-\d{8}-[0-9A-F]{8}$/);
+    const reference = await payReferenceCode(context, shopUrl, new SandboxControl(sandbox.url), () => shopOutput);
+    expect(reference).toBe(cart);
     const orders = (await (await fetch(`${shopUrl}/orders`)).json()) as { reference: string; status: string }[];
     expect(orders.filter((order) => order.status === 'SUCCESS')).toEqual([expect.objectContaining({ reference })]);
     expect(new Set(orders.map((order) => order.reference)).size).toBe(orders.length);
+
+    // Paid: the cart's page is its receipt, never a form; "Order again" starts another cart.
+    const after = await context.newPage();
+    await after.goto(`${shopUrl}/`, { waitUntil: 'load' });
+    expect(await after.$eval('svc-checkout', (element) => element.hasAttribute('status-only'))).toBe(true);
+    await after.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.textContent?.includes('Payment received'), { timeout: 10_000 });
+    await after.click('a[href="/new"]');
+    await after.waitForFunction((paid) => document.querySelector('code')?.textContent !== paid, { timeout: 10_000 }, cart);
+    expect(await after.$eval('svc-checkout', (element) => element.hasAttribute('status-only'))).toBe(false);
+    await context.close();
   }, 60_000);
 });

@@ -310,6 +310,9 @@ describe('two kit processes sharing Redis, behind a round-robin proxy, in front 
     const paid = await stream.next('status', 2);
     expect(JSON.parse(paid.data)).toMatchObject({ orderNo: order.orderNo, status: 'SUCCESS' });
     expect(Date.now() - paidAt).toBeLessThan(1_000);
+    // The payer hears at once; the shop's hook a moment later (a payment first asks whether another attempt of its
+    // checkout was paid too: docs/one-payment.md).
+    await eventually('handled', () => handledFor(order.orderNo).length === 1);
     expect(handledFor(order.orderNo)).toHaveLength(1);
     expect(a.callbacks.some((line) => line.includes(order.orderNo))).toBe(true);
     // B counts on callbacks (it has heard them): the news came by pub/sub, not by a query.

@@ -3,7 +3,7 @@
  * an email and a mobile number, presses Pay; the sandbox's control API pays the code the page shows; the page must
  * say "Payment received" and the shop must print the order's verified callback.
  */
-import type { Browser } from 'puppeteer-core';
+import type { Browser, BrowserContext } from 'puppeteer-core';
 import { expect } from 'vitest';
 import type { SandboxControl } from '../../src/sandbox/index.js';
 
@@ -18,7 +18,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15
 }
 
 /** Pays one order through the shop at `shopUrl`; `output` is what the shop printed so far. Returns the order's reference. */
-export async function payReferenceCode(browser: Browser, shopUrl: string, control: SandboxControl, output: () => string): Promise<string> {
+export async function payReferenceCode(browser: Browser | BrowserContext, shopUrl: string, control: SandboxControl, output: () => string): Promise<string> {
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(String(error)));
