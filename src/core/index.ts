@@ -20,3 +20,4 @@ export * from './money.js';
 export * from './digits.js';
 export * from './stream.js';
 export * from './schedule.js';
+export * from './timings.js';

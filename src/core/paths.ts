@@ -48,6 +48,17 @@ export const MERCHANT_PATHS = {
    * the shop's tab (on the same origin) and closes itself.
    */
   returnPage: '/return',
+  /**
+   * `GET` (or `HEAD`): the readiness answer for load balancers (docs/observability.md): 200 while this process can take
+   * payments (the service reachable from it, its Redis answering), 503 otherwise. Unauthenticated, and it says nothing
+   * but those words.
+   */
+  health: '/health',
+  /**
+   * `POST`: the element's timings, sent as beacons when the page asks for them (`send-timings`); the kit publishes
+   * them on `svc-checkout:timing` (src/core/timings.ts, docs/observability.md).
+   */
+  timings: '/timings',
 } as const;
 
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;

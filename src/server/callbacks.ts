@@ -9,6 +9,7 @@
 import { CALLBACK_BODY, isTerminalStatus, parseJson, successEnvelope, validate, type CallbackBody, type PaymentStatus } from '../core/index.js';
 import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
 import { checkoutOfCallback, type CheckoutOf } from './checkouts.js';
+import { callbackChannel, elapsed, listened, traced, type CallbackTrace } from './diagnostics.js';
 import { envelope, errorMessage, logValue, problem, type Logger } from './http.js';
 import { decodeUtf8, verifyCallback } from './signature.js';
 
@@ -54,15 +55,35 @@ export interface HandOverOptions {
   onSettled?: ((event: CallbackEvent) => void) | undefined;
   /** What the event carries besides the service's words (a payment's other paid attempts), found once it is claimed. */
   prepare?: ((event: CallbackEvent) => Promise<CallbackEvent>) | undefined;
+  /** The kit's clock, for the lag from a callback's `timestamp` to its hand-over (svc-checkout:callback). */
+  now?: (() => number) | undefined;
 }
 
+/**
+ * Hands an outcome over; with `trace` (someone listens to svc-checkout:callback), notes there how long `onCallback`
+ * took, how long after the payment it ran, and what came of it.
+ */
+export type Deliver = (event: CallbackEvent, trace?: CallbackTrace) => Promise<HandOverResult>;
+
 /** Claims the outcome, runs `onCallback`, and records that it ran: exactly once across processes. */
-export function handOver(options: HandOverOptions): (event: CallbackEvent) => Promise<HandOverResult> {
+export function handOver(options: HandOverOptions): Deliver {
+  const deliver = claimAndHandle(options);
+  const now = options.now ?? Date.now;
+  return async (event, trace) => {
+    if (!trace) return deliver(event);
+    const result = await deliver(event, trace);
+    trace.outcome = result;
+    if (result === 'handled' && trace.eventAt !== undefined) trace.lagMs = Math.max(0, now() - trace.eventAt);
+    return result;
+  };
+}
+
+function claimAndHandle(options: HandOverOptions): (event: CallbackEvent, trace?: CallbackTrace) => Promise<HandOverResult> {
   const { store, logger } = options;
   const settled = (event: CallbackEvent) => {
     if (isTerminalStatus(event.body.status)) options.onSettled?.(event);
   };
-  return async function deliver(event) {
+  return async function deliver(event, trace) {
     const key = outcomeKey(event.body.orderNo, event.body.status, event.notifyId);
     let claim: CallbackClaim;
     try {
@@ -80,7 +101,13 @@ export function handOver(options: HandOverOptions): (event: CallbackEvent) => Pr
     }
     if (claim === 'busy') return 'busy';
     try {
-      await options.onCallback?.(options.prepare ? await options.prepare(event) : event);
+      const prepared = options.prepare ? await options.prepare(event) : event;
+      const handling = trace && options.onCallback ? performance.now() : undefined;
+      try {
+        await options.onCallback?.(prepared);
+      } finally {
+        if (trace && handling !== undefined) trace.handlerMs = elapsed(handling);
+      }
     } catch (error) {
       // A release that cannot reach the store leaves the claim to its lease: the next delivery after it is handled.
       await Promise.resolve(store.release(key)).catch((releaseError: unknown) => {
@@ -112,7 +139,8 @@ const retryLater = (message: string) => problem(503, message, {}, { 'Retry-After
 export function callbackReceiver(options: CallbackReceiverOptions): (request: Request, body: Uint8Array) => Promise<Response> {
   const { logger } = options;
   const deliver = handOver(options);
-  return async function receiveCallback(request, body) {
+
+  async function receive(request: Request, body: Uint8Array, trace?: CallbackTrace): Promise<Response> {
     const verification = await verifyCallback({
       headers: request.headers,
       body,
@@ -121,25 +149,33 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       now: options.now(),
       toleranceSeconds: options.toleranceSeconds,
     });
+    if (trace) trace.verified = verification.ok;
     if (!verification.ok) {
       logger.warn(`svc-checkout: callback rejected: ${verification.reason}`);
+      if (trace) Object.assign(trace, { outcome: 'rejected', reason: verification.reason });
       return problem(401, `callback rejected: ${verification.message}`, { reason: verification.reason });
     }
     const raw = decodeUtf8(body);
     const parsed = raw === undefined ? undefined : parseJson(raw);
-    if (raw === undefined || !parsed?.ok) return problem(400, 'the callback body is not JSON');
-    const checked = validate<CallbackEvent['body']>(CALLBACK_BODY, parsed.value);
-    if (!checked.ok) {
+    const checked = parsed?.ok ? validate<CallbackEvent['body']>(CALLBACK_BODY, parsed.value) : undefined;
+    if (!checked?.ok) {
+      if (trace) trace.outcome = 'invalid';
+      if (!checked) return problem(400, 'the callback body is not JSON');
       const broken = checked.violations.map((violation) => `${violation.field} (${violation.rule})`).join(', ');
       logger.warn(`svc-checkout: a signed callback breaks the specification and was refused: ${broken}`);
       return problem(400, 'the callback body breaks the specification', { errors: checked.violations });
     }
     const callback = checked.value;
+    if (trace) {
+      Object.assign(trace, { notifyId: callback.notifyId, orderNo: callback.orderNo, reference: callback.reference, status: callback.status });
+      const eventAt = Number(callback.timestamp);
+      if (Number.isSafeInteger(eventAt)) trace.eventAt = eventAt;
+    }
     const checkout = checkoutOfCallback(request.url, callback.reference);
-    const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw, timestamp: verification.timestamp, ...(checkout ? { checkout } : {}) };
+    const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw: raw!, timestamp: verification.timestamp, ...(checkout ? { checkout } : {}) };
     // The payer learns a verified status at once, whether or not the shop's hook has run (or can run now).
     options.onVerified?.(event);
-    switch (await deliver(event)) {
+    switch (await deliver(event, trace)) {
       case 'handled':
         return envelope(successEnvelope({ duplicate: false }));
       case 'duplicate':
@@ -152,5 +188,18 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       case 'failed':
         return problem(500, 'the callback could not be handled; the service will send it again');
     }
+  }
+
+  return function receiveCallback(request, body) {
+    if (!listened(callbackChannel)) return receive(request, body);
+    const trace: CallbackTrace = { source: 'callback' };
+    const started = performance.now();
+    return traced(callbackChannel, trace, async () => {
+      try {
+        return await receive(request, body, trace);
+      } finally {
+        trace.durationMs = elapsed(started);
+      }
+    });
   };
 }

@@ -7,13 +7,15 @@
  * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
  * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
-import { CHECKOUT_TOKEN_HEADER, DEFAULT_ATTEMPTS, isHttpUrl, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, DEFAULT_ATTEMPTS, isHttpUrl, isPayMethod, isPlainObject, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
 import { checkoutProgress, otherPaidAttempts, type CheckoutProgress } from './checkouts.js';
 import { isLiveAddressAllowed, isLoopbackHost, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
 import { rememberedLocalOrigin } from './client-address.js';
 import { ElementFiles, type ElementScript } from './element-files.js';
+import { listened, requestChannel, traceRequest, traceStreamRequest, type RequestTrace } from './diagnostics.js';
+import { healthAnswer } from './health.js';
 import {
   errorMessage,
   logValue,
@@ -50,6 +52,7 @@ import { DEFAULT_IPV6_CLIENT_PREFIX } from './client-address.js';
 import { checkMovedStreamOptions, resolveLimits, type ThrottleLimits } from './limits.js';
 import { STATUS_SHARED_MS } from './status-queries.js';
 import { MemoryThrottleStore, type ThrottleStore } from './throttle.js';
+import { receiveTimings } from './timings.js';
 
 export { OrderRejection } from './payments.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource } from './payments.js';
@@ -288,6 +291,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const handOverOptions = {
     store,
     logger,
+    now,
     onCallback: options.onCallback,
     onSettled: (event: CallbackEvent) => reconciler?.settled(event.body.orderNo),
     // A payment of a checkout: the service is asked whether another attempt of it was paid too (a second payment).
@@ -326,6 +330,8 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     });
   }
 
+  const health = healthAnswer(client, [store, throttleStore, statusBus, reconciliationStore]);
+
   /** `GET /payments/events`: proved like the status route; tokens in headers, or in the query string for EventSource. */
   async function events(request: Request): Promise<Response> {
     if (!hub) return problem(404, 'no such path');
@@ -351,31 +357,43 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     return streamHub.open(request, proven.proof, admitted.release);
   }
 
-  const json = (route: Route) => (request: KitRequest, body: Uint8Array) => withJson(body, (value) => route(value, request));
+  const failed = (error: unknown) => {
+    logger.error(`svc-checkout: request failed: ${errorMessage(error)}`);
+    return problemAnswer(500, 'internal error');
+  };
+
+  /**
+   * An element call: its body as JSON to its route. Traced when someone listens, a failure answered 500 within the
+   * trace; otherwise exactly as without channels (the paths below answer a failure).
+   */
+  const json = (route: Route, operation: ElementOperation) => {
+    const call = (request: KitRequest, body: Uint8Array, trace?: RequestTrace) =>
+      withJson(body, (value) => {
+        if (trace && isPlainObject(value) && isPayMethod(value['payMethod'])) trace.method = value['payMethod'];
+        return route(value, request);
+      });
+    return (request: KitRequest, body: Uint8Array) =>
+      listened(requestChannel) ? traceRequest(operation, (trace) => call(request, body, trace).catch(failed)) : call(request, body);
+  };
 
   /** The element's calls, by operation: answers, which the Web path wraps in a Response and the Node adapter writes. */
   const elementCalls: Record<ElementOperation, (request: KitRequest, body: Uint8Array) => Promise<Answer>> = {
-    create: json(payments.routes.create),
-    otp: json(payments.routes.otp),
-    pin: json(payments.routes.pin),
-    resendOtp: json(payments.routes.resendOtp),
-    status: json(payments.routes.status),
+    create: json(payments.routes.create, 'create'),
+    otp: json(payments.routes.otp, 'otp'),
+    pin: json(payments.routes.pin, 'pin'),
+    resendOtp: json(payments.routes.resendOtp, 'resendOtp'),
+    status: json(payments.routes.status, 'status'),
   };
   const web = (call: (request: KitRequest, body: Uint8Array) => Promise<Answer>) => async (request: Request, body: Uint8Array) =>
     toResponse(await call(request, body));
 
-  const posts: Record<Exclude<MerchantOperation, 'returnPage' | 'events'>, (request: Request, body: Uint8Array) => Promise<Response>> = {
+  const posts: Record<ElementOperation | 'callbacks', (request: Request, body: Uint8Array) => Promise<Response>> = {
     create: web(elementCalls.create),
     otp: web(elementCalls.otp),
     pin: web(elementCalls.pin),
     resendOtp: web(elementCalls.resendOtp),
     status: web(elementCalls.status),
     callbacks: receiveCallback,
-  };
-
-  const failed = (error: unknown) => {
-    logger.error(`svc-checkout: request failed: ${errorMessage(error)}`);
-    return problemAnswer(500, 'internal error');
   };
 
   /** Under toNodeListener: the element's calls, as the Web path below serves them, without a Request or Response. */
@@ -421,9 +439,14 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       }
       if (operation === 'events') {
         if (request.method !== 'GET') return problem(405, 'only GET is served here', {}, { Allow: 'GET' });
-        return await events(request);
+        return await (listened(requestChannel) ? traceStreamRequest(() => events(request)) : events(request));
+      }
+      if (operation === 'health') {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return problem(405, 'only GET is served here', {}, { Allow: 'GET, HEAD' });
+        return await health(request.method);
       }
       if (request.method !== 'POST') return problem(405, 'only POST is served here', {}, { Allow: 'POST' });
+      if (operation === 'timings') return await receiveTimings(request);
       if (operation !== 'callbacks' && !JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
         return problem(415, 'the body must be JSON (Content-Type: application/json)');
       }
@@ -466,7 +489,7 @@ function loopbackOrigin(request: KitRequest): string | undefined {
   return origin !== null && isLoopbackHost(new URL(origin).hostname) ? origin : undefined;
 }
 
-type ElementOperation = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>;
+type ElementOperation = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events' | 'health' | 'timings'>;
 
 function operationFor(pathname: string, basePath: string): MerchantOperation | undefined {
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;

@@ -37,6 +37,20 @@ export { MemoryStatusBus, statusUpdateOf } from './status-bus.js';
 export type { StatusBus, StatusBusListener, StatusUpdate } from './status-bus.js';
 export { DEFAULT_STREAM_OPTIONS, STREAM_POLL_BACKOFF } from './streams.js';
 export type { StreamOptions, Timers } from './streams.js';
+export { CHANNELS } from './diagnostics.js';
+export type {
+  ServiceCallTrace,
+  RequestTrace,
+  RequestRoute,
+  RequestOutcome,
+  CallbackTrace,
+  CallbackOutcome,
+  StreamTrace,
+  StreamCloseReason,
+  SweepTrace,
+  RedisStateMessage,
+  TimingMessage,
+} from './diagnostics.js';
 export { toNodeListener } from './node.js';
 export type { NodeListener, NodeListenerOptions, NodeRequest, NodeResponse } from './node.js';
 export * from '../core/index.js';

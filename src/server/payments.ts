@@ -123,7 +123,7 @@ export interface StatusProofs {
 export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Answer };
 
 export interface PaymentRoutes {
-  routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events'>, Route>;
+  routes: Record<Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events' | 'health' | 'timings'>, Route>;
   /** The status query a request may make, proved exactly as the status route proves it (for the status stream). */
   proveStatusQuery(value: Record<string, unknown>, request: KitRequest, proofs: StatusProofs): Promise<ProvenStatusQuery>;
   /** One status query, shared with the others for the same order (the status stream's own checks). */

@@ -11,8 +11,9 @@
  */
 import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentStatus, type Envelope, type StatusRequest } from '../core/index.js';
 import { StoreUnavailableError } from './callback-store.js';
-import type { CallbackEvent, HandOverResult } from './callbacks.js';
+import type { CallbackEvent, Deliver } from './callbacks.js';
 import type { CheckoutOf } from './checkouts.js';
+import { callbackChannel, elapsed, listened, sweepChannel, traced, type CallbackTrace, type SweepTrace } from './diagnostics.js';
 import { errorMessage, logValue, type Logger } from './http.js';
 import type { ThrottleStore } from './throttle.js';
 
@@ -132,7 +133,7 @@ export interface ReconcilerOptions {
   throttleStore: ThrottleStore;
   query(query: StatusRequest): Promise<Envelope>;
   /** The exactly-once hand-over the callbacks use. */
-  deliver(event: CallbackEvent): Promise<HandOverResult>;
+  deliver: Deliver;
   /** A settled status the kit found: the status streams hear of it. Must not throw. */
   found(event: CallbackEvent): void;
   options: ResolvedReconcileOptions;
@@ -213,10 +214,36 @@ export class Reconciler {
 
   /** Asks about every due order, within the rate; one sweep at a time in a process. */
   sweep(): Promise<SweepReport> {
-    this.#sweeping ??= this.#sweep().finally(() => {
+    this.#sweeping ??= (listened(sweepChannel) ? this.#tracedSweep() : this.#sweep()).finally(() => {
       this.#sweeping = undefined;
     });
     return this.#sweeping;
+  }
+
+  /** A sweep traced on svc-checkout:sweep (someone listens): its report, and how long it took. */
+  #tracedSweep(): Promise<SweepReport> {
+    const trace: SweepTrace = {};
+    const started = performance.now();
+    return traced(sweepChannel!, trace, async () => {
+      const report = await this.#sweep();
+      Object.assign(trace, report, { durationMs: elapsed(started) });
+      return report;
+    });
+  }
+
+  /** The hand-over of an outcome the kit found, traced on svc-checkout:callback as a callback is (someone listens). */
+  #deliver(event: CallbackEvent): ReturnType<Deliver> {
+    if (!listened(callbackChannel)) return this.#options.deliver(event);
+    const { orderNo, reference, status } = event.body;
+    const trace: CallbackTrace = { source: 'reconciliation', orderNo, reference, status };
+    const started = performance.now();
+    return traced(callbackChannel, trace, async () => {
+      try {
+        return await this.#options.deliver(event, trace);
+      } finally {
+        trace.durationMs = elapsed(started);
+      }
+    });
   }
 
   async #sweep(): Promise<SweepReport> {
@@ -288,7 +315,7 @@ export class Reconciler {
     }
     const event = reconciledEvent(order, data, status, now);
     this.#options.found(event);
-    const result = await this.#options.deliver(event);
+    const result = await this.#deliver(event);
     if (result === 'handled') report.handled += 1;
     if (result === 'handled' || result === 'duplicate') await this.#forget(order.orderNo, report);
     // Being handled elsewhere (a callback under way): looked at again at the next sweep.

@@ -14,6 +14,8 @@
  * does not start.
  */
 import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
+import { publish, redisChannel, type RedisStateMessage } from './diagnostics.js';
+import type { SharedStoreState } from './health.js';
 import { errorMessage, type Logger } from './http.js';
 import type { ReconciliationStore, TrackedOrder } from './reconciliation.js';
 import { checkDurability, type DurabilityRisk } from './redis-durability.js';
@@ -237,17 +239,23 @@ class CircuitOpenError extends StoreUnavailableError {}
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Says once that Redis went away, and once that it came back. */
+/** Says once that Redis went away, and once that it came back: in the log, and on svc-checkout:redis. */
 class Health {
   #up = true;
   readonly #listeners = new Set<(up: boolean) => void>();
   constructor(
     private readonly logger: Logger,
     private readonly where: string,
+    private readonly merchantId: string | undefined,
   ) {}
 
   get up(): boolean {
     return this.#up;
+  }
+
+  /** Tells svc-checkout:redis the state now (at the start, then at each change). */
+  publish(): void {
+    publish(redisChannel, (): RedisStateMessage => ({ state: this.#up ? 'up' : 'down', ...(this.merchantId ? { merchantId: this.merchantId } : {}) }));
   }
 
   onChange(listener: (up: boolean) => void): void {
@@ -261,6 +269,7 @@ class Health {
       `svc-checkout: Redis at ${this.where} is unreachable (${cause}). Until it returns: status streams query the service ` +
         'instead of waiting for callbacks, callbacks are answered 503 (the service sends them again), throttles count in each process.',
     );
+    this.publish();
     for (const listener of [...this.#listeners]) listener(false);
   }
 
@@ -268,6 +277,7 @@ class Health {
     if (this.#up) return;
     this.#up = true;
     this.logger.warn(`svc-checkout: Redis at ${this.where} is back: callbacks, throttles and status updates are shared again.`);
+    this.publish();
     for (const listener of [...this.#listeners]) listener(true);
   }
 }
@@ -297,6 +307,11 @@ class Connection {
     /** The heartbeat's command, on the probe; it checks what it answers (the epoch) itself. */
     private readonly heartbeat: () => Promise<void>,
   ) {}
+
+  /** Redis answers: the heartbeat finds it, and the client's connection is up. */
+  get available(): boolean {
+    return this.health.up && this.link.ready;
+  }
 
   /** A task that must run before Redis counts as back (write what could not be written). */
   onRecovery(task: () => Promise<void>): void {
@@ -421,7 +436,12 @@ class Connection {
  * De-duplicates outcomes across processes, with a short lease on each claim, renewed while its handling runs: a
  * process that dies holds an outcome for one lease at most.
  */
-export class RedisCallbackStore implements CallbackStore {
+export class RedisCallbackStore implements CallbackStore, SharedStoreState {
+  readonly backend = 'redis';
+  /** Whether Redis answers now (the readiness answer says so). */
+  get available(): boolean {
+    return this.connection.available;
+  }
   /** This process's claims: only the claimant releases (a lease that ran out may have passed it on). */
   readonly #marks = new Map<string, { mark: string; renewal: ReturnType<typeof setInterval> }>();
   /** Handled here, not yet written (Redis was away): written before Redis counts as back. */
@@ -514,7 +534,12 @@ export class RedisCallbackStore implements CallbackStore {
  * Counts throttled calls across processes in fixed windows, and the places open streams hold; while Redis is
  * away, in this process. The places' keys share one hash slot (`{<prefix>open}`), as one script reads them all.
  */
-export class RedisThrottleStore implements ThrottleStore {
+export class RedisThrottleStore implements ThrottleStore, SharedStoreState {
+  readonly backend = 'redis';
+  /** Whether Redis answers now (the readiness answer says so). */
+  get available(): boolean {
+    return this.connection.available;
+  }
   readonly #local = new MemoryThrottleStore();
   readonly #process = crypto.randomUUID();
   readonly #slot: string;
@@ -619,7 +644,12 @@ export class RedisThrottleStore implements ThrottleStore {
 }
 
 /** The orders to reconcile, shared: a sorted set of due times and a hash of the orders, in one hash slot. */
-export class RedisReconciliationStore implements ReconciliationStore {
+export class RedisReconciliationStore implements ReconciliationStore, SharedStoreState {
+  readonly backend = 'redis';
+  /** Whether Redis answers now (the readiness answer says so). */
+  get available(): boolean {
+    return this.connection.available;
+  }
   readonly #keys: [due: string, orders: string];
   constructor(
     private readonly connection: Connection,
@@ -658,7 +688,12 @@ export class RedisReconciliationStore implements ReconciliationStore {
 }
 
 /** Status updates through Redis pub/sub: to this process's listeners at once, to the other processes through Redis. */
-export class RedisStatusBus implements StatusBus {
+export class RedisStatusBus implements StatusBus, SharedStoreState {
+  readonly backend = 'redis';
+  /** Whether Redis answers now (the readiness answer says so). */
+  get available(): boolean {
+    return this.connection.available;
+  }
   readonly #listeners = new Set<StatusBusListener>();
   readonly #origin = crypto.randomUUID();
   #live = false;
@@ -798,7 +833,7 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
   const commandTimeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const leaseMs = positive('leaseMs', options.leaseMs, 10_000, 300);
   const holdMs = positive('recoveryHoldMs', options.recoveryHoldMs, 2_000, 0);
-  const health = new Health(logger, where);
+  const health = new Health(logger, where, options.merchantId);
   let started = false;
   let subscribed = false;
 
@@ -890,6 +925,7 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
   started = true;
   bus.setLive(subscribed);
   connection.start();
+  health.publish();
 
   const callbackStore = new RedisCallbackStore(connection, prefix, leaseMs, positive('ttlMs', options.ttlMs, 73 * 3_600_000), options.merchantId);
   const throttleStore = new RedisThrottleStore(connection, prefix, options.merchantId, positive('openLeaseMs', options.openLeaseMs, 30_000, 3));
@@ -903,7 +939,7 @@ export async function connectRedis(options: RedisKitOptions = {}): Promise<Redis
     merchantId: options.merchantId,
     keyPrefix: prefix,
     get available() {
-      return health.up && link.ready;
+      return connection!.available;
     },
     async close() {
       started = false;

@@ -72,6 +72,33 @@ export interface NodeHttp {
   Agent: new (options: { keepAlive: boolean; timeout?: number; scheduling?: 'fifo' | 'lifo' }) => NodeAgent;
 }
 
+/** A channel of node:diagnostics_channel, as the kit publishes on it. */
+export interface NodeChannel {
+  readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
+}
+
+/**
+ * A tracing channel: `tracePromise` publishes `start` and `end` around the call, then `asyncStart` and `asyncEnd` when
+ * its promise settles (`error` before them when it rejects), each with the same context object. `hasSubscribers` is
+ * missing in Bun: then the five channels say.
+ */
+export interface NodeTracingChannel {
+  readonly hasSubscribers?: boolean;
+  readonly start: NodeChannel;
+  readonly end: NodeChannel;
+  readonly asyncStart: NodeChannel;
+  readonly asyncEnd: NodeChannel;
+  readonly error: NodeChannel;
+  tracePromise<T>(work: () => Promise<T>, context: object): Promise<T>;
+  subscribe(handlers: Record<'start' | 'end' | 'asyncStart' | 'asyncEnd' | 'error', (context: any) => void>): void;
+}
+
+export interface NodeDiagnosticsChannel {
+  channel(name: string): NodeChannel;
+  tracingChannel(name: string): NodeTracingChannel;
+}
+
 /** The members of Node's Buffer the kit uses (Node, Bun and Deno all have it, as a global). */
 export interface NodeBuffer {
   byteLength(text: string): number;
@@ -100,6 +127,12 @@ export const nodeFs = builtin<NodeFs>('node:fs');
 /** node:http and node:https, or undefined: then fetch carries the calls to the service. */
 export const nodeHttp = builtin<NodeHttp>('node:http');
 export const nodeHttps = builtin<NodeHttp>('node:https');
+
+/**
+ * node:diagnostics_channel, or undefined (the Edge Runtime, workerd without nodejs_compat, Node before 20.16): then the
+ * kit has no channels and publishes nothing (diagnostics.ts).
+ */
+export const nodeDiagnostics = builtin<NodeDiagnosticsChannel>('node:diagnostics_channel');
 
 /** Node's Buffer, or undefined: then the kit's own code measures and encodes text. */
 export const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;

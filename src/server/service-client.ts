@@ -27,6 +27,7 @@ import {
   type Validation,
 } from '../core/index.js';
 import { isLiveAddressAllowed } from './addresses.js';
+import { elapsed, listened, serviceChannel, traced, type ServiceCallTrace } from './diagnostics.js';
 import { signRequest, signRequestNow } from './signature.js';
 import { fetchExchange, nodeExchange, TransportFailure, type AbortSignalLike, type Exchange } from './transport.js';
 
@@ -121,6 +122,11 @@ export class ServiceClient {
   readonly #retryDelayMs: number;
   readonly #otpPath: 'action' | 'create';
   readonly #exchange: Exchange;
+  readonly #fetch: typeof fetch | undefined;
+  /** When a call last got an answer, and when one last got none (this machine's clock): the readiness answer reads them. */
+  #answeredAt = 0;
+  #unansweredAt = 0;
+  #probe: Promise<boolean> | undefined;
   /** The service's time as its latest dated answer told it, and when that answer came (this machine's clock). */
   #serviceTime: { at: number; receivedAt: number } | undefined;
 
@@ -138,6 +144,7 @@ export class ServiceClient {
     this.#retries = count(options.retries, 2, 'retries', 0);
     this.#retryDelayMs = count(options.retryDelayMs, 250, 'retryDelayMs', 0);
     this.#otpPath = options.otpPath ?? 'action';
+    this.#fetch = options.fetch;
     this.#exchange = options.fetch
       ? fetchExchange(this.baseUrl, options.fetch)
       : (nodeExchange(this.baseUrl) ?? fetchExchange(this.baseUrl, (input, init) => fetch(input, init)));
@@ -211,7 +218,9 @@ export class ServiceClient {
     const retries = options.retries === undefined ? this.#retries : count(options.retries, 0, 'retries', 0);
     for (let attempt = 0; ; attempt++) {
       try {
-        const envelope = await this.#attempt<T>(operation, path, headers, text, options.signal);
+        const envelope = await (listened(serviceChannel)
+          ? this.#traced<T>(operation, path, headers, text, body, attempt, options.signal)
+          : this.#attempt<T>(operation, path, headers, text, options.signal));
         if (envelope.code === '50003' && SERVICE_OPERATIONS[operation].safeToRepeat && attempt < retries) {
           await this.#pause(attempt, options.signal);
           continue;
@@ -226,6 +235,54 @@ export class ServiceClient {
     }
   }
 
+  /**
+   * Whether the service answers this process: as its latest call found, when that was within `maxAgeMs`; else a `HEAD`
+   * of its base address, unsigned, answered with any HTTP status within `timeoutMs` (one at a time).
+   */
+  reachable(maxAgeMs: number, timeoutMs: number): Promise<boolean> {
+    const latest = Math.max(this.#answeredAt, this.#unansweredAt);
+    if (latest > 0 && Date.now() - latest <= maxAgeMs) return Promise.resolve(this.#answeredAt >= this.#unansweredAt);
+    const fetchImpl = this.#fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
+    this.#probe ??= fetchImpl(this.baseUrl, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) })
+      .then(
+        (response) => {
+          void response.body?.cancel().catch(() => undefined);
+          this.#answeredAt = Date.now();
+          return true;
+        },
+        () => {
+          this.#unansweredAt = Date.now();
+          return false;
+        },
+      )
+      .finally(() => {
+        this.#probe = undefined;
+      });
+    return this.#probe;
+  }
+
+  /** One try as `#attempt` makes it, traced on `svc-checkout:service` (someone listens). */
+  #traced<T>(operation: ServiceOperation, path: string, headers: Record<string, string>, text: string, body: unknown, attempt: number, signal?: AbortSignalLike): Promise<Envelope<T>> {
+    const context: ServiceCallTrace = { operation, path, attempt: attempt + 1 };
+    const named = isPlainObject(body) ? body : {};
+    if (typeof named['reference'] === 'string') context.reference = named['reference'];
+    if (typeof named['orderNo'] === 'string') context.orderNo = named['orderNo'];
+    const started = performance.now();
+    return traced(serviceChannel!, context, async () => {
+      try {
+        const envelope = await this.#attempt<T>(operation, path, headers, text, signal);
+        context.status = 200;
+        context.code = envelope.code;
+        return envelope;
+      } catch (error) {
+        if (error instanceof ServiceError && error.status !== undefined) context.status = error.status;
+        throw error;
+      } finally {
+        context.durationMs = elapsed(started);
+      }
+    });
+  }
+
   /** One try: an envelope, or a `ServiceError` that says what went wrong (or the caller's own abort). */
   async #attempt<T>(operation: ServiceOperation, path: string, headers: Record<string, string>, body: string, signal?: AbortSignalLike): Promise<Envelope<T>> {
     let answer: { status: number; text: string; date?: string | undefined };
@@ -233,6 +290,8 @@ export class ServiceClient {
       answer = await this.#exchange({ path, headers, body, timeoutMs: this.#timeoutMs, signal });
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
+      if (error.status === undefined) this.#unansweredAt = Date.now();
+      else this.#answeredAt = Date.now();
       const cause = error.cause;
       if (error.status !== undefined) {
         throw new ServiceError(error.kind, operation, `${operation}: the answer was cut off`, error.status, { cause });
@@ -242,9 +301,11 @@ export class ServiceClient {
       }
       throw new ServiceError('network', operation, `${operation}: the service could not be reached (${connectionErrorName(cause)})`, undefined, { cause });
     }
+    const receivedAt = Date.now();
+    this.#answeredAt = receivedAt;
     if (answer.date !== undefined) {
       const at = Date.parse(answer.date);
-      if (Number.isFinite(at)) this.#serviceTime = { at, receivedAt: Date.now() };
+      if (Number.isFinite(at)) this.#serviceTime = { at, receivedAt };
     }
     if (answer.status !== 200) {
       throw new ServiceError('http', operation, `${operation}: the service answered HTTP ${answer.status}`, answer.status);

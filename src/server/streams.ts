@@ -27,6 +27,7 @@ import {
 } from '../core/index.js';
 import { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, pollDelay, type Timers } from '../core/index.js';
 import { BoundedMap } from './bounded-map.js';
+import { elapsed, listened, streamChannel, type StreamCloseReason, type StreamTrace } from './diagnostics.js';
 import { errorMessage, type Logger } from './http.js';
 import type { StatusBus, StatusUpdate } from './status-bus.js';
 
@@ -116,6 +117,8 @@ class Connection {
   /** The status this client has (from `Last-Event-ID` on a resumed stream). */
   seen: PaymentStatus | undefined;
   closed = false;
+  /** Told why the stream closed (svc-checkout:stream, when someone listens). */
+  onClosed: ((reason: StreamCloseReason) => void) | undefined;
   constructor(
     private readonly controller: ReadableStreamDefaultController<Uint8Array>,
     private readonly onClose: (connection: Connection) => void,
@@ -124,20 +127,21 @@ class Connection {
   write(text: string): void {
     if (this.closed) return;
     if ((this.controller.desiredSize ?? 0) < -MAX_UNREAD_EVENTS) {
-      this.close(); // the client stopped reading: nothing it would see, and memory it holds
+      this.close('slow-client'); // the client stopped reading: nothing it would see, and memory it holds
       return;
     }
     try {
       this.controller.enqueue(encoder.encode(text));
     } catch {
-      this.close();
+      this.close('client');
     }
   }
 
   /** Ends the response (the kit's side) or forgets it (the client left); the same cleanup either way. */
-  close(): void {
+  close(reason: StreamCloseReason): void {
     if (this.closed) return;
     this.closed = true;
+    this.onClosed?.(reason);
     try {
       this.controller.close();
     } catch {
@@ -245,7 +249,7 @@ export class StatusHub {
     watch.deadline ??= proof.deadline;
 
     let connection!: Connection;
-    const detach = () => connection.close();
+    const detach = () => connection.close('client');
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         connection = new Connection(controller, (closed) => {
@@ -254,7 +258,7 @@ export class StatusHub {
           this.#detach(watch, closed);
         });
       },
-      cancel: () => connection.close(),
+      cancel: () => connection.close('client'),
     });
     const seen = request.headers.get('last-event-id');
     if (isPaymentStatus(seen)) connection.seen = seen;
@@ -265,7 +269,8 @@ export class StatusHub {
     connection.write(encodeEvent({ retry: this.#limits.retrySeconds * 1000 }) + this.#scheduleEvent(watch));
     this.#armHeartbeat();
     if (existing) this.#deliverTo(watch, [connection]);
-    if (request.signal.aborted) connection.close();
+    if (listened(streamChannel)) this.#trace(connection, proof);
+    if (request.signal.aborted) connection.close('client');
     return new Response(body, {
       status: 200,
       headers: {
@@ -275,6 +280,19 @@ export class StatusHub {
         'X-Content-Type-Options': 'nosniff',
       },
     });
+  }
+
+  /** The stream's life on svc-checkout:stream: `start` now, `asyncEnd` when it closes, with why. */
+  #trace(connection: Connection, proof: StreamProof): void {
+    const trace: StreamTrace = proof.query.orderNo !== undefined ? { orderNo: proof.query.orderNo } : { reference: proof.query.reference };
+    const started = performance.now();
+    const closed = new Promise<void>((resolve) => {
+      connection.onClosed = (reason) => {
+        Object.assign(trace, { reason, durationMs: elapsed(started) });
+        resolve();
+      };
+    });
+    void streamChannel!.tracePromise(() => closed, trace);
   }
 
   /** A status the status route saw: news for the streams of that order in this process. */
@@ -467,7 +485,7 @@ export class StatusHub {
       const end = reason ? encodeEvent({ event: STREAM_EVENTS.end, data: JSON.stringify({ reason }) }) : '';
       for (const connection of [...watch.connections]) {
         if (end) connection.write(end);
-        connection.close();
+        connection.close(reason ?? 'limit');
       }
     });
   }

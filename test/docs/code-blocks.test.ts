@@ -32,7 +32,7 @@ const DOCUMENTS: string[] = await documents();
  * Pages other engineers are writing at the same time, linked already from the pages that point at their topics; the
  * lead merges them. Each must not exist yet: once it lands, this list loses it and its links are checked as any.
  */
-const PAGES_BEING_WRITTEN = ['docs/observability.md'];
+const PAGES_BEING_WRITTEN: string[] = [];
 
 interface Block {
   language: string;

@@ -2,4 +2,4 @@
 // Next.js middleware), against the same kit on Node.
 import { describeConformance } from '../../support/runtimes/conformance.js';
 
-describeConformance('edge-runtime', { signsWith: 'WebCrypto', callsWith: 'fetch' });
+describeConformance('edge-runtime', { signsWith: 'WebCrypto', callsWith: 'fetch', channels: 'none' });

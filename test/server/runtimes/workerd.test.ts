@@ -2,4 +2,4 @@
 // module Worker without nodejs_compat, against the same kit on Node.
 import { describeConformance } from '../../support/runtimes/conformance.js';
 
-describeConformance('workerd', { signsWith: 'WebCrypto', callsWith: 'fetch' });
+describeConformance('workerd', { signsWith: 'WebCrypto', callsWith: 'fetch', channels: 'none' });

@@ -29,6 +29,8 @@ export interface RuntimeTraits {
   /** How the kit signs and calls the service there: Node's modules where the runtime has them, else the Web's. */
   signsWith: 'node:crypto' | 'WebCrypto';
   callsWith: 'node:http' | 'fetch';
+  /** Whether the kit publishes its diagnostics channels there: where the runtime has node:diagnostics_channel. */
+  channels: 'node:diagnostics_channel' | 'none';
 }
 
 /** What the service received since a point: path, signature, merchant and the exact bytes. */
@@ -92,7 +94,8 @@ export function describeConformance(name: RuntimeName, traits: RuntimeTraits): v
     node = { url: nodeServer.url, service: nodeService, stop: () => nodeServer.close() };
 
     const runtimeService = await startRecordedSandbox(credentials, now);
-    const started = await startRuntime(name, config(runtimeService));
+    // Traced there where it can be (every channel subscribed), untraced on Node: the answers and bytes must not differ.
+    const started = await startRuntime(name, { ...config(runtimeService), channels: true });
     runtimeService.deliverTo(`${started.url}${MERCHANT_PATHS.callbacks}`);
     runtime = { url: started.url, service: runtimeService, stop: () => started.stop() };
 
@@ -121,6 +124,21 @@ export function describeConformance(name: RuntimeName, traits: RuntimeTraits): v
       expect(await (await fetch(`${runtime.url}/__runner/about`)).json()).toEqual({ runtime: name, ...traits });
       expect(orders.map((order) => order.token)).toEqual(orders.map(() => expect.stringMatching(/^ot1\./)));
     });
+
+    it(
+      traits.channels === 'none'
+        ? 'publishes no diagnostics channel there (the runtime has no node:diagnostics_channel), and runs all the same'
+        : 'publishes its diagnostics channels there: a status query traced as the element’s call and as the call to the service',
+      async () => {
+        const traced = async () => (await (await fetch(`${runtime.url}/__runner/traces`)).json()) as string[];
+        const before = (await traced()).length;
+        const answer = await post(MERCHANT_PATHS.status, {}, { [ORDER_TOKEN_HEADER]: orders[3]!.token });
+        expect((answer.json as { code: string }).code).toBe('00000');
+        const traces = (await traced()).slice(before);
+        if (traits.channels === 'none') expect(traces).toEqual([]);
+        else expect(traces).toEqual(['svc-checkout:service status 200 00000', 'svc-checkout:request status ok']);
+      },
+    );
 
     it('issues and checks the same checkout and order tokens', async () => {
       const shapes = ['Pos create', 'BankAccount create', 'ReferenceCode create'].map((shape) => shapeNamed(shape).valid);

@@ -6,7 +6,7 @@
  * No Node module, no runtime's own API: only the Web platform and the kit, so that the same file runs everywhere.
  */
 import * as kit from '../../../src/server/index.js';
-import { nodeCrypto, nodeHttp } from '../../../src/server/runtime.js';
+import { nodeCrypto, nodeDiagnostics, nodeHttp } from '../../../src/server/runtime.js';
 
 export interface KitAppConfig {
   merchantId: string;
@@ -18,7 +18,17 @@ export interface KitAppConfig {
   now?: number;
   /** `streams` options of the kit (`false`: off). */
   streams?: kit.StreamOptions | false;
+  /** Subscribe to the kit's tracing channels, where the runtime has node:diagnostics_channel (/__runner/traces). */
+  channels?: boolean;
 }
+
+/** What a trace on each channel says, in a line, as it ends. */
+const SUMMARIES: Record<string, (context: Record<string, unknown>) => string> = {
+  [kit.CHANNELS.service]: (context) => `${context['operation']} ${context['status']} ${context['code']}`,
+  [kit.CHANNELS.request]: (context) => `${context['route']} ${context['outcome']}`,
+  [kit.CHANNELS.callback]: (context) => `${context['source']} ${context['outcome']}`,
+  [kit.CHANNELS.stream]: (context) => `closed ${context['reason']}`,
+};
 
 /** One handled callback, as the runner reports it. */
 export interface HandledCallback {
@@ -54,6 +64,18 @@ export interface KitApp {
 export function createKitApp(config: KitAppConfig, runtime: string): KitApp {
   const handled: HandledCallback[] = [];
   const logged: string[] = [];
+  const traces: string[] = [];
+  if (config.channels && nodeDiagnostics) {
+    for (const [name, summary] of Object.entries(SUMMARIES)) {
+      nodeDiagnostics.tracingChannel(name).subscribe({
+        start: () => undefined,
+        end: () => undefined,
+        asyncStart: () => undefined,
+        error: () => undefined,
+        asyncEnd: (context: Record<string, unknown>) => traces.push(`${name} ${summary(context)}`),
+      });
+    }
+  }
   const now = config.now === undefined ? Date.now : () => config.now as number;
   const handler = kit.createMerchantHandler({
     merchantId: config.merchantId,
@@ -81,6 +103,7 @@ export function createKitApp(config: KitAppConfig, runtime: string): KitApp {
     runtime,
     signsWith: nodeCrypto ? 'node:crypto' : 'WebCrypto',
     callsWith: nodeHttp ? 'node:http' : 'fetch',
+    channels: nodeDiagnostics ? 'node:diagnostics_channel' : 'none',
   };
 
   async function runner(request: Request): Promise<Response> {
@@ -88,6 +111,7 @@ export function createKitApp(config: KitAppConfig, runtime: string): KitApp {
     if (pathname === '/__runner/about') return json(about);
     if (pathname === '/__runner/callbacks') return json(handled);
     if (pathname === '/__runner/errors') return json(logged);
+    if (pathname === '/__runner/traces') return json(traces);
     if (pathname === '/__runner/call' && request.method === 'POST') {
       const { name, args } = (await request.json()) as { name: CallableName; args: unknown[] };
       const call = CALLABLE[name] as ((...values: unknown[]) => unknown) | undefined;
