@@ -29,6 +29,8 @@ const chromiumArgs = [
 ];
 
 const stacks = new Map();
+/** The beacons each stack's kit received (`POST …/timings`), with its answer's status. */
+const beacons = new Map();
 let serverPort;
 let nextStack = 0;
 
@@ -54,6 +56,8 @@ function devStacks() {
         if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
         return stack.openCheckout(payload.order);
       }
+      // What the page's beacons brought to the shop's server (the element's timings, `send-timings`).
+      if (command === 'svc-beacons') return beacons.get(payload?.stack) ?? [];
       if (command !== 'svc-dev-stack') return undefined;
       const id = `s${++nextStack}`;
       const prefix = `/stacks/${id}`;
@@ -91,6 +95,15 @@ async function routeToStack(context, next) {
   }
   context.respond = false;
   context.req.url = `${match[2] ?? '/'}${context.querystring ? `?${context.querystring}` : ''}`;
+  if (context.method === 'POST' && /\/timings$/.test(match[2] ?? '')) {
+    // Kept as the kit reads it (the bytes as they came: Express's rawBody), and the kit's answer noted.
+    const chunks = [];
+    for await (const chunk of context.req) chunks.push(chunk);
+    context.req.rawBody = Buffer.concat(chunks);
+    const received = { body: context.req.rawBody.toString('utf8'), status: 0 };
+    context.res.once('finish', () => (received.status = context.res.statusCode));
+    beacons.set(match[1], [...(beacons.get(match[1]) ?? []), received]);
+  }
   await new Promise((resolve) => {
     context.res.once('close', resolve);
     context.res.once('finish', resolve);

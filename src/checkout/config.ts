@@ -13,7 +13,7 @@ import type { PayParams, UserInfo } from '../core/types.js';
 
 /**
  * Every attribute of `<svc-checkout>`: its property, attribute, type, and whose it is: `order` (what is paid, fixed
- * by a checkout token), `session` (how the payment runs) or `view` (how it looks). config-sources.ts says which
+ * by a checkout token), `session` (how the payment runs) or `view` (the element's own: how it looks, what it reports). config-sources.ts says which
  * fields of the order each attribute of the order fills (resolveConfig).
  */
 export const ATTRIBUTES = [
@@ -40,6 +40,7 @@ export const ATTRIBUTES = [
   { property: 'sandbox', attribute: 'sandbox', type: 'boolean', role: 'view' },
   { property: 'locale', attribute: 'locale', type: 'string', role: 'view' },
   { property: 'theme', attribute: 'theme', type: 'string', role: 'view' },
+  { property: 'sendTimings', attribute: 'send-timings', type: 'boolean', role: 'view' },
 ] as const satisfies readonly {
   property: string;
   attribute: string;

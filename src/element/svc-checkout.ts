@@ -36,6 +36,7 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
  * @event svc-error - An error the payer sees. `detail`: `{code, message, retryable}`.
  * @event svc-ready - The element is configured and shown. `detail`: `{methods, resumed}`.
  * @event svc-change - The payer chose a method or changed a field. `detail`: `{payMethod, complete}`.
+ * @event svc-timing - A timing of the payer's way through the checkout: `first-frame`, `first-interaction` (ms since the page began to load), `step` (ms on a step), `stop` (the page went away, the checkout unfinished). `detail`: `{kind, ms, step?, action?, method?}`.
  * @event svc-before-redirect - The payer is about to leave for 3-D Secure. Cancelable; `detail.waitUntil(promise)` holds the redirect until the promise settles (a rejection stays, as does `preventDefault()`). `detail`: `{orderNo, reference, redirectUrl, waitUntil}`.
  *
  * @slot header - Replaces the order summary at the top.
@@ -152,6 +153,11 @@ export class SvcCheckout extends LitElement {
   declare locale: string | undefined;
   /** `light`, `dark`, or unset to follow `prefers-color-scheme`. */
   declare theme: string | undefined;
+  /**
+   * Sends the checkout's timings (`svc-timing`) as beacons to `endpoint` + `/timings` (the merchant kit, which
+   * publishes them on `svc-checkout:timing`), and nowhere else. Default false: the page alone hears them.
+   */
+  declare sendTimings: boolean | undefined;
   /** The SDK's PayParams, whole. Attributes that are set win over its fields. */
   declare payParams: Partial<PayParams> | undefined;
   /** The payer's details, to fill in what the service asks for. */

@@ -100,7 +100,7 @@ describe('the built package', () => {
     );
     expect(declaration.summary).toMatch(/Takes a payment/);
     expect(declaration.events.map((event: { name: string }) => event.name).sort()).toEqual(
-      ['svc-action', 'svc-before-redirect', 'svc-change', 'svc-error', 'svc-expired', 'svc-http-response', 'svc-pay-result', 'svc-ready'],
+      ['svc-action', 'svc-before-redirect', 'svc-change', 'svc-error', 'svc-expired', 'svc-http-response', 'svc-pay-result', 'svc-ready', 'svc-timing'],
     );
     expect(declaration.attributes.map((attribute: { name: string }) => attribute.name)).toEqual(
       expect.arrayContaining(['endpoint', 'merchant-id', 'pay-amount', 'reference', 'methods', 'pay-method', 'sandbox', 'locale', 'theme']),

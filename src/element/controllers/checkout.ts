@@ -52,6 +52,12 @@ export class CheckoutController implements ReactiveController {
   readonly #unloaded = new Set<Chunk>();
   /** The shop's requests for `checkoutContext` made before the session came, with where each came from. */
   #contextRequests: [EventTarget, Event][] = [];
+  /**
+   * When the first frame was painted and when the payer first acted (`performance.now()`): noted here, told by the
+   * session's chunk (controllers/timings.ts), which may come after both.
+   */
+  declare paintedAt: number | undefined;
+  declare interactedAt: number | undefined;
 
   constructor(host: ReactiveControllerHost & HTMLElement, localize: LocalizeController) {
     this.#host = host;
@@ -98,13 +104,16 @@ export class CheckoutController implements ReactiveController {
     // Chromium blurs a focused input while Lit removes it, in the middle of a part's update: handled once it is done.
     blur: (name) => queueMicrotask(() => this.#send({ type: 'blur', name })),
     // Pay: a session that could not load is said in the element; any other rejection is a fault, left for the page.
-    submit: () =>
-      this.submit().catch((error: unknown) => {
+    submit: () => {
+      this.interactedAt ??= performance.now();
+      return this.submit().catch((error: unknown) => {
         if (this.#link) throw error;
-      }),
+      });
+    },
   };
 
   #send(event: EarlyEvent): void {
+    this.interactedAt ??= performance.now();
     const session = this.session;
     if (!session || this.#early) {
       this.#early?.push(event);
@@ -166,7 +175,7 @@ export class CheckoutController implements ReactiveController {
         this.#loaded('session', true);
         if (!this.#link) {
           this.#engine = module;
-          this.#link = new module.SessionLink(this.#host, this.#localize, this.#contextRequests.splice(0));
+          this.#link = new module.SessionLink(this.#host, this.#localize, this.#contextRequests.splice(0), this);
           this.#host.requestUpdate();
         }
         return this.#link.session;
@@ -222,7 +231,10 @@ export class CheckoutController implements ReactiveController {
     const fetchTheRest = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fetchNow, { timeout: 250 }) : setTimeout(fetchNow));
     if (document.visibilityState === 'hidden') fetchNow();
     else {
-      requestAnimationFrame(fetchTheRest);
+      requestAnimationFrame(() => {
+        this.paintedAt = performance.now();
+        fetchTheRest();
+      });
       setTimeout(fetchNow, 1_000);
     }
   }

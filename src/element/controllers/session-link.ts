@@ -15,6 +15,7 @@ import { viewOf } from '../view.js';
 import type { LocalizeController } from './localize.js';
 import { provideCheckoutContext } from './provide-context.js';
 import { StepFocusController } from './step-focus.js';
+import { TimingController, type FirstFrameMarks } from './timings.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
 
@@ -28,13 +29,17 @@ export class SessionLink implements ReactiveController {
   /** `svc-ready` to dispatch once the state it describes is rendered. */
   #ready: { methods: PayMethod[]; resumed: boolean } | undefined;
 
-  /** `contextRequests`: the shop's requests for the context made before, asked again now from where they came. */
-  constructor(host: Host, localize: LocalizeController, contextRequests: readonly [EventTarget, Event][]) {
+  /**
+   * `contextRequests`: the shop's requests for the context made before, asked again now from where they came; `marks`:
+   * when the first frame was painted and the payer first acted.
+   */
+  constructor(host: Host, localize: LocalizeController, contextRequests: readonly [EventTarget, Event][], marks: FirstFrameMarks) {
     this.#host = host;
     this.#localize = localize;
     const session = this.session;
     this.actions = stepActions(session);
     new StepFocusController(host, session);
+    new TimingController(host, session, marks);
     provideCheckoutContext(host, session);
     for (const [target, event] of contextRequests) target.dispatchEvent(event);
     session.subscribe(() => host.requestUpdate());

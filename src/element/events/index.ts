@@ -6,4 +6,5 @@ export * from './svc-http-response.js';
 export * from './svc-pay-result.js';
 export * from './svc-ready.js';
 export * from './svc-before-redirect.js';
+export * from './svc-timing.js';
 export { EVENTS, type DomEventType, type EventRow } from './table.js';

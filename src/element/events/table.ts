@@ -3,6 +3,7 @@
  * the React wrapper (src/react). The wrapper is built from this table and the session's events are dispatched
  * through it (of-session.ts); a session event without a row does not compile. A new event is a row here and a
  * class file beside it (and its `@event` line in the element's JSDoc, which the manifest reads: a test compares them).
+ * `timing` is the element's own, not the session's: its controller (controllers/timings.ts) dispatches it.
  */
 import type { CheckoutEvent } from '../../checkout/index.js';
 import { SvcActionEvent } from './svc-action.js';
@@ -13,9 +14,10 @@ import { SvcExpiredEvent } from './svc-expired.js';
 import { SvcHttpResponseEvent } from './svc-http-response.js';
 import { SvcPayResultEvent } from './svc-pay-result.js';
 import { SvcReadyEvent } from './svc-ready.js';
+import { SvcTimingEvent } from './svc-timing.js';
 
-/** The session's events that become DOM events (`announce` is spoken by the element's live region). */
-export type DomEventType = Exclude<CheckoutEvent['type'], 'announce'>;
+/** The session's events that become DOM events (`announce` is spoken by the element's live region), and the element's own. */
+export type DomEventType = Exclude<CheckoutEvent['type'], 'announce'> | 'timing';
 
 export interface EventRow<T extends DomEventType = DomEventType> {
   name: `svc-${string}`;
@@ -40,10 +42,11 @@ export const EVENTS = {
     // The page holds the redirect through the session's own `waitUntil`.
     detailOf: (event) => ({ ...event.detail, waitUntil: (promise: Promise<unknown>) => event.waitUntil(promise) }),
   },
+  timing: { name: 'svc-timing', event: SvcTimingEvent, react: 'onSvcTiming' },
 } as const satisfies { [T in DomEventType]: EventRow<T> };
 
 /** The DOM event of a session event. */
-export function domEventOf(event: Extract<CheckoutEvent, { type: DomEventType }>): Event {
+export function domEventOf(event: Extract<CheckoutEvent, { type: Exclude<DomEventType, 'timing'> }>): Event {
   const row = EVENTS[event.type] as EventRow<never>;
   return new row.event((row.detailOf ? row.detailOf(event as never) : event.detail) as never);
 }

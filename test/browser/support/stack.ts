@@ -76,6 +76,11 @@ export class Stack {
     return answer.data;
   }
 
+  /** The beacons the shop's kit received (`POST …/timings`), as they came, with the kit's answer. */
+  async beacons(): Promise<{ body: string; status: number }[]> {
+    return (await executeServerCommand<{ body: string; status: number }[], unknown>('svc-beacons', { stack: this.info.id })) ?? [];
+  }
+
   async order(orderNo: string) {
     return (await this.control('GET', `/sandbox/v1/orders/${orderNo}`)).body;
   }
