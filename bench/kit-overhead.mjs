@@ -31,7 +31,7 @@ const WARM_UP = 300;
 const COUNTS = { status: 1_500, create: 800 };
 
 /** Starts a process (Node unless said) and waits for the http:// address it prints. */
-async function start(what, args, env = {}, command = process.execPath) {
+export async function start(what, args, env = {}, command = process.execPath) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const exited = once(child, 'exit').then(([code]) => {
@@ -49,7 +49,7 @@ async function start(what, args, env = {}, command = process.execPath) {
   return { url, child };
 }
 
-async function stop({ child }) {
+export async function stop({ child }) {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
@@ -61,7 +61,7 @@ const ownCpuMs = () => {
 };
 
 /** Sends `count` requests made by `send`, `concurrency` at a time; returns the rate and each request's latency. */
-async function load(send, count, concurrency = CONCURRENCY) {
+export async function load(send, count, concurrency = CONCURRENCY) {
   const latencies = [];
   let next = 0;
   const began = performance.now();

@@ -6,9 +6,12 @@
 //   bench/stream.mjs        the status stream: callback-to-payer latency, queries in a 30-minute wait, open streams
 //   bench/kit-overhead.mjs  status and create through the merchant kit against a bare forwarder (bench/forwarder.mjs),
 //                           and on Deno and Bun against a bare forwarder of each (bench/runtime-server.mjs)
+//   bench/channels.mjs      status through the kit before its diagnostics channels, with them and nobody listening, and
+//                           with a subscriber on every channel
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { measureChannels } from './channels.mjs';
 import { measureKitOverhead } from './kit-overhead.mjs';
 import { measureMicro } from './micro.mjs';
 import { measurePolling } from './polling.mjs';
@@ -47,6 +50,7 @@ await section('Polling cost', async () => {
 });
 await section('Status stream', () => measureStream(row, note, polling));
 await section('Merchant kit overhead', () => measureKitOverhead(row, note));
+await section('Diagnostics channels', () => measureChannels(row, note));
 await section('Building blocks', () => measureMicro(row));
 
 const header = ['what', 'figure', 'compared with', 'target', 'met?'];
