@@ -15,6 +15,7 @@ import { posRequest } from '../../core/fixtures.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
 import { startRecordedSandbox, type RecordedSandbox } from '../../support/runtimes/recorded-sandbox.js';
 import { bin, quietEnv, spawnListening, stopProcess } from '../../support/runtimes/start.js';
+import { eventually } from '../../support/sandbox-fixture.js';
 import { openStream } from '../../support/sse.js';
 import { orderOf } from '../../support/tokens.js';
 
@@ -61,6 +62,8 @@ describe('Deno and Bun sharing through Redis', () => {
       const queries = lines('bun', 'query').length;
       await service.control.complete(data.orderNo, { status: 'SUCCESS' });
       expect(JSON.parse((await stream.next('status', 2, 4 * POLL_MS)).data).status).toBe('SUCCESS');
+      // The shop's hook a moment after the payer's stream: a payment asks about its checkout's other attempts first.
+      await eventually('the Deno kit to hand the callback to the shop', () => lines('deno', 'callback').length > 0);
       expect(lines('deno', 'callback')).toEqual([expect.stringMatching(new RegExp(`^callback \\S+ ${data.orderNo} SUCCESS$`))]);
       // Pushed through Redis: a query would have come POLL_MS after the stream's first status.
       expect(lines('bun', 'query')).toHaveLength(queries);
