@@ -4,7 +4,7 @@
 // the documented fields.
 // The build writes into a folder of its own before it takes the place of dist/ (scripts/build.mjs).
 const outdir = process.env.SVC_BUILD_DIR ?? 'dist';
-const { ATTRIBUTES } = await import(`./${outdir}/checkout/config.js`);
+const { ATTRIBUTES, attributeOf } = await import(`./${outdir}/checkout/config.js`);
 // The analyzer also guesses events from `dispatchEvent(new SvcXxxEvent(...))` calls; the plugin below keeps the
 // documented events only, and gives each the type of its event class.
 
@@ -21,9 +21,9 @@ function attributesFromTable() {
           declaration.attributes = ATTRIBUTES.map((row) => {
             const member = declaration.members?.find((item) => item.name === row.property);
             if (!member) throw new Error(`ATTRIBUTES names ${row.property}, which <svc-checkout> does not declare`);
-            member.attribute = row.attribute;
+            member.attribute = attributeOf(row.property);
             if (row.property === 'theme') member.reflects = true;
-            return { name: row.attribute, type: member.type, description: member.description, fieldName: row.property };
+            return { name: attributeOf(row.property), type: member.type, description: member.description, fieldName: row.property };
           });
         }
       }

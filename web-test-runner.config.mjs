@@ -5,6 +5,7 @@
 // in both browsers never share orders or a sandbox clock.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
@@ -272,10 +273,46 @@ async function httpStatus(context, next) {
   return undefined;
 }
 
-/** Pages asked for with ?csp=strict are served under a strict Content-Security-Policy: no inline script or style. */
+/**
+ * Pages asked for with ?csp=strict are served under a strict Content-Security-Policy: no inline script or style (and,
+ * with &trusted-types, Trusted Types for every script sink); with ?coep, under Cross-Origin-Embedder-Policy.
+ */
 async function strictCsp(context, next) {
   await next();
-  if (context.query.csp === 'strict') context.set('Content-Security-Policy', "default-src 'self'");
+  const trustedTypes = context.query['trusted-types'] !== undefined ? "; require-trusted-types-for 'script'" : '';
+  if (context.query.csp === 'strict') context.set('Content-Security-Policy', `default-src 'self'${trustedTypes}`);
+  if (context.query.coep !== undefined) context.set('Cross-Origin-Embedder-Policy', 'require-corp');
+}
+
+/**
+ * Runs a function's body in an isolated frame's document (src/isolated-fields), found by a piece of its address (its
+ * nonce): the test page cannot reach into the frame (an opaque origin), the browser's automation can, as it types a
+ * payer's keys there. `svc-frame-eval` with `{ address, body, args, axe? }` answers `{ value }`, what `body` returns,
+ * or `{ missing: true }` when no frame's address has `address`.
+ */
+function isolatedFrames() {
+  let axe;
+  return {
+    name: 'svc-isolated-frames',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'svc-frame-eval') return undefined;
+      const { address, args = [] } = payload;
+      // `axe: true`: axe-core first, as the automation's own code (the frame's policy lets no script of the page in).
+      axe ??= payload.axe ? await readFile(new URL('./node_modules/axe-core/axe.min.js', import.meta.url), 'utf8') : undefined;
+      const body = payload.axe ? `${axe}\n${payload.body}` : payload.body;
+      if (session.browser.type === 'webdriver') return session.browser.evaluateInFrame(session.id, address, body, args);
+      const page = session.browser.getPage(session.id);
+      // A frame just made may take the driver a moment to know (Firefox, over WebDriver BiDi).
+      let frame;
+      for (const deadline = Date.now() + 2_000; !(frame = page.frames().find((candidate) => candidate.url().includes(address))) && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (!frame) return { missing: true };
+      const run = new Function('args', `return (async (...args) => { ${body} })(...args).then((value) => ({ value }), (error) => ({ error: String(error) }));`);
+      // A frame that goes while it is asked (its step moved on) is one that is not there.
+      return frame.evaluate(run, args).catch(() => ({ missing: true }));
+    },
+  };
 }
 
 /** The React fixture app, bundled with React (which ships CommonJS) and the built wrapper when a test asks. */
@@ -333,7 +370,7 @@ export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
   middleware: [bufferingProxy, streamGate, moduleGate, httpStatus, shopServer, routeToStack, strictCsp],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), reactApp(), frameworkApps()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), isolatedFrames(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath } }),

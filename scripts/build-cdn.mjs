@@ -10,7 +10,7 @@
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
-import { buildCdn } from './cdn-build.mjs';
+import { buildCdn, buildFrame, FRAME_FILE } from './cdn-build.mjs';
 
 const outdir = 'dist/cdn';
 // Written into the folder being built (scripts/build.mjs), which then becomes dist/; named as in dist/.
@@ -22,6 +22,10 @@ for (const [file, contents] of Object.entries(files)) {
   await writeFile(`${writeDir}/${file}`, contents);
   if (file.endsWith('.js')) console.log(`${outdir}/${file}: ${contents.length} bytes, ${brotliCompressSync(contents).length} brotli`);
 }
+// The isolated frame's page (src/isolated-fields), one file with its script and styles inside.
+const frame = await buildFrame();
+await writeFile(`${writeDir}/${FRAME_FILE}`, frame.html);
+console.log(`${outdir}/${FRAME_FILE}: ${frame.html.length} bytes, ${brotliCompressSync(frame.html).length} brotli`);
 // What holds the element's place until its script has run: CSS of the page (svc-checkout:not(:defined)), not of the
 // element, so none of it is in the first frame.
 await copyFile('src/element/svc-checkout.css', `${writeDir}/svc-checkout.css`);

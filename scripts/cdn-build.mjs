@@ -164,6 +164,39 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
   return { files, meta };
 }
 
+/** The isolated frame's page, beside the entry (src/isolated-fields/frame.html): fixed, as the element asks for it by name. */
+export const FRAME_FILE = 'svc-checkout-frame.html';
+
+/**
+ * The isolated frame's page: its template with its styles and its one script inline (src/isolated-fields). A classic
+ * script, not a module: a document of an opaque origin would fetch a module in CORS mode, and inline it costs no
+ * second request; the kit's Content-Security-Policy names the script and the styles by their hashes
+ * (src/server/element-files.ts). Nothing of the element is in it, nor of it in the element's files.
+ */
+export async function buildFrame() {
+  const bundle = await rollup({
+    input: 'src/isolated-fields/frame.ts',
+    plugins: [nodeResolve({ browser: true, extensions: ['.ts', '.js'] }), typescript()],
+  });
+  const { output } = await bundle.generate({ format: 'iife' });
+  await bundle.close();
+  const script = (await terser(output[0].code, { ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false } })).code;
+  const css = (await readFile('src/isolated-fields/frame.css', 'utf8'))
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{}:;,>])\s*/g, '$1')
+    .replace(/;}/g, '}')
+    .trim();
+  const template = await readFile('src/isolated-fields/frame.html', 'utf8');
+  // Inserted by function: `$` in the script is not a replacement pattern. `</` never closes the element early.
+  const html = template
+    .replace('/* frame.css */', () => css)
+    .replace('/* frame.ts */', () => script.replaceAll('</', '<\\/'))
+    .replace(/>\s+</g, '><')
+    .trim();
+  return { html: Buffer.from(`${html}\n`), script };
+}
+
 /** LICENCES.txt: each notice and the files it was in, then the licence of each bundled package, whole. */
 async function licencesText(notices, output) {
   const packages = new Map();

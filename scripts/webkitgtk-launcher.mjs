@@ -354,6 +354,39 @@ export class WebKitGtkLauncher {
     throw new Error('WebKit: debugging is not supported by this launcher; run `wtr --manual` and open the page in a WebKit browser.');
   }
 
+  /**
+   * Runs `body` (a function's body, given `args`) in the document of the first frame whose address contains `address`,
+   * however deep it sits in the page (through shadow roots, and same-origin frames on the way), whatever its origin:
+   * a WebDriver session switches into a frame as a payer's focus does, where the page's own scripts cannot go. Answers
+   * `{ value }`, what `body` returns (or `{ error }`, what it threw; `{ missing: true }` when there is no such frame),
+   * and goes back to the page.
+   */
+  async evaluateInFrame(_sessionId, address, body, args = []) {
+    // The frames on the way, outermost first: found from the page down, each one switched into before the next.
+    const find = `const [address] = arguments;
+      const frames = (root) => [...root.querySelectorAll('iframe')].concat([...root.querySelectorAll('*')].flatMap((node) => node.shadowRoot ? frames(node.shadowRoot) : []));
+      const all = frames(document);
+      const target = all.find((frame) => frame.src.includes(address));
+      if (target) return { frame: target, last: true };
+      const holder = all.find((frame) => { try { const inner = (doc) => frames(doc).some((f) => f.src.includes(address) || (f.contentDocument && inner(f.contentDocument))); return frame.contentDocument && inner(frame.contentDocument); } catch { return false; } });
+      return holder ? { frame: holder, last: false } : null;`;
+    try {
+      for (let depth = 0; depth < 5; depth++) {
+        const found = await this.#request('POST', this.#path('/execute/sync'), { script: find, args: [address] });
+        if (!found) return { missing: true };
+        await this.#request('POST', this.#path('/frame'), { id: found.frame });
+        if (found.last) return await this.#request('POST', this.#path('/execute/async'), { script: `const done = arguments[arguments.length - 1]; Promise.resolve((async (...args) => { ${body} })(...[...arguments].slice(0, -1))).then((value) => done({ value }), (error) => done({ error: String(error) }));`, args });
+      }
+      return { missing: true };
+    } catch (error) {
+      // A frame that goes while it is asked (its step moved on) is one that is not there.
+      if (/stale element|no such (?:frame|window)/.test(error.message)) return { missing: true };
+      throw error;
+    } finally {
+      await this.#request('POST', this.#path('/frame'), { id: null }).catch(() => undefined);
+    }
+  }
+
   /** For @web/test-runner-commands' sendKeys: each entry is one key press, a character or a key named as Puppeteer names it (or a chord, Shift+Tab). */
   async sendKeys(_sessionId, keys) {
     const actions = [];

@@ -1,4 +1,4 @@
-import { ATTRIBUTES } from './config.js';
+import { ATTRIBUTES, attributeOf } from './config.js';
 
 type Row = (typeof ATTRIBUTES)[number];
 
@@ -27,7 +27,7 @@ export const ATTRIBUTE_WIRE_FIELDS = {
  */
 export const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
-    ATTRIBUTES.flatMap((row) => (row.property in ATTRIBUTE_WIRE_FIELDS ? [[ATTRIBUTE_WIRE_FIELDS[row.property as keyof typeof ATTRIBUTE_WIRE_FIELDS], row.attribute]] : [])),
+    ATTRIBUTES.flatMap((row) => (row.property in ATTRIBUTE_WIRE_FIELDS ? [[ATTRIBUTE_WIRE_FIELDS[row.property as keyof typeof ATTRIBUTE_WIRE_FIELDS], attributeOf(row.property)]] : [])),
   ),
   customerName: 'userInfo.userName',
   userPhone: 'userInfo.userMobile',

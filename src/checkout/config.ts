@@ -12,38 +12,39 @@ import type { CheckoutTokenClaims } from '../core/tokens.js';
 import type { PayParams, UserInfo } from '../core/types.js';
 
 /**
- * Every attribute of `<svc-checkout>`: its property, attribute, type, and whose it is: `order` (what is paid, fixed
- * by a checkout token), `session` (how the payment runs) or `view` (the element's own: how it looks, what it reports). config-sources.ts says which
+ * Every attribute of `<svc-checkout>`: its property (the attribute is its kebab case, `attributeOf`), type, and whose
+ * it is: `order` (what is paid, fixed by a checkout token), `session` (how the payment runs) or `view` (the element's
+ * own: how it looks, what it reports). config-sources.ts says which
  * fields of the order each attribute of the order fills (resolveConfig).
  */
 export const ATTRIBUTES = [
-  { property: 'endpoint', attribute: 'endpoint', type: 'string', role: 'session' },
-  { property: 'checkoutToken', attribute: 'checkout-token', type: 'string', role: 'order' },
-  { property: 'merchantId', attribute: 'merchant-id', type: 'string', role: 'order' },
-  { property: 'merchantName', attribute: 'merchant-name', type: 'string', role: 'order' },
-  { property: 'reference', attribute: 'reference', type: 'string', role: 'order' },
-  { property: 'countryCode', attribute: 'country-code', type: 'string', role: 'order' },
-  { property: 'currency', attribute: 'currency', type: 'string', role: 'order' },
-  { property: 'payAmount', attribute: 'pay-amount', type: 'number', role: 'order' },
-  { property: 'productName', attribute: 'product-name', type: 'string', role: 'order' },
-  { property: 'productDescription', attribute: 'product-description', type: 'string', role: 'order' },
-  { property: 'callbackUrl', attribute: 'callback-url', type: 'string', role: 'order' },
-  { property: 'expireAt', attribute: 'expire-at', type: 'number', role: 'order' },
-  { property: 'payMethod', attribute: 'pay-method', type: 'string', role: 'order' },
-  { property: 'methods', attribute: 'methods', type: 'string', role: 'order' },
-  { property: 'returnUrl', attribute: 'return-url', type: 'string', role: 'session' },
-  { property: 'statusOnly', attribute: 'status-only', type: 'boolean', role: 'session' },
-  { property: 'terminal', attribute: 'terminal', type: 'string', role: 'session' },
-  { property: 'redirectMode', attribute: 'redirect-mode', type: 'string', role: 'session' },
-  { property: 'pollInterval', attribute: 'poll-interval', type: 'number', role: 'session' },
-  { property: 'credentials', attribute: 'credentials', type: 'string', role: 'session' },
-  { property: 'sandbox', attribute: 'sandbox', type: 'boolean', role: 'view' },
-  { property: 'locale', attribute: 'locale', type: 'string', role: 'view' },
-  { property: 'theme', attribute: 'theme', type: 'string', role: 'view' },
-  { property: 'sendTimings', attribute: 'send-timings', type: 'boolean', role: 'view' },
+  { property: 'endpoint', type: 'string', role: 'session' },
+  { property: 'checkoutToken', type: 'string', role: 'order' },
+  { property: 'merchantId', type: 'string', role: 'order' },
+  { property: 'merchantName', type: 'string', role: 'order' },
+  { property: 'reference', type: 'string', role: 'order' },
+  { property: 'countryCode', type: 'string', role: 'order' },
+  { property: 'currency', type: 'string', role: 'order' },
+  { property: 'payAmount', type: 'number', role: 'order' },
+  { property: 'productName', type: 'string', role: 'order' },
+  { property: 'productDescription', type: 'string', role: 'order' },
+  { property: 'callbackUrl', type: 'string', role: 'order' },
+  { property: 'expireAt', type: 'number', role: 'order' },
+  { property: 'payMethod', type: 'string', role: 'order' },
+  { property: 'methods', type: 'string', role: 'order' },
+  { property: 'returnUrl', type: 'string', role: 'session' },
+  { property: 'statusOnly', type: 'boolean', role: 'session' },
+  { property: 'terminal', type: 'string', role: 'session' },
+  { property: 'redirectMode', type: 'string', role: 'session' },
+  { property: 'pollInterval', type: 'number', role: 'session' },
+  { property: 'credentials', type: 'string', role: 'session' },
+  { property: 'sandbox', type: 'boolean', role: 'view' },
+  { property: 'locale', type: 'string', role: 'view' },
+  { property: 'theme', type: 'string', role: 'view' },
+  { property: 'sendTimings', type: 'boolean', role: 'view' },
+  { property: 'isolated', type: 'boolean', role: 'view' },
 ] as const satisfies readonly {
   property: string;
-  attribute: string;
   type: 'string' | 'number' | 'boolean';
   role: 'order' | 'session' | 'view';
 }[];
@@ -77,6 +78,13 @@ export interface CheckoutConfig {
 }
 
 type AttributeRow = (typeof ATTRIBUTES)[number];
+
+/** `checkoutToken` → `checkout-token`, as a type. */
+type Kebab<S extends string> = S extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${Kebab<Tail>}` : '';
+
+/** A row's attribute: its property in kebab case (`checkoutToken` → `checkout-token`). */
+export const attributeOf = <P extends AttributeRow['property']>(property: P): Kebab<P> =>
+  property.replace(/[A-Z]/g, (upper) => `-${upper.toLowerCase()}`) as Kebab<P>;
 type ValueOf<T extends AttributeRow['type']> = { string: string; number: number; boolean: boolean }[T];
 
 /** The element's own attribute values, where set: those of the order and of the session, typed from the table. */

@@ -14,6 +14,9 @@ import {
   type MerchantOperation,
 } from '../core/index.js';
 
+/** How long a call waits for the kit's answer. */
+export const DEFAULT_TIMEOUT_MS = 20_000;
+
 export class EndpointError extends Error {
   override readonly name = 'EndpointError';
   constructor(
@@ -59,7 +62,7 @@ export class EndpointClient {
     this.#base = options.endpoint.replace(/\/+$/, '');
     this.#checkoutToken = options.checkoutToken;
     this.#credentials = options.credentials ?? 'same-origin';
-    this.#timeoutMs = options.timeoutMs ?? 20_000;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** Posts `body` with the checkout token; `orderToken` goes in the header the kit checks on an order's own calls. */
@@ -74,46 +77,65 @@ export class EndpointClient {
     try {
       response = await this.#fetch(`${this.#base}${MERCHANT_PATHS[operation]}`, {
         method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json',
-          ...(this.#checkoutToken ? { [CHECKOUT_TOKEN_HEADER]: this.#checkoutToken } : {}),
-          ...(options.orderToken ? { [ORDER_TOKEN_HEADER]: options.orderToken } : {}),
-        },
+        headers: requestHeaders(this.#checkoutToken, options.orderToken),
         body: JSON.stringify(body),
         credentials: this.#credentials,
         signal: signal ? anySignal(signal, timeout) : timeout,
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      if (timeout.aborted) throw new EndpointError('TIMEOUT', `${operation}: no answer within ${this.#timeoutMs} ms`);
-      throw new EndpointError('NETWORK', `${operation}: ${CLIENT_ERROR_CODES.NETWORK.message}`);
+      throw unanswered(operation, timeout.aborted ? 'timeout' : 'network', this.#timeoutMs);
     }
-    if (response.status !== 200) {
-      throw new EndpointError('HTTP', `${operation}: HTTP ${response.status}`, response.status);
-    }
-    let value: unknown;
-    try {
-      value = await response.json();
-    } catch {
-      throw new EndpointError('BAD_RESPONSE', `${operation}: ${CLIENT_ERROR_CODES.BAD_RESPONSE.message}`);
-    }
-    if (!isPlainObject(value) || typeof value['code'] !== 'string') {
-      throw new EndpointError('BAD_RESPONSE', `${operation}: ${CLIENT_ERROR_CODES.BAD_RESPONSE.message}`);
-    }
-    const envelope: Envelope<T> = {
-      code: value['code'],
-      message: typeof value['message'] === 'string' ? value['message'] : '',
-      data: (value['data'] ?? null) as T | null,
-    };
-    const expiresIn = Number(response.headers.get(EXPIRES_IN_HEADER));
-    const orderToken = response.headers.get(ORDER_TOKEN_HEADER) ?? undefined;
-    return {
-      envelope,
-      ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresIn } : {}),
-      ...(orderToken ? { orderToken } : {}),
-    };
+    return answerOf<T>(operation, response);
   }
+}
+
+/** The headers of a call: JSON, and the proofs it carries. */
+export function requestHeaders(checkoutToken: string | undefined, orderToken: string | undefined): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+    ...(checkoutToken ? { [CHECKOUT_TOKEN_HEADER]: checkoutToken } : {}),
+    ...(orderToken ? { [ORDER_TOKEN_HEADER]: orderToken } : {}),
+  };
+}
+
+/** A call that got no answer: the network failed, or the kit did not answer within `timeoutMs`. */
+export function unanswered(operation: string, why: 'network' | 'timeout', timeoutMs = DEFAULT_TIMEOUT_MS): EndpointError {
+  return why === 'timeout'
+    ? new EndpointError('TIMEOUT', `${operation}: no answer within ${timeoutMs} ms`)
+    : new EndpointError('NETWORK', `${operation}: ${CLIENT_ERROR_CODES.NETWORK.message}`);
+}
+
+/**
+ * The kit's answer to a call: its envelope, and the order's token and time left when it gives them; an
+ * `EndpointError` when it is no envelope (the isolated frame's answers are read here too, by the page).
+ */
+export async function answerOf<T>(operation: string, response: Pick<Response, 'status' | 'headers' | 'json'>): Promise<EndpointAnswer<T>> {
+  if (response.status !== 200) {
+    throw new EndpointError('HTTP', `${operation}: HTTP ${response.status}`, response.status);
+  }
+  let value: unknown;
+  try {
+    value = await response.json();
+  } catch {
+    throw new EndpointError('BAD_RESPONSE', `${operation}: ${CLIENT_ERROR_CODES.BAD_RESPONSE.message}`);
+  }
+  if (!isPlainObject(value) || typeof value['code'] !== 'string') {
+    throw new EndpointError('BAD_RESPONSE', `${operation}: ${CLIENT_ERROR_CODES.BAD_RESPONSE.message}`);
+  }
+  const envelope: Envelope<T> = {
+    code: value['code'],
+    message: typeof value['message'] === 'string' ? value['message'] : '',
+    data: (value['data'] ?? null) as T | null,
+  };
+  const expiresIn = Number(response.headers.get(EXPIRES_IN_HEADER));
+  const orderToken = response.headers.get(ORDER_TOKEN_HEADER) ?? undefined;
+  return {
+    envelope,
+    ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresIn } : {}),
+    ...(orderToken ? { orderToken } : {}),
+  };
 }
 
 /** `AbortSignal.any`, where the browser lacks it. */

@@ -5,6 +5,7 @@
  * field errors are made from these rows: a new field is a row here, its rule in src/core/rules.ts, and its words.
  */
 import type { NotifyLanguage, NotifyMethod, PayMethod, UserInfo } from '../core/index.js';
+import { BANK_ACCOUNT_FIELDS } from './bank-account-fields.js';
 import { POS_FIELDS } from './pos-fields.js';
 import type { CODE_FIELDS } from './code-fields.js';
 
@@ -45,13 +46,7 @@ const channelOf = (values: Readonly<Record<string, string | undefined>>) => valu
 /** Fields per method, in the order they are asked. The date of birth is three fields shown as one group. */
 export const METHOD_FIELDS = {
   Pos: POS_FIELDS,
-  BankAccount: [
-    { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber', secret: true },
-    { name: 'bankCode', wire: 'bankCode', inputmode: 'numeric', autocomplete: 'off', maxlength: 11, hint: 'bankCode' },
-    { name: 'dobDay', wire: 'dobDay', inputmode: 'numeric', autocomplete: 'bday-day', maxlength: 2, digits: true, secret: true, control: 'date-part' },
-    { name: 'dobMonth', wire: 'dobMonth', inputmode: 'numeric', autocomplete: 'bday-month', maxlength: 2, digits: true, secret: true, control: 'date-part' },
-    { name: 'dobYear', wire: 'dobYear', inputmode: 'numeric', autocomplete: 'bday-year', maxlength: 4, digits: true, secret: true, control: 'date-part' },
-  ],
+  BankAccount: BANK_ACCOUNT_FIELDS,
   ReferenceCode: [
     { name: 'notifyUserName', wire: 'notify.notifyUserName', autocomplete: 'name', maxlength: 100, prefill: 'userName' },
     { name: 'notifyMethod', wire: 'notify.notifyMethod', autocomplete: 'off', control: 'choice', choices: NOTIFY_METHODS },

@@ -2,10 +2,10 @@
  * The create request the form would send, and what the rules say of it: built and checked once per change of what
  * it is made from (the values of the chosen method, the configuration, the attempt), never once per reader.
  */
-import { MERCHANT_PATHS, toAsciiDigits, validateCreateRequest, type CreatePaymentRequest, type PayMethod } from '../core/index.js';
+import { MERCHANT_PATHS, toAsciiDigits, validateCreateRequest, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
 import { CONFIG_SOURCES } from './config-sources.js';
 import type { CheckoutConfig } from './config.js';
-import { fieldsOf, formFieldOf, isAsked, type FieldName } from './fields.js';
+import { fieldsOf, formFieldOf, isAsked, type FieldName, type FieldSpec } from './fields.js';
 import { currentReference, type FormCheck, type Model } from './model.js';
 import type { FieldError } from './state.js';
 
@@ -14,11 +14,18 @@ export function checkOf(model: Model): FormCheck | undefined {
   const config = model.config;
   if (!config) return undefined;
   const { method, values, redirectMode } = model.state;
-  const inputs = [config, method, values[method], currentReference(model), redirectMode, model.pageUrl];
+  const inputs = [config, method, values[method], currentReference(model), redirectMode, model.pageUrl, model.isolated];
   const last = model.check;
   if (last && last.inputs.length === inputs.length && last.inputs.every((input, i) => input === inputs[i])) return last;
-  const result = validateCreateRequest(createBody(model, config));
-  const all = result.ok ? [] : result.violations;
+  // The fields an isolated frame holds are checked there, with their own rows of the same table: what it says of
+  // them stands for their rows here.
+  const isolated = fieldsOf(method).filter((field) => model.isolated?.fields.includes(field.name));
+  const result = validateCreateRequest(createBody(model, config, isolated), { without: isolated.map((field) => field.wire) });
+  const fromFrame: Violation[] = isolated.flatMap((field) => {
+    const rule = model.isolated?.broken[field.name];
+    return rule ? [{ field: field.wire, rule, message: `${field.wire}: ${rule}` }] : [];
+  });
+  const all = [...(result.ok ? [] : result.violations), ...fromFrame];
   const payer: Partial<Record<FieldName, (typeof all)[number]>> = {};
   for (const violation of all) {
     const field = formFieldOf(method, violation.field);
@@ -29,7 +36,8 @@ export function checkOf(model: Model): FormCheck | undefined {
     payer,
     config: all.filter((violation) => CONFIG_SOURCES[violation.field] !== undefined),
     all,
-    value: result.ok ? (result.value as CreatePaymentRequest) : undefined,
+    isolated: isolated.map((field) => field.name),
+    value: result.ok && fromFrame.length === 0 ? (result.value as CreatePaymentRequest) : undefined,
   };
 }
 
@@ -45,9 +53,9 @@ export function shownErrors(model: Model, check: FormCheck, all: boolean): Parti
 
 /**
  * The create request the form would send now: what the merchant configured, and each payer field of the method's
- * rows at its wire path (one the method's values do not ask for is not sent).
+ * rows at its wire path (one the method's values do not ask for is not sent, nor one an isolated frame holds).
  */
-function createBody(model: Model, config: CheckoutConfig): Record<string, unknown> {
+function createBody(model: Model, config: CheckoutConfig, isolated: readonly FieldSpec[]): Record<string, unknown> {
   const method: PayMethod = model.state.method;
   const typed = Object.fromEntries(
     Object.entries(model.state.values[method]).map(([name, value]) => [name, toAsciiDigits(value ?? '').trim()]),
@@ -67,7 +75,7 @@ function createBody(model: Model, config: CheckoutConfig): Record<string, unknow
   // The merchant's own fields of a method: where the bank sends the payer back, the name a reference code shows.
   if (method === 'BankAccount') body['returnUrl'] = config.returnUrl ?? defaultReturnUrl(model, config);
   if (method === 'ReferenceCode') body['merchantName'] = config.merchantName || undefined;
-  for (const field of fieldsOf(method)) if (isAsked(field, typed)) setPath(body, field.wire, typed[field.name]);
+  for (const field of fieldsOf(method)) if (isAsked(field, typed) && !isolated.includes(field)) setPath(body, field.wire, typed[field.name]);
   return body;
 }
 

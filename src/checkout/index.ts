@@ -7,11 +7,11 @@
 export { CheckoutSession } from './session.js';
 export { defaultEnvironment, type CheckoutEnvironment, type KeyValueStorage, type Timers } from './environment.js';
 export { CONFIG_SOURCES } from './config-sources.js';
-export { ATTRIBUTES, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig, type CheckoutSettings } from './config.js';
+export { ATTRIBUTES, attributeOf, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig, type CheckoutSettings } from './config.js';
 export { firstFrameOf } from './first-frame.js';
 export { CODE_FIELDS } from './code-fields.js';
 export { METHOD_FIELDS, NOTIFY_LANGUAGE_CHOICES, NOTIFY_METHOD_CHOICES, fieldsOf, formFieldOf, isAsked, type FieldName, type FieldSpec, type HintName } from './fields.js';
-export { EndpointClient, EndpointError, type EndpointAnswer, type EndpointClientOptions } from './endpoint-client.js';
+export { answerOf, EndpointClient, EndpointError, requestHeaders, unanswered, type EndpointAnswer, type EndpointClientOptions } from './endpoint-client.js';
 export { DEFAULT_POLL_INTERVAL_MS, POLL_BACKOFF, StatusPoller, type StatusPollerOptions } from './poller.js';
 export { STREAM_RETRY_MS, StatusFollower, type FollowerStreamHandlers, type FollowMode, type StatusFollowerOptions } from './follower.js';
 export {
@@ -25,6 +25,7 @@ export {
   type StatusStreamTimers,
 } from './status-stream.js';
 export { loadSaved, type SavedCheckout } from './storage.js';
+export { isIsolated, type IsolatedCall, type IsolatedFields, type IsolatedLink, type IsolatedProof, type IsolatedReport } from './isolated.js';
 export * from './transitions.js';
 export {
   orderOf,

@@ -36,6 +36,7 @@ import { fieldsOf, formFieldOf, type FieldName } from './fields.js';
 import { formStateOf, prefilled } from './first-frame.js';
 import { checkOf, shownErrors, withoutSecrets } from './form-check.js';
 import { formTransition } from './form.js';
+import { isIsolated, type IsolatedCall } from './isolated.js';
 import { statusDataOf, type Effect, type MachineEvent, type MachineEventType, type Model, type Next, type Request, type Unanswered } from './model.js';
 import { orderOf, type ActiveOrder, type Announcement, type CheckoutEvent, type FieldError, type Message, type Phase, type WaitReason } from './state.js';
 import {
@@ -67,7 +68,7 @@ type PhaseKind = Phase['kind'];
  * Events every phase takes: the host's, the countdown's, and the answer to a request, which may come after the phase
  * moved on (a code's answer after the stream said paid); a stale one, of a request no longer waited on, does nothing.
  */
-const ALWAYS = ['configure', 'resume', 'pause', 'tick', 'answer', 'no-answer', 'left-checked'] as const satisfies readonly MachineEventType[];
+const ALWAYS = ['configure', 'resume', 'pause', 'tick', 'answer', 'no-answer', 'left-checked', 'isolated'] as const satisfies readonly MachineEventType[];
 /** What a phase that follows an order takes from the status: polls, checks, the stream, the expiry. */
 const FOLLOWING = ['polled', 'checked', 'stream-status', 'stream-schedule', 'expired'] as const satisfies readonly MachineEventType[];
 
@@ -149,6 +150,13 @@ class Draft {
     this.do({ type: 'post', request: id, call, body, ...(orderToken ? { orderToken } : {}) });
   }
 
+  /** The same, for a call the isolated frame completes with the values of its fields and sends. */
+  requestIsolated(request: DistributiveOmit<Request, 'id'>, call: IsolatedCall, body: Record<string, unknown>, orderToken?: string): void {
+    const id = this.m.nextRequest;
+    this.update({ request: { ...request, id } as Request, nextRequest: id + 1 });
+    this.do({ type: 'post-isolated', request: id, call, body, ...(orderToken ? { orderToken } : {}) });
+  }
+
   /** What every transition ends with: what is derived from the model, written in this one place. */
   done(): Next {
     const busy = this.m.request !== undefined;
@@ -222,6 +230,20 @@ const HANDLERS: Handlers = {
     showErrors(d, false);
   },
 
+  /**
+   * An isolated frame's fields, as it says they stand: they count in the form's check as typed values do. A change
+   * the payer made there is an input of that field (its error clears once fixed, the page hears `change`); a code
+   * step's frame only says whether its code is right to send.
+   */
+  isolated(d, e) {
+    d.update({ isolated: e.report });
+    if (!e.edited || d.m.state.phase.kind !== 'form') return;
+    const { [e.edited]: _edited, ...serverErrors } = d.m.serverErrors;
+    d.update({ serverErrors });
+    if (d.m.state.errors[e.edited]) showErrors(d, false);
+    emitChange(d);
+  },
+
   submit(d) {
     create(d, false);
   },
@@ -230,6 +252,17 @@ const HANDLERS: Handlers = {
     const order = d.order;
     if (d.m.state.busy || (order?.actionType !== 'INPUT_OTP' && order?.actionType !== 'INPUT_PIN')) return;
     const field = CODE_FIELDS[order.actionType];
+    if (isIsolated(d.m.isolated, field.name)) {
+      // Typed in the isolated frame: it said whether the code is one; it adds the code and sends it.
+      const rule = d.m.isolated?.broken[field.name];
+      if (rule) {
+        d.set({ errors: { [field.name]: { rule } }, submitCount: d.m.state.submitCount + 1 });
+        return;
+      }
+      d.set({ errors: {}, alert: undefined, notice: undefined });
+      d.requestIsolated({ kind: 'code', field: field.name }, field.name, { country: order.country, orderNo: order.orderNo }, order.token);
+      return;
+    }
     const body = { country: order.country, orderNo: order.orderNo, [field.name]: toAsciiDigits(e.code).trim() };
     const checked = validate(field.name === 'pin' ? PIN_REQUEST : OTP_REQUEST, body);
     if (!checked.ok) {
@@ -330,6 +363,9 @@ const HANDLERS: Handlers = {
       transportError(d, e.error);
       return;
     }
+    // A code sent from a step the order has moved past (paid meanwhile: its isolated frame went with the step, and the
+    // call's answer with it): nothing is left to say of it.
+    if ((request.kind === 'code' || request.kind === 'resend') && d.m.state.phase.kind !== 'action') return;
     transportError(d, e.error);
     if (request.kind === 'latest') foundLatest(d, request.found);
   },
@@ -611,7 +647,9 @@ function create(d: Draft, retried: boolean): void {
   const sent = { ...(value as unknown as Record<string, unknown>), ...(d.m.left ? { [LEAVING_FIELD]: true } : {}) };
   d.update({ creating: { reference: value.reference, payMethod: method, known: knownFromCreate(method, sent) } });
   d.announce({ kind: 'processing' });
-  d.request({ kind: 'create', reference: value.reference, method, sent, retried }, 'create', sent);
+  const request = { kind: 'create', reference: value.reference, method, sent, retried } as const;
+  if (d.check!.isolated.length > 0) d.requestIsolated(request, 'create', sent);
+  else d.request(request, 'create', sent);
 }
 
 function lookUp(d: Draft, request: Extract<DistributiveOmit<Request, 'id'>, { kind: 'lookup' }>): void {

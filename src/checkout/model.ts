@@ -9,6 +9,7 @@ import type { CheckoutConfig, CheckoutSettings } from './config.js';
 import type { EndpointAnswer, EndpointError } from './endpoint-client.js';
 import type { FieldName } from './fields.js';
 import type { FormEvent } from './form.js';
+import type { IsolatedCall, IsolatedReport } from './isolated.js';
 import type { ActiveOrder, CheckoutEvent, CheckoutState, FieldError, Message, RedirectDetail } from './state.js';
 import { orderOf } from './state.js';
 import type { SavedCheckout } from './storage.js';
@@ -53,8 +54,11 @@ export interface FormCheck {
   payer: Readonly<Partial<Record<FieldName, Violation>>>;
   /** Violations of the fields the merchant configures. */
   config: readonly Violation[];
-  /** Every violation, in the validator's order. */
+  /** Every violation, in the validator's order (an isolated frame's last). */
   all: readonly Violation[];
+  /** The method's fields an isolated frame holds: the create goes through it, which adds their values. */
+  isolated: readonly FieldName[];
+  /** The create request, when nothing is wrong; without the isolated fields' values. */
   value: CreatePaymentRequest | undefined;
 }
 
@@ -85,6 +89,8 @@ export interface Model {
   /** Field errors the service reported, kept until the payer edits the field. */
   serverErrors: Readonly<Partial<Record<FieldName, FieldError>>>;
   check: FormCheck | undefined;
+  /** The payer's fields an isolated frame holds, and the rules they break (isolated.ts): never their values. */
+  isolated: IsolatedReport | undefined;
   /** When "send the code again" may be used, epoch ms. */
   resendAllowedAt: number;
   statusFailures: number;
@@ -101,6 +107,8 @@ export type MachineEvent = (
   | { type: 'pause' }
   | FormEvent
   | { type: 'blur'; name: FieldName }
+  /** An isolated frame attached, reported (`edited`: the field the payer changed), or gone (`report` undefined). */
+  | { type: 'isolated'; report: IsolatedReport | undefined; edited?: FieldName | undefined }
   | { type: 'submit' }
   | { type: 'submit-code'; code: string }
   | { type: 'resend' }
@@ -131,6 +139,8 @@ export type MachineEventType = MachineEvent['type'];
 
 export type Effect =
   | { type: 'post'; request: number; call: 'create' | 'status' | 'otp' | 'pin' | 'resendOtp'; body: Record<string, unknown>; orderToken?: string | undefined }
+  /** The same, through the isolated frame, which adds the values of its fields to `body` and posts to the kit itself. */
+  | { type: 'post-isolated'; request: number; call: IsolatedCall; body: Record<string, unknown>; orderToken?: string | undefined }
   /** Follow the order's status (stream, else polling); `checkFirst` looks at once. */
   | { type: 'follow'; expiresAt: number | undefined; checkFirst: boolean }
   | { type: 'unfollow' }
@@ -168,6 +178,7 @@ export function initialModel(state: CheckoutState): Model {
     touched: {},
     serverErrors: {},
     check: undefined,
+    isolated: undefined,
     resendAllowedAt: 0,
     statusFailures: 0,
     vouched: {},

@@ -10,11 +10,12 @@
  */
 import { isSuccess, isPaymentStatus, parseCheckoutToken, type CashierStatusData, type CheckoutTokenClaims, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
-import { EndpointClient, type EndpointAnswer } from './endpoint-client.js';
+import { EndpointClient, EndpointError, type EndpointAnswer } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
 import type { FieldName } from './fields.js';
 import { IDLE_STATE } from './first-frame.js';
 import { StatusFollower, type FollowerStreamHandlers, type FollowMode } from './follower.js';
+import type { IsolatedFields, IsolatedLink } from './isolated.js';
 import { transition } from './machine.js';
 import { initialModel, orderTokenFor, savedOf, statusReferenceOf, type Effect, type MachineEvent, type Model } from './model.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
@@ -57,6 +58,8 @@ export class CheckoutSession {
   #ticker: unknown;
   #leftWatch: unknown;
   #stopReturns: (() => void) | undefined;
+  /** The isolated frame the view attached last, while it is there. */
+  #isolated: IsolatedFields | undefined;
   #disposed = false;
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
@@ -214,6 +217,26 @@ export class CheckoutSession {
     this.#dispatch({ type: 'note', message });
   }
 
+  /**
+   * Fields the payer types in an isolated frame (`svc-checkout/isolated-fields` mounts one): until `detach()`, the
+   * form takes their state from the frame's reports, and a create or a code that needs their values is sent through
+   * the frame, which adds them. The last frame attached is the one heard.
+   */
+  isolate(fields: IsolatedFields): IsolatedLink {
+    this.#isolated = fields;
+    this.#dispatch({ type: 'isolated', report: fields.report });
+    return {
+      report: (report, edited) => {
+        if (this.#isolated === fields) this.#dispatch({ type: 'isolated', report, edited });
+      },
+      detach: () => {
+        if (this.#isolated !== fields) return;
+        this.#isolated = undefined;
+        this.#dispatch({ type: 'isolated', report: undefined });
+      },
+    };
+  }
+
   // ---------------------------------------------------------------------------------------------------------
   // The machine
 
@@ -237,6 +260,9 @@ export class CheckoutSession {
     switch (effect.type) {
       case 'post':
         void this.#post(effect);
+        return;
+      case 'post-isolated':
+        void this.#postIsolated(effect);
         return;
       case 'follow':
         this.#follower.start({ expiresAt: effect.expiresAt, checkFirst: effect.checkFirst });
@@ -354,6 +380,18 @@ export class CheckoutSession {
         effect.call === 'status'
           ? await this.#fetchStatus(effect.body['reference'] as string)
           : await this.#client().post(effect.call, effect.body, { orderToken: effect.orderToken });
+      this.#dispatch({ type: 'answer', request: effect.request, answer });
+    } catch (error) {
+      this.#dispatch({ type: 'no-answer', request: effect.request, error: error as Error });
+    }
+  }
+
+  /** A call through the isolated frame: it adds its fields' values, and posts with the proof to the kit itself. */
+  async #postIsolated(effect: Extract<Effect, { type: 'post-isolated' }>): Promise<void> {
+    const fields = this.#isolated;
+    try {
+      if (!fields) throw new EndpointError('NETWORK', `${effect.call}: the isolated fields are gone`);
+      const answer = await fields.send(effect.call, effect.body, { checkoutToken: this.#model.config?.checkoutToken, orderToken: effect.orderToken });
       this.#dispatch({ type: 'answer', request: effect.request, answer });
     } catch (error) {
       this.#dispatch({ type: 'no-answer', request: effect.request, error: error as Error });

@@ -1,5 +1,6 @@
 /**
- * The value formats the field tables (rules.ts) are made of. Each format checks one value and returns it
+ * The value formats the field tables (rules.ts) are made of. Making one has no effect (`@__NO_SIDE_EFFECTS__`), so
+ * that a bundle that uses a few rows of a table carries those rows' formats only (the isolated frame). Each format checks one value and returns it
  * normalised (trimmed, numbers from digit strings where the specification allows them), or the rule it broke.
  * Messages name the field and say what is expected; the element shows its own localised text per rule.
  */
@@ -40,7 +41,7 @@ export function hasUnsafeCharacters(value: string): boolean {
 }
 
 /** A string, trimmed, of `min`..`max` characters, optionally matching a pattern. */
-export function text(options: TextOptions): Format {
+/* @__NO_SIDE_EFFECTS__ */ export function text(options: TextOptions): Format {
   const min = options.min ?? 1;
   return (value, field) => {
     if (typeof value !== 'string') return broken('type', `${field} must be a string`);
@@ -63,7 +64,7 @@ export function text(options: TextOptions): Format {
 }
 
 /** One of a closed list of strings, compared exactly (case matters). */
-export function oneOf(values: readonly string[], rule = 'enum'): Format {
+/* @__NO_SIDE_EFFECTS__ */ export function oneOf(values: readonly string[], rule = 'enum'): Format {
   return (value, field) => {
     if (typeof value === 'string' && values.includes(value)) return ok(value);
     return broken(rule, `${field} must be one of ${values.join(', ')}`);
@@ -80,7 +81,7 @@ export interface IntegerOptions {
 }
 
 /** A whole number in a range; a digit string too when the specification's tables and samples disagree. */
-export function integer(options: IntegerOptions): Format {
+/* @__NO_SIDE_EFFECTS__ */ export function integer(options: IntegerOptions): Format {
   return (value, field) => {
     let candidate = value;
     if (options.acceptDigitString && typeof value === 'string') {
@@ -99,7 +100,7 @@ export function integer(options: IntegerOptions): Format {
 }
 
 /** An absolute http: or https: URL. */
-export function httpUrl(max = 2048): Format {
+/* @__NO_SIDE_EFFECTS__ */ export function httpUrl(max = 2048): Format {
   return (value, field) => {
     if (typeof value !== 'string') return broken('type', `${field} must be a string`);
     const trimmed = value.trim();
@@ -124,7 +125,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** A day, month or year of a date: 1..`digits` ASCII digits, returned zero-padded to `digits`. */
-export function datePart(digits: 2 | 4, name: string): Format {
+/* @__NO_SIDE_EFFECTS__ */ export function datePart(digits: 2 | 4, name: string): Format {
   const pattern = new RegExp(`^\\d{1,${digits}}$`);
   return (value, field) => {
     const candidate = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
@@ -144,7 +145,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** A map of string keys to string values (the callback's `extras`). */
-export function stringMap(): Format {
+/* @__NO_SIDE_EFFECTS__ */ export function stringMap(): Format {
   return (value, field) => {
     if (!isPlainObject(value)) return broken('type', `${field} must be an object of strings`);
     for (const [key, entry] of Object.entries(value)) {

@@ -64,6 +64,19 @@ export const MERCHANT_PATHS = {
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
 
 /**
+ * The isolated frame's page (docs/isolated-fields.md): served by the kit under the endpoint prefix, beside the
+ * element's files. The payer types the bank account details, the one-time code and the PIN in it, where the
+ * shop's page cannot read them.
+ */
+export const FRAME_PAGE = 'svc-checkout-frame.html';
+
+/**
+ * The element's calls the isolated frame sends itself, from its opaque origin (`Origin: null`): the kit answers
+ * their CORS, and no other route's.
+ */
+export const ISOLATED_CALLS = ['create', 'otp', 'pin'] as const satisfies readonly MerchantOperation[];
+
+/**
  * The merchant kit's response header on a create that left a pending order: seconds until the order expires,
  * from the `expireAt` it sent. The element counts down to it (the service's own answer carries no expiry).
  */

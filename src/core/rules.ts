@@ -153,16 +153,27 @@ export const POS_CREATE: RuleTable = {
   },
 };
 
+/**
+ * The payer's own bank account details, rows of the bank account create: also the whole table the isolated frame
+ * checks them by (src/isolated-fields), where the rest of the create is not typed.
+ */
+export const BANK_ACCOUNT_DETAILS: RuleTable = {
+  fields: {
+    bankAccountNumber: { required: true, format: bankAccountNumber },
+    bankCode: { required: true, format: bankCode },
+    dobDay: { required: true, format: datePart(2, 'day') },
+    dobMonth: { required: true, format: datePart(2, 'month') },
+    dobYear: { required: true, format: datePart(4, 'year') },
+  },
+  groups: [dateOfBirth],
+};
+
 export const BANK_ACCOUNT_CREATE: RuleTable = {
   fields: {
     ...CREATE_COMMON,
     payMethod: { required: true, format: oneOf(['BankAccount']) },
-    bankAccountNumber: { required: true, format: bankAccountNumber },
-    bankCode: { required: true, format: bankCode },
+    ...BANK_ACCOUNT_DETAILS.fields,
     returnUrl: { required: true, format: url },
-    dobDay: { required: true, format: datePart(2, 'day') },
-    dobMonth: { required: true, format: datePart(2, 'month') },
-    dobYear: { required: true, format: datePart(4, 'year') },
     bvn: { required: false, format: text({ max: 32, pattern: /^\d+$/, expected: 'digits' }) },
   },
   groups: [dateOfBirth],

@@ -14,6 +14,14 @@ export interface ValidateOptions {
   now?: Date;
 }
 
+export interface CreateValidateOptions extends ValidateOptions {
+  /**
+   * Wire fields checked elsewhere (the isolated frame checks the payer's bank details with their own rows): their
+   * rows, and the rules over several fields that name one of them, are left out.
+   */
+  without?: readonly string[];
+}
+
 export type Validation<T> = { ok: true; value: T; violations: [] } | { ok: false; violations: Violation[] };
 
 export function validate<T = Record<string, unknown>>(
@@ -71,7 +79,7 @@ export function validate<T = Record<string, unknown>>(
  * Validates a create request against the table of its `payMethod`. An unsupported method is reported alone,
  * with rule `unsupported`, since no table applies to it (`envelopeForViolations` turns it into `02003`).
  */
-export function validateCreateRequest(input: unknown, options: ValidateOptions = {}): Validation<CreatePaymentRequest> {
+export function validateCreateRequest(input: unknown, options: CreateValidateOptions = {}): Validation<CreatePaymentRequest> {
   if (!isPlainObject(input)) return validate(CREATE_RULES.Pos, input, options) as Validation<CreatePaymentRequest>;
   const method = input['payMethod'];
   if (isAbsent(method)) {
@@ -82,7 +90,17 @@ export function validateCreateRequest(input: unknown, options: ValidateOptions =
     const rule = typeof method === 'string' ? 'unsupported' : 'type';
     return { ok: false, violations: [{ field: 'payMethod', rule, message }] };
   }
-  return validate<CreatePaymentRequest>(CREATE_RULES[method], input, options);
+  const table = CREATE_RULES[method];
+  return validate<CreatePaymentRequest>(options.without?.length ? withoutFields(table, options.without) : table, input, options);
+}
+
+/** A table without some of its fields, and without the rules over several fields that name one of them. */
+export function withoutFields(table: RuleTable, fields: readonly string[]): RuleTable {
+  const named = (group: GroupRule) => (group.kind === 'any-of' ? group.fields : [group.day, group.month, group.year]).some((field) => fields.includes(field));
+  return {
+    fields: Object.fromEntries(Object.entries(table.fields).filter(([field]) => !fields.includes(field))),
+    groups: (table.groups ?? []).filter((group) => !named(group)),
+  };
 }
 
 /** Absent, null, and blank strings all count as "not given". */

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyDeclaration, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { CheckoutSettings } from '../checkout/index.js';
 import type { PayParams, UserInfo } from '../core/index.js';
-import { ATTRIBUTES, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
+import { ATTRIBUTES, attributeOf, carriesPrivateKey, withoutPrivateKey } from '../checkout/config.js';
 import { readTokenPayload } from '../core/token-wire.js';
 import { CheckoutController } from './controllers/checkout.js';
 import { LocalizeController } from './controllers/localize.js';
@@ -9,7 +9,7 @@ import type { PartialTranslation } from './i18n/translation.js';
 import type { CheckoutContext, CheckoutState as CheckoutViewState } from './state.js';
 import { styles } from './svc-checkout.styles.js';
 
-/** `sandbox` is true, false, or unset (then `SvcCheckout.isSandBox` decides). */
+/** `sandbox` is true, false, or unset (then `SvcCheckout.isSandBox` decides); so is `isolated` (unset: on). */
 const optionalBoolean = {
   fromAttribute: (value: string | null) => (value === null ? undefined : value !== 'false'),
   toAttribute: (value: boolean | undefined) => (value === undefined ? null : String(value)),
@@ -17,9 +17,9 @@ const optionalBoolean = {
 
 /** Lit's declaration of each row of the attribute table (src/checkout/config.ts). */
 function declarationOf(row: (typeof ATTRIBUTES)[number]): PropertyDeclaration {
-  if (row.property === 'sandbox') return { attribute: row.attribute, converter: optionalBoolean };
+  if (row.property === 'sandbox' || row.property === 'isolated') return { attribute: attributeOf(row.property), converter: optionalBoolean };
   const type = { string: String, number: Number, boolean: Boolean }[row.type];
-  return { type, attribute: row.attribute, reflect: row.property === 'theme' };
+  return { type, attribute: attributeOf(row.property), reflect: row.property === 'theme' };
 }
 
 const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
@@ -158,6 +158,11 @@ export class SvcCheckout extends LitElement {
    * publishes them on `svc-checkout:timing`), and nowhere else. Default false: the page alone hears them.
    */
   declare sendTimings: boolean | undefined;
+  /**
+   * The bank account details, the one-time code and the PIN are typed in a frame the page's scripts cannot read
+   * (docs/isolated-fields.md), unless `false`: then in the element, in the page.
+   */
+  declare isolated: boolean | undefined;
   /** The SDK's PayParams, whole. Attributes that are set win over its fields. */
   declare payParams: Partial<PayParams> | undefined;
   /** The payer's details, to fill in what the service asks for. */

@@ -11,6 +11,7 @@
  * elsewhere (an edge runtime) the routes answer 404 and the script's integrity cannot be given: serve dist/cdn as
  * the platform's static files there, and set the element's `endpoint`.
  */
+import { FRAME_PAGE } from '../core/paths.js';
 import { nodeCrypto, nodeFs } from './runtime.js';
 
 /** The entry's file name: the address a page loads, and the one every chunk imports back. */
@@ -21,6 +22,7 @@ export const ELEMENT_STYLESHEET = 'svc-checkout.css';
 export const ELEMENT_ARABIC = 'svc-checkout-ar.js';
 
 const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -37,6 +39,32 @@ interface ElementFile {
   caching: string;
   /** A strong validator: the file's SHA-384, for the fixed names' revalidation (304). */
   etag: string;
+}
+
+/**
+ * What the isolated frame's page may do (docs/isolated-fields.md): run its one script and use its one stylesheet,
+ * both inline and named by their hashes, connect to this kit, and be framed by the shop's pages only, always in a
+ * sandbox of its own (an opaque origin). Nothing else loads: no image, font, form target or frame. `connect-src` names the kit's origin as the page was asked for it,
+ * besides 'self': in WebKit, 'self' of a document with an opaque origin matches nothing.
+ */
+function framePolicy(body: Uint8Array, kitOrigin: string, ancestors: readonly string[]): string {
+  const html = new TextDecoder().decode(body);
+  const hash = (tag: string) => {
+    const inside = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)?.[1] ?? '';
+    return `'sha256-${nodeCrypto!.createHash('sha256').update(new TextEncoder().encode(inside)).digest('base64')}'`;
+  };
+  return [
+    "default-src 'none'",
+    `script-src ${hash('script')}`,
+    `style-src ${hash('style')}`,
+    `connect-src 'self'${kitOrigin ? ` ${kitOrigin}` : ''}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    // An opaque origin whoever frames it, and however: a page that frames it without the element's `sandbox`
+    // attribute, or opens it at the top, gets the same document the shop's own scripts cannot reach.
+    'sandbox allow-scripts allow-forms',
+    `frame-ancestors ${["'self'", ...ancestors].join(' ')}`,
+  ].join('; ');
 }
 
 /**
@@ -85,12 +113,19 @@ export interface ElementScript {
 export class ElementFiles implements ElementScript {
   readonly #folder: URL | undefined;
   readonly #basePath: string;
+  readonly #frameAncestors: readonly string[];
   #files: Map<string, ElementFile> | undefined;
+  /** The isolated frame's policy for each origin the kit was asked at (one, or a few). */
+  readonly #framePolicies = new Map<string, string>();
 
-  /** `folder`: where the CDN build is (default: the package's own); `false`: the kit serves none. */
-  constructor(folder: string | URL | false | undefined, basePath: string) {
+  /**
+   * `folder`: where the CDN build is (default: the package's own); `false`: the kit serves none. `frameAncestors`:
+   * the origins of the shop's pages, which may frame the isolated frame besides the kit's own.
+   */
+  constructor(folder: string | URL | false | undefined, basePath: string, frameAncestors: readonly string[] = []) {
     this.#folder = folder === false ? undefined : folder === undefined ? defaultFolder() : toFolderUrl(folder);
     this.#basePath = basePath;
+    this.#frameAncestors = frameAncestors;
   }
 
   get src(): string {
@@ -134,6 +169,7 @@ export class ElementFiles implements ElementScript {
       'Cache-Control': file.caching,
       ETag: file.etag,
       'X-Content-Type-Options': 'nosniff',
+      ...(path === `/${FRAME_PAGE}` ? this.#frameHeaders(file, new URL(request.url).origin) : {}),
     };
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response('only GET and HEAD are served here', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': TYPES['.txt']! } });
@@ -141,6 +177,26 @@ export class ElementFiles implements ElementScript {
     if (matchesEtag(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
     headers['Content-Length'] = String(file.body.byteLength);
     return new Response(request.method === 'HEAD' ? null : file.body, { status: 200, headers });
+  }
+
+  /**
+   * The isolated frame's page is a document of its own: its policy, and its embedding by pages under
+   * `Cross-Origin-Embedder-Policy: require-corp` (it is a cross-origin resource to them, and takes that policy itself).
+   */
+  #frameHeaders(file: ElementFile, kitOrigin: string): Record<string, string> {
+    // An origin as a browser sends it in Host; anything else (a hand-written Host) gets 'self' alone.
+    const origin = /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(kitOrigin) ? kitOrigin : '';
+    let policy = this.#framePolicies.get(origin);
+    if (!policy) {
+      policy = framePolicy(file.body, origin, this.#frameAncestors);
+      if (this.#framePolicies.size < 16) this.#framePolicies.set(origin, policy);
+    }
+    return {
+      'Content-Security-Policy': policy,
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Referrer-Policy': 'no-referrer',
+    };
   }
 
   /**

@@ -16,6 +16,7 @@ import { rememberedLocalOrigin } from './client-address.js';
 import { ElementFiles, type ElementScript } from './element-files.js';
 import { listened, requestChannel, traceRequest, traceStreamRequest, type RequestTrace } from './diagnostics.js';
 import { healthAnswer } from './health.js';
+import { framePreflight, withFrameCallHeaders } from './frame-calls.js';
 import {
   errorMessage,
   logValue,
@@ -121,7 +122,8 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   ipv6ClientPrefix?: number;
   /**
    * The origins of the shop's pages: a bank account order's `returnUrl` (where 3-D Secure sends the payer back)
-   * must be on one, unless the checkout token fixes it. Never taken from a request's headers.
+   * must be on one, unless the checkout token fixes it, and they may frame the isolated frame of the payer's bank
+   * details and codes besides the kit's own origin (its `frame-ancestors`). Never taken from a request's headers.
    */
   returnUrlOrigins?: readonly string[];
   /** How far a callback's `RequestTimestamp` may be from now. Default 300 seconds. */
@@ -237,7 +239,8 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const callbackPath = `${basePath}${MERCHANT_PATHS.callbacks}`;
   const callbackUrlFor = (request: KitRequest): string | undefined =>
     options.callbackUrl === false ? undefined : (options.callbackUrl ?? (serviceIsLocal ? loopbackOrigin(request) : undefined)?.concat(callbackPath));
-  const elementFiles = new ElementFiles(options.elementFiles, basePath);
+  // The shop's pages may frame the isolated frame, as they are where 3-D Secure returns payers.
+  const elementFiles = new ElementFiles(options.elementFiles, basePath, options.returnUrlOrigins);
 
   // Set below: the status route tells the hub what it saw, and the hub needs the routes' order tokens.
   let hub: StatusHub | undefined;
@@ -376,11 +379,15 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       listened(requestChannel) ? traceRequest(operation, (trace) => call(request, body, trace).catch(failed)) : call(request, body);
   };
 
+  /** A call the isolated frame sends itself (frame-calls.ts): its answer readable there. */
+  const fromFrame = (operation: ElementOperation, call: (request: KitRequest, body: Uint8Array) => Promise<Answer>) => async (request: KitRequest, body: Uint8Array) =>
+    withFrameCallHeaders(operation, request.headers.get('origin'), await call(request, body));
+
   /** The element's calls, by operation: answers, which the Web path wraps in a Response and the Node adapter writes. */
   const elementCalls: Record<ElementOperation, (request: KitRequest, body: Uint8Array) => Promise<Answer>> = {
-    create: json(payments.routes.create, 'create'),
-    otp: json(payments.routes.otp, 'otp'),
-    pin: json(payments.routes.pin, 'pin'),
+    create: fromFrame('create', json(payments.routes.create, 'create')),
+    otp: fromFrame('otp', json(payments.routes.otp, 'otp')),
+    pin: fromFrame('pin', json(payments.routes.pin, 'pin')),
     resendOtp: json(payments.routes.resendOtp, 'resendOtp'),
     status: json(payments.routes.status, 'status'),
   };
@@ -444,6 +451,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       if (operation === 'health') {
         if (request.method !== 'GET' && request.method !== 'HEAD') return problem(405, 'only GET is served here', {}, { Allow: 'GET, HEAD' });
         return await health(request.method);
+      }
+      if (request.method === 'OPTIONS') {
+        const preflight = framePreflight(operation, request);
+        if (preflight) return preflight;
       }
       if (request.method !== 'POST') return problem(405, 'only POST is served here', {}, { Allow: 'POST' });
       if (operation === 'timings') return await receiveTimings(request);

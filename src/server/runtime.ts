@@ -17,7 +17,7 @@ export interface NodeHmac {
 
 export interface NodeCrypto {
   createHmac(algorithm: 'sha512', key: string | Uint8Array): NodeHmac;
-  createHash(algorithm: 'sha384'): { update(data: Uint8Array): { digest(encoding: 'base64'): string } };
+  createHash(algorithm: 'sha256' | 'sha384'): { update(data: Uint8Array): { digest(encoding: 'base64'): string } };
 }
 
 /** What the kit reads of a folder: the element's CDN files (element-files.ts). */

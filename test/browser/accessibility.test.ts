@@ -11,12 +11,14 @@ import {
   deepQueryAll,
   fillBankAccount,
   type,
+  typeCode,
   uniqueReference,
   until,
   untilText,
   visibleText,
   type CheckoutOptions,
 } from './support/checkout.js';
+import { frameField, inFrame, loadedFrame } from './support/isolated.js';
 import { startStack, type Stack } from './support/stack.js';
 
 /** The innermost focused element, through shadow roots. */
@@ -92,11 +94,11 @@ describe('<svc-checkout> accessibility', () => {
         await fillBankAccount(otp, '2215381190');
         await clickButton(otp, t.pay);
         await untilText(otp, t.code);
-        await type(otp, 'input[name=otp]', '00000000');
+        await typeCode(otp, '00000000');
         await clickButton(otp, t.confirm);
-        await until('the OTP error', () => deepQuery(otp, 'input[name=otp][aria-invalid=true]'));
+        await until('the OTP error', async () => (await frameField(otp, 'otp'))?.attributes['aria-invalid'] === 'true');
         await check(otp, 'the OTP step with an error');
-        await type(otp, 'input[name=otp]', '11315632');
+        await typeCode(otp, '11315632');
         await clickButton(otp, t.confirm);
         await untilText(otp, t.fail);
         await check(otp, 'the failure');
@@ -181,15 +183,21 @@ describe('<svc-checkout> accessibility', () => {
       await press('ArrowDown');
       await until('the bank account form', () => deepQuery(element, 'svc-bank-account-form'));
       expect((focused() as HTMLInputElement).value).to.equal('BankAccount');
+      // Its fields are in the isolated frame, in the tab order between the choice and Pay: ready as soon as a payer's
+      // hand is on the keys.
+      const frame = await loadedFrame(element);
       for (const value of ['2215381176', '033', '05', '01', '1990']) {
         await press('Tab');
         await typeKeys(value);
       }
+      expect(focused()).to.equal(frame);
       await press('Tab');
       expect(focused()?.textContent?.trim()).to.match(/^Pay/);
       await press('Enter');
       await untilText(element, 'Enter the code');
-      await until('focus in the code field', () => (focused() as HTMLInputElement | null)?.name === 'otp');
+      // Focus follows into the code's frame (WebKit gives its field the focus at the payer's first key).
+      const code = await loadedFrame(element);
+      await until('focus in the code’s frame', async () => focused() === code && (await inFrame<boolean>(code, 'return document.hasFocus();')));
       await typeKeys('11315632');
       await press('Enter');
       await untilText(element, 'Payment received');

@@ -1,19 +1,20 @@
-// Bank account: OTP, PIN and 3-D Secure, end to end against this file's own sandbox and merchant kit.
+// Bank account: OTP, PIN and 3-D Secure, end to end against this file's own sandbox and merchant kit. The payer types
+// the details and codes in the isolated frame (the default): by keyboard, and what it shows is read there.
 import { expect } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
 import {
   checkout,
   clickButton,
   deepQuery,
-  deepQueryAll,
   fillBankAccount,
   record,
-  type,
+  typeCode,
   uniqueReference,
   until,
   untilText,
   visibleText,
 } from './support/checkout.js';
+import { frameErrors, frameField, inFrame, loadedFrame, typeInFrame } from './support/isolated.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('<svc-checkout> bank account', () => {
@@ -30,12 +31,13 @@ describe('<svc-checkout> bank account', () => {
     await fillBankAccount(element, '2215381176');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
-    const otp = deepQuery<HTMLInputElement>(element, 'input[name=otp]')!;
-    expect(otp.getAttribute('autocomplete')).to.equal('one-time-code');
-    expect(otp.getAttribute('inputmode')).to.equal('numeric');
-    expect(otp.type).to.equal('text');
+    // In the isolated frame (test/browser/isolated-fields.test.ts): read there through the browser's automation.
+    const otp = (await frameField(element, 'otp'))!.attributes;
+    expect(otp['autocomplete']).to.equal('one-time-code');
+    expect(otp['inputmode']).to.equal('numeric');
+    expect(otp['type']).to.equal('text');
     await expect(element).to.be.accessible();
-    await type(element, 'input[name=otp]', '11315632');
+    await typeCode(element, '11315632');
     await clickButton(element, 'Confirm');
     await untilText(element, 'Payment received');
     expect(events.map((event) => [event.name, event.detail.actionType ?? event.detail.orderStatus])).to.deep.equal([
@@ -50,7 +52,7 @@ describe('<svc-checkout> bank account', () => {
     await fillBankAccount(element, '2215381176', { dob: ['٠٥', '٠١', '١٩٩٠'] });
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
-    await type(element, 'input[name=otp]', '١١٣١٥٦٣٢');
+    await typeCode(element, '١١٣١٥٦٣٢');
     await clickButton(element, 'Confirm');
     await untilText(element, 'Payment received');
   });
@@ -61,16 +63,16 @@ describe('<svc-checkout> bank account', () => {
     await fillBankAccount(element, '2215381176');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
-    await type(element, 'input[name=otp]', '00000000');
+    await typeCode(element, '00000000');
     await clickButton(element, 'Confirm');
     await untilText(element, 'That code is not right');
-    const otp = deepQuery<HTMLInputElement>(element, 'input[name=otp]')!;
-    expect(otp.getAttribute('aria-invalid')).to.equal('true');
-    const error = deepQuery(element, '#otp-error')!;
-    expect(otp.getAttribute('aria-describedby')).to.contain('otp-error');
-    expect(error.textContent).to.contain('That code is not right');
+    const otp = (await frameField(element, 'otp'))!.attributes;
+    expect(otp['aria-invalid']).to.equal('true');
+    expect(otp['aria-describedby']).to.contain('otp-error');
+    const error = await inFrame<string>(await loadedFrame(element), `return document.getElementById('otp-error').textContent;`);
+    expect(error).to.contain('That code is not right');
     await expect(element).to.be.accessible();
-    expect(error.textContent).to.match(/2 tries left/);
+    expect(error).to.match(/2 tries left/);
     // The code was just sent: sending it again waits, and says how long (the resend itself is a session test).
     const resend = deepQuery<HTMLButtonElement>(element, 'button[aria-disabled=true]')!;
     expect(resend.textContent).to.match(/Send again in \d+ seconds/);
@@ -79,7 +81,7 @@ describe('<svc-checkout> bank account', () => {
     expect(sent.body.notifications.map((message: { text: string }) => message.text)).to.deep.equal([
       'Your verification code is 11315632.',
     ]);
-    await type(element, 'input[name=otp]', '11315632');
+    await typeCode(element, '11315632');
     await clickButton(element, 'Confirm');
     await untilText(element, 'Payment received');
   });
@@ -89,7 +91,7 @@ describe('<svc-checkout> bank account', () => {
     await fillBankAccount(element, '2215381190');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter the code');
-    await type(element, 'input[name=otp]', '11315632');
+    await typeCode(element, '11315632');
     await clickButton(element, 'Confirm');
     await untilText(element, 'The payment did not go through');
     expect(visibleText(element)).to.contain('There is not enough money in the account.');
@@ -100,36 +102,33 @@ describe('<svc-checkout> bank account', () => {
     await fillBankAccount(element, '2215381183');
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter your PIN');
-    const pin = deepQuery<HTMLInputElement>(element, 'input[name=pin]')!;
-    expect(pin.type).to.equal('password');
-    expect(pin.getAttribute('inputmode')).to.equal('numeric');
+    const pin = (await frameField(element, 'pin'))!.attributes;
+    expect(pin['type']).to.equal('password');
+    expect(pin['inputmode']).to.equal('numeric');
     expect(visibleText(element)).not.to.contain('Send the code again');
     await expect(element).to.be.accessible();
-    await type(element, 'input[name=pin]', '1234');
+    await typeCode(element, '1234');
     await clickButton(element, 'Confirm');
     await untilText(element, 'Payment received');
   });
 
   it('gives the date of birth one message for its three boxes', async () => {
     const element = await checkout(stack, { payMethod: 'BankAccount' });
-    await type(element, 'input[name=bankAccountNumber]', '2215381176');
-    await type(element, 'input[name=bankCode]', '033');
+    // The fields are in the isolated frame: their errors and attributes are read there.
+    await typeInFrame(element, ['2215381176', '033']);
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter date of birth of the account holder.');
-    const errors = deepQueryAll(element, '[part=error]').map((error) => error.textContent!.replace('Error:', '').trim());
-    expect(errors).to.deep.equal(['Enter date of birth of the account holder.']);
+    expect(await frameErrors(element)).to.deep.equal(['Enter date of birth of the account holder.']);
     for (const name of ['dobDay', 'dobMonth', 'dobYear']) {
-      const input = deepQuery<HTMLInputElement>(element, `input[name=${name}]`)!;
-      expect(input.getAttribute('aria-invalid')).to.equal('true');
-      expect(input.getAttribute('aria-describedby')).to.equal('dob-hint dob-error');
+      const input = (await frameField(element, name))!.attributes;
+      expect(input['aria-invalid']).to.equal('true');
+      expect(input['aria-describedby']).to.equal('dob-hint dob-error');
     }
     // One box wrong, the others right: that box's message, once.
-    await type(element, 'input[name=dobDay]', '05');
-    await type(element, 'input[name=dobMonth]', '13');
-    await type(element, 'input[name=dobYear]', '1990');
+    await typeInFrame(element, [undefined, undefined, '05', '13', '1990']);
     await clickButton(element, /^Pay/);
-    await until('one message for the month', () => deepQueryAll(element, '[part=error]').length === 1 && deepQuery(element, 'input[name=dobMonth][aria-invalid=true]'));
-    expect(deepQuery(element, 'input[name=dobDay]')!.getAttribute('aria-invalid')).to.equal('false');
+    await until('one message for the month', async () => (await frameErrors(element)).length === 1 && (await frameField(element, 'dobMonth'))!.attributes['aria-invalid'] === 'true');
+    expect((await frameField(element, 'dobDay'))!.attributes['aria-invalid']).to.equal('false');
     await expect(element).to.be.accessible();
   });
 
@@ -138,7 +137,7 @@ describe('<svc-checkout> bank account', () => {
     await fillBankAccount(element, '2215381176', { dob: ['06', '01', '1990'] });
     await clickButton(element, /^Pay/);
     await untilText(element, 'The date of birth does not match the account.');
-    expect(deepQuery(element, 'input[name=dobDay]')!.getAttribute('aria-invalid')).to.equal('true');
+    expect((await frameField(element, 'dobDay'))!.attributes['aria-invalid']).to.equal('true');
   });
 
   for (const decision of ['Approve', 'Decline'] as const) {

@@ -19,6 +19,7 @@ import {
   type CheckoutOptions,
 } from './support/checkout.js';
 import { moduleGate } from './support/chunks.js';
+import { loadedFrame } from './support/isolated.js';
 import { startStack, type Stack } from './support/stack.js';
 
 interface KitWindow extends Window {
@@ -89,7 +90,8 @@ describe('a shop’s first run, on the payer’s side', () => {
     expect(shade.backgroundColor).not.to.equal('rgba(0, 0, 0, 0)');
     expect(shade.animationName, 'it fades in and out: something is coming').to.equal('pending');
     await moduleGate('bankForm', 'open');
-    await until('the form', () => deepQuery(element, 'input[name=bankAccountNumber]'));
+    // The form's fields are its isolated frame's.
+    await loadedFrame(element);
     const form = deepQuery(element, 'svc-bank-account-form')!;
     // Gone with its rule, in every engine, a moment later as at once: nothing fades or shades the form.
     for (const wait of [0, 600]) {
@@ -199,7 +201,6 @@ describe('a shop’s first run, on the payer’s side', () => {
     expectTargets(voucher, 'the receipt (Copy order number)');
 
     const bank = await make({ payMethod: 'BankAccount' });
-    await until('the bank account form', () => deepQuery(bank, 'input[name=bankAccountNumber]'));
     await fillBankAccount(bank, '2215381176');
     await clickButton(bank, /^Pay/);
     await untilText(bank, 'Enter the code');

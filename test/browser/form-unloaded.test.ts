@@ -3,6 +3,7 @@
 // failed to load as failed for the rest of the page's life.
 import { expect } from '@open-wc/testing';
 import { click, deepQuery, until, untilText, visibleText } from './support/checkout.js';
+import { isolatedFrames } from './support/isolated.js';
 import { collectErrors, lostChunkPage, moduleGate, placeCheckout } from './support/chunks.js';
 
 describe('<svc-checkout> whose chosen form cannot load', () => {
@@ -50,7 +51,8 @@ describe('<svc-checkout> whose chosen form cannot load', () => {
     watcher.observe(element.shadowRoot!, { childList: true, subtree: true });
     await click(element, 'input[value=BankAccount]');
     const outcome = await until('the bank form or the alert', () =>
-      deepQuery(element, 'input[name=bankAccountNumber]') ? 'form' : element.shadowRoot!.querySelector('p[role=alert]') ? 'alert' : undefined,
+      // The form: its isolated frame (or its own fields, were it not isolated).
+      isolatedFrames(element).length > 0 || deepQuery(element, 'input[name=bankAccountNumber]') ? 'form' : element.shadowRoot!.querySelector('p[role=alert]') ? 'alert' : undefined,
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
     watcher.disconnect();

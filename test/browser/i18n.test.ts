@@ -13,6 +13,7 @@ import {
   untilText,
   visibleText,
 } from './support/checkout.js';
+import { typeInFrame } from './support/isolated.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('<svc-checkout> in Arabic and English', () => {
@@ -100,9 +101,7 @@ describe('<svc-checkout> in Arabic and English', () => {
     await until('the announcement of the errors', () => announcements.find((text) => text.includes('النموذج')));
     // Five empty fields: "في النموذج ٥ أخطاء" (3–10 take the plural, and Egyptian Arabic-Indic digits).
     expect(announcements.find((text) => text.includes('النموذج'))).to.equal('في النموذج ٥ أخطاء.');
-    await type(element, 'input[name=bankAccountNumber]', '2215381176');
-    await type(element, 'input[name=bankCode]', '033');
-    await type(element, 'input[name=dobDay]', '05');
+    await typeInFrame(element, ['2215381176', '033', '05']);
     await clickButton(element, /^ادفع/);
     await until('two errors', () => announcements.find((text) => text === 'في النموذج خطآن.'));
   });

@@ -3,7 +3,7 @@
 // progress or its result, never a fresh form while an attempt is pending or paid; the sandbox ends with one order.
 import { expect } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
-import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, type, typeCode, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('one checkout, one payment: the payer comes back', () => {
@@ -54,18 +54,19 @@ describe('one checkout, one payment: the payer comes back', () => {
       await fillBankAccount(first, '2215381176');
       await clickButton(first, /^Pay/);
       await untilText(first, 'Enter the code');
-      await type(first, 'input[name=otp]', '00000000');
+      await typeCode(first, '00000000');
       await clickButton(first, 'Confirm');
       await untilText(first, '2 tries left');
       page.frame.contentWindow!.location.reload();
       const reloaded = await page.element(first);
       await untilText(reloaded, 'Enter the code');
-      expect(visibleText(reloaded)).to.contain('2 tries left');
+      // Said at the field, in the code's isolated frame.
+      await untilText(reloaded, '2 tries left');
       const resend = await until('the resend button', () => buttonNamed(reloaded, /Send again/));
       expect(resend.getAttribute('aria-disabled')).to.equal('true');
       expect(resend.textContent).to.match(/Send again in \d+ seconds/);
       expect(deepQuery(reloaded, 'input[name=bankAccountNumber]')).to.equal(null);
-      await type(reloaded, 'input[name=otp]', '11315632');
+      await typeCode(reloaded, '11315632');
       await clickButton(reloaded, 'Confirm');
       await untilText(reloaded, 'Payment received');
       expect(await ordersOf(reference)).to.have.length(1);

@@ -1,7 +1,8 @@
 // What the element never does: keep the payer's secrets, follow a redirect that is not http(s), or render a
 // server's text as HTML. Against this file's own sandbox and merchant kit.
 import { expect } from '@open-wc/testing';
-import { checkout, clickButton, deepQuery, deepQueryAll, fillBankAccount, record, referenceOf, settle, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { checkout, clickButton, deepQuery, deepQueryAll, fillBankAccount, record, referenceOf, settle, type, typeCode, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { frameField } from './support/isolated.js';
 import { requestPath } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -37,10 +38,6 @@ function storedValues(): unknown[] {
   return values;
 }
 
-function inputValue(element: Element, name: string): string | undefined {
-  return deepQuery<HTMLInputElement>(element, `input[name=${name}]`)?.value;
-}
-
 /** Passes every call through to the real kit, and lets `edit` change the create answer the page sees. */
 function editCreateAnswer(edit: (answer: any) => void): () => void {
   const original = window.fetch;
@@ -66,55 +63,62 @@ describe('<svc-checkout> security', () => {
     delete (window as unknown as Record<string, unknown>)['pwned'];
   });
 
-  it('never stores the account number, the birth date or a code, and forgets each once it is sent', async () => {
-    // The account that fails after its code: a new attempt follows an unpaid order only (a paid checkout is never
-    // left: docs/one-payment.md).
-    const ACCOUNT = '2215381190';
-    const element = await checkout(stack, { payMethod: 'BankAccount' });
-    await fillBankAccount(element, ACCOUNT, { dob: DATE_OF_BIRTH });
-    await clickButton(element, /^Pay/);
-    await untilText(element, 'Enter the code');
-    expect(stored()).to.contain(referenceOf(element), 'the order is saved to resume it');
-    expect(stored()).not.to.contain(ACCOUNT);
-    for (const part of DATE_OF_BIRTH) expect(storedValues()).not.to.include(part);
-    expect(storedValues()).not.to.include(1990);
+  for (const isolated of [true, false]) {
+    const where = isolated ? 'in the isolated frame' : 'in the element (isolated="false")';
+    /** A field's value: read through the browser's automation in the frame, or in the element. */
+    // The field once it is there (a new attempt renders the form again).
+    const valueOf = async (element: Element, name: string) =>
+      isolated ? (await frameField(element, name))?.value : (await until(`the field ${name}`, () => deepQuery<HTMLInputElement>(element, `input[name=${name}]`))).value;
 
-    // A wrong code: refused, and gone from the field.
-    await type(element, 'input[name=otp]', '99999999');
-    await clickButton(element, 'Confirm');
-    await untilText(element, 'That code is not right');
-    await settle(element);
-    expect(inputValue(element, 'otp')).to.equal('');
-    await type(element, 'input[name=otp]', '11315632');
-    await clickButton(element, 'Confirm');
-    await untilText(element, 'The payment did not go through');
-    expect(stored()).not.to.contain('99999999');
-    expect(stored()).not.to.contain('11315632');
-    expect(stored()).not.to.contain(ACCOUNT);
+    it(`never stores the account number, the birth date or a code, and forgets each once it is sent, ${where}`, async () => {
+      // The account that fails after its code: a new attempt follows an unpaid order only (a paid checkout is never
+      // left: docs/one-payment.md).
+      const ACCOUNT = '2215381190';
+      const element = await checkout(stack, { payMethod: 'BankAccount', isolated });
+      await fillBankAccount(element, ACCOUNT, { dob: DATE_OF_BIRTH });
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'Enter the code');
+      expect(stored()).to.contain(referenceOf(element), 'the order is saved to resume it');
+      expect(stored()).not.to.contain(ACCOUNT);
+      for (const part of DATE_OF_BIRTH) expect(storedValues()).not.to.include(part);
+      expect(storedValues()).not.to.include(1990);
 
-    // A new attempt asks for the secrets again; what is not secret is kept.
-    element.reset();
-    await settle(element);
-    expect(inputValue(element, 'bankAccountNumber')).to.equal('');
-    expect(inputValue(element, 'dobDay')).to.equal('');
-    expect(inputValue(element, 'dobMonth')).to.equal('');
-    expect(inputValue(element, 'dobYear')).to.equal('');
-    expect(inputValue(element, 'bankCode')).to.equal('033');
-  });
+      // A wrong code: refused, and gone from the field.
+      await typeCode(element, '99999999');
+      await clickButton(element, 'Confirm');
+      await untilText(element, 'That code is not right');
+      await settle(element);
+      expect(await valueOf(element, 'otp')).to.equal('');
+      await typeCode(element, '11315632');
+      await clickButton(element, 'Confirm');
+      await untilText(element, 'The payment did not go through');
+      expect(stored()).not.to.contain('99999999');
+      expect(stored()).not.to.contain('11315632');
+      expect(stored()).not.to.contain(ACCOUNT);
 
-  it('keeps what the payer typed when the service refused it, so that it can be corrected', async () => {
-    const element = await checkout(stack, { payMethod: 'BankAccount' });
-    // The test account checks the birth date: a wrong one is refused at create, and no order is made.
-    await fillBankAccount(element, ACCOUNT, { dob: ['01', '01', '1950'] });
-    await clickButton(element, /^Pay/);
-    await untilText(element, 'The date of birth does not match the account.');
-    expect(inputValue(element, 'bankAccountNumber')).to.equal(ACCOUNT);
-    expect(stored()).not.to.contain(ACCOUNT);
-  });
+      // A new attempt asks for the secrets again. What is not secret is kept where the page held it; the isolated
+      // frame of the new attempt is a new one, and the page never had the bank code to give it back.
+      element.reset();
+      await settle(element);
+      for (const name of ['bankAccountNumber', 'dobDay', 'dobMonth', 'dobYear']) expect(await valueOf(element, name), name).to.equal('');
+      expect(await valueOf(element, 'bankCode')).to.equal(isolated ? '' : '033');
+    });
+
+    it(`keeps what the payer typed when the service refused it, so that it can be corrected, ${where}`, async () => {
+      const element = await checkout(stack, { payMethod: 'BankAccount', isolated });
+      // The test account checks the birth date: a wrong one is refused at create, and no order is made.
+      await fillBankAccount(element, ACCOUNT, { dob: ['01', '01', '1950'] });
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'The date of birth does not match the account.');
+      expect(await valueOf(element, 'bankAccountNumber')).to.equal(ACCOUNT);
+      expect(stored()).not.to.contain(ACCOUNT);
+    });
+  }
 
   for (const hostile of ['javascript:window.pwned=1', 'data:text/html,<script>parent.pwned=1</script>', '//evil.example/3ds']) {
     it(`refuses to go to a 3-D Secure address that is not absolute http(s): ${hostile.slice(0, 16)}…`, async () => {
-      const element = await checkout(stack, { payMethod: 'BankAccount', redirectMode: 'same-window' });
+      // The create goes through this page's fetch, where the test changes its answer: not through an isolated frame.
+      const element = await checkout(stack, { payMethod: 'BankAccount', redirectMode: 'same-window', isolated: false });
       const errors = record(element, 'svc-error');
       const before = location.href;
       const restore = editCreateAnswer((answer) => {

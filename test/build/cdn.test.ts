@@ -20,11 +20,13 @@ async function cdnFiles(): Promise<string[]> {
 }
 
 describe('dist/cdn/svc-checkout.js', () => {
-  it('is built from the element, the session, core and Lit only', async () => {
+  it('is built from the element, the session, the isolated frame\'s page side, core and Lit only', async () => {
     const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
     const inputs = Object.keys(meta.inputs);
     expect(inputs.filter((input) => /src\/(server|sandbox|react)\//.test(input))).toEqual([]);
-    expect(inputs.filter((input) => input.startsWith('src/')).every((input) => /^src\/(element|checkout|core)\//.test(input))).toBe(true);
+    expect(inputs.filter((input) => input.startsWith('src/')).every((input) => /^src\/(element|checkout|isolated-fields|core)\//.test(input))).toBe(true);
+    // The frame's own script is its page's, never the element's.
+    expect(inputs).not.toContain('src/isolated-fields/frame.ts');
     expect(inputs.some((input) => input.includes('node_modules/lit-html/'))).toBe(true);
     expect(inputs.some((input) => input.includes('/development/'))).toBe(false);
   });

@@ -1,12 +1,12 @@
 // The element's attribute table and the table of which setting each configured wire field comes from
 // (src/checkout/config.ts, src/checkout/config-sources.ts): kept apart for the first frame's sake, they agree.
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTES, CONFIG_SOURCES } from '../../src/checkout/index.js';
+import { ATTRIBUTES, attributeOf, CONFIG_SOURCES } from '../../src/checkout/index.js';
 import { validateCreateRequest } from '../../src/core/index.js';
 
 describe('the sources of configured wire fields', () => {
   it('name an attribute of the element, a field of userInfo, or payParams', () => {
-    const attributes = new Set<string>(ATTRIBUTES.map((row) => row.attribute));
+    const attributes = new Set<string>(ATTRIBUTES.map((row) => attributeOf(row.property)));
     for (const [wire, setting] of Object.entries(CONFIG_SOURCES)) {
       expect(attributes.has(setting) || /^userInfo\.\w+$/.test(setting) || setting === 'payParams', `${wire} → ${setting}`).toBe(true);
     }

@@ -4,7 +4,7 @@
  * order). Pure: no kit, no clock, no storage — the models are made by the machine itself from configurations.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { resolveConfig, type ActiveOrder, type CheckoutSettings, type SavedCheckout } from '../../src/checkout/index.js';
+import { resolveConfig, type ActiveOrder, type CheckoutSettings, type IsolatedReport, type SavedCheckout } from '../../src/checkout/index.js';
 import { IDLE_STATE } from '../../src/checkout/first-frame.js';
 import { GRAPH, transition } from '../../src/checkout/machine.js';
 import { initialModel, savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
@@ -31,6 +31,11 @@ const SETTINGS: CheckoutSettings = {
   payAmount: 12500,
   productName: 'Coffee',
   productDescription: 'Beans',
+};
+/** What an isolated frame of the bank account details says when nothing is typed in it yet. */
+const BANK_FRAME: IsolatedReport = {
+  fields: ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear'],
+  broken: { bankAccountNumber: 'required', bankCode: 'required', dobDay: 'required', dobMonth: 'required', dobYear: 'required' },
 };
 const ORDER: ActiveOrder = { reference: 'order-1', orderNo: '26112600000001', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', token: 'ot1.x.y' };
 
@@ -91,12 +96,13 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   'window-opened': () => ({ type: 'window-opened', blocked: true, at: AT }),
   returned: () => ({ type: 'returned', at: AT }),
   'left-checked': () => ({ type: 'left-checked', reference: 'order-0', answer: status({ reference: 'order-0', status: 'SUCCESS' }), at: AT }),
+  isolated: () => ({ type: 'isolated', report: BANK_FRAME, edited: 'bankAccountNumber', at: AT }),
 };
 const TYPES = Object.keys(EVENTS) as MachineEventType[];
 
 /** An effect as the table writes it. */
 function named(effect: Effect): string {
-  if (effect.type === 'post') return `post ${effect.call}`;
+  if (effect.type === 'post' || effect.type === 'post-isolated') return `${effect.type} ${effect.call}`;
   if (effect.type === 'emit') return effect.event.type;
   return effect.type;
 }
@@ -117,6 +123,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: 'same',
     'no-answer': 'same',
     'left-checked': 'same',
+    isolated: 'same',
   },
   'config-error': {
     configure: ['form', 'unfollow', 'ready'],
@@ -126,6 +133,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: 'same',
     'no-answer': 'same',
     'left-checked': 'same',
+    isolated: 'same',
     note: ['config-error', 'announce'],
   },
   form: {
@@ -136,6 +144,8 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: 'same',
     'no-answer': 'same',
     'left-checked': 'same',
+    // A change the payer made in the frame is an input: the page hears it.
+    isolated: ['form', 'change'],
     'select-method': ['form', 'change'],
     input: ['form', 'change'],
     blur: ['form'],
@@ -152,6 +162,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: ['action', 'pay-result', 'announce', 'action', 'announce', 'follow'],
     'no-answer': ['form', 'error'],
     'left-checked': 'same',
+    isolated: 'same',
     checked: 'same',
     note: ['looking-up', 'announce'],
   },
@@ -163,6 +174,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: 'same',
     'no-answer': 'same',
     'left-checked': 'same',
+    isolated: 'same',
     polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
@@ -185,6 +197,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: 'same',
     'no-answer': 'same',
     'left-checked': 'same',
+    isolated: 'same',
     polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
@@ -201,6 +214,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     answer: 'same',
     'no-answer': 'same',
     'left-checked': 'same',
+    isolated: 'same',
     checked: 'same',
     // A paid checkout is never left (a failed one is: below).
     leave: 'same',
@@ -407,6 +421,84 @@ describe('paths the table does not reach', () => {
     expect(twice.effects.map(named)).toEqual(['announce']);
     const failed = transition(left, { ...paid, answer: status({ status: 'FAIL' }) } as MachineEvent);
     expect([failed.model.leftOrders, failed.model.state.phase.kind]).toEqual([[], 'form']);
+  });
+
+  describe('with the bank account details in an isolated frame', () => {
+    const bank = run(form, { type: 'select-method', method: 'BankAccount', at: AT }, { type: 'isolated', report: BANK_FRAME, at: AT }).model;
+    const typed: IsolatedReport = { ...BANK_FRAME, broken: {} };
+
+    it('judges the fields by what the frame says, and sends nothing while it says a field is wrong', () => {
+      const refused = transition(bank, EVENTS.submit(bank));
+      expect(refused.model.state.errors).toEqual({ bankAccountNumber: { rule: 'required' }, bankCode: { rule: 'required' }, dobDay: { rule: 'required' }, dobMonth: { rule: 'required' }, dobYear: { rule: 'required' } });
+      expect(refused.effects.map(named)).toEqual(['announce']);
+      const oneWrong = run(bank, { type: 'isolated', report: { ...BANK_FRAME, broken: { dobMonth: 'date' } }, edited: 'dobMonth', at: AT }, EVENTS.submit(bank));
+      expect(oneWrong.model.state.errors).toEqual({ dobMonth: { rule: 'date' } });
+    });
+
+    it('sends the create through the frame, without the fields it holds, once it says they are right', () => {
+      const complete = transition(bank, { type: 'isolated', report: typed, edited: 'dobYear', at: AT });
+      expect(complete.effects).toContainEqual({ type: 'emit', event: { type: 'change', detail: { payMethod: 'BankAccount', complete: true } } });
+      const sent = transition(complete.model, EVENTS.submit(complete.model));
+      expect(sent.effects.map(named)).toEqual(['announce', 'post-isolated create']);
+      const post = sent.effects[1] as Extract<Effect, { type: 'post-isolated' }>;
+      expect(post.body).toMatchObject({ reference: 'order-1', payMethod: 'BankAccount', amount: { total: 12500, currency: 'EGP' }, returnUrl: PAGE });
+      for (const field of BANK_FRAME.fields) expect(post.body, field).not.toHaveProperty(field);
+      expect(sent.model.state.busy).toBe(true);
+      // Its answer is a create's answer: the order, its next step.
+      const answered = transition(sent.model, {
+        type: 'answer',
+        request: post.request,
+        answer: { envelope: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '26112600000010', status: 'PENDING', nextAction: { actionType: 'INPUT_OTP' } } }, orderToken: 'ot1.c.d' },
+        at: AT,
+      });
+      expect(answered.model.state.phase).toMatchObject({ kind: 'action', order: { actionType: 'INPUT_OTP', token: 'ot1.c.d' } });
+    });
+
+    it('takes the values typed in the page again once the frame is gone', () => {
+      const gone = run(bank, { type: 'isolated', report: undefined, at: AT }, EVENTS.submit(bank));
+      expect(gone.model.check?.isolated).toEqual([]);
+      expect(Object.keys(gone.model.state.errors).sort()).toEqual(['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear']);
+      expect(gone.effects.map(named)).toEqual(['announce']);
+    });
+
+    it('clears the service\'s error at a field once the payer changes it in the frame', () => {
+      const sent = run(bank, { type: 'isolated', report: typed, edited: 'dobYear', at: AT }, EVENTS.submit(bank));
+      const mismatch = transition(sent.model, {
+        type: 'answer',
+        request: sent.model.request!.id,
+        answer: { envelope: { code: '02001', message: 'invalid', data: { errors: [{ field: 'dobDay', rule: 'mismatch', message: 'does not match' }] } } },
+        at: AT,
+      }).model;
+      expect(mismatch.state.errors).toEqual({ dobDay: { rule: 'mismatch' } });
+      // Reported without a change of the payer's (the frame attached again): the error stands.
+      expect(transition(mismatch, { type: 'isolated', report: typed, at: AT }).model.state.errors).toEqual({ dobDay: { rule: 'mismatch' } });
+      const edited = transition(mismatch, { type: 'isolated', report: typed, edited: 'dobDay', at: AT });
+      expect(edited.model.state.errors).toEqual({});
+      expect(edited.effects.map(named)).toEqual(['change']);
+    });
+  });
+
+  it('sends a code typed in an isolated frame through it, once the frame says it is one', () => {
+    const action = MODELS.action;
+    const frame = (broken: IsolatedReport['broken']) => ({ type: 'isolated', report: { fields: ['otp'], broken }, at: AT }) as MachineEvent;
+    const wrong = run(action, frame({ otp: 'minLength' }), EVENTS['submit-code'](action));
+    expect(wrong.model.state.errors).toEqual({ otp: { rule: 'minLength' } });
+    expect(wrong.effects).toEqual([]);
+    const right = run(action, frame({}), { type: 'submit-code', code: '', at: AT });
+    expect(right.effects).toEqual([{ type: 'post-isolated', request: right.model.request!.id, call: 'otp', body: { country: 'EG', orderNo: '26112600000001' }, orderToken: 'ot1.x.y' }]);
+  });
+
+  it('says nothing of a code lost after its order moved past the step (paid meanwhile, its frame gone with the step)', () => {
+    const action = MODELS.action;
+    const sent = run(action, EVENTS['submit-code'](action)).model;
+    const paid = transition(sent, EVENTS['stream-status'](sent)).model;
+    expect(paid.state.phase.kind).toBe('result');
+    const lost = transition(paid, { type: 'no-answer', request: sent.request!.id, error: new Error('the frame went'), at: AT });
+    expect(lost.effects).toEqual([]);
+    expect(lost.model.state.alert).toBeUndefined();
+    expect(lost.model.state.busy).toBe(false);
+    // On the step still, it is said.
+    expect(transition(sent, { type: 'no-answer', request: sent.request!.id, error: new Error('offline'), at: AT }).effects.map(named)).toEqual(['error']);
   });
 
   it('checks the form once per change of what it is built from', () => {

@@ -2,8 +2,8 @@
  * The payment life, without a browser: a `CheckoutSession` against the real kit and sandbox, on a fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MERCHANT_PATHS } from '../../src/core/index.js';
-import { orderOf, POLL_BACKOFF, type CheckoutSession } from '../../src/checkout/index.js';
+import { BANK_ACCOUNT_DETAILS, MERCHANT_PATHS, OTP_REQUEST, validate } from '../../src/core/index.js';
+import { answerOf, EndpointError, orderOf, POLL_BACKOFF, requestHeaders, type CheckoutSession, type FieldName, type IsolatedReport } from '../../src/checkout/index.js';
 import { ENDPOINT, harness, kinds, type Harness } from './support.js';
 
 const REFUSED = 'the element never takes a private key: keep it on your server, in the merchant kit';
@@ -91,6 +91,100 @@ describe('create and next actions', () => {
     await h.advance(2_500);
     expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
     expect(events.find((event) => event.type === 'action')).toMatchObject({ detail: { actionType: 'REFERENCE_CODE', referenceCode: order.referenceCode } });
+  });
+});
+
+describe('isolated fields', () => {
+  /**
+   * A frame's part, in Node: it holds the payer's values, reports only the rules they break (src/core's rows for them),
+   * and sends a call itself, with its values added, to the kit as the frame does (`Origin: null`). What the browser's
+   * frame does around it is test/browser/isolated-fields.test.ts.
+   */
+  function frame(session: CheckoutSession, kind: 'bank' | 'otp', values: Record<string, string>) {
+    const table = kind === 'bank' ? BANK_ACCOUNT_DETAILS : { fields: { otp: OTP_REQUEST.fields['otp']! } };
+    const report = (): IsolatedReport => {
+      const broken: Record<string, string> = {};
+      for (const violation of validate(table, values).violations) broken[violation.field] ??= violation.rule;
+      return { fields: Object.keys(table.fields) as FieldName[], broken };
+    };
+    const sent: string[] = [];
+    const link = session.isolate({
+      report: report(),
+      async send(call, body, proof) {
+        const text = JSON.stringify({ ...body, ...values });
+        sent.push(text);
+        const response = await h.handler(new Request(`${ENDPOINT}${MERCHANT_PATHS[call]}`, { method: 'POST', headers: { ...requestHeaders(proof.checkoutToken, proof.orderToken), Origin: 'null' }, body: text }));
+        return answerOf(call, response);
+      },
+    });
+    return {
+      sent,
+      type(name: FieldName, value: string) {
+        values[name] = value;
+        link.report(report(), name);
+      },
+      link,
+    };
+  }
+
+  it('sends the bank details and the code through the frame: its own calls never carry them, and its state never holds them', async () => {
+    const seen: string[] = [];
+    await h.close();
+    h = await harness({ intercept: async (request, kit) => (seen.push(await request.clone().text()), kit(request)) });
+    const { session, events } = await h.session();
+    session.selectMethod('BankAccount');
+    const bank = frame(session, 'bank', {});
+    await session.submit();
+    // Judged by what the frame says: every field of it, and nothing sent.
+    expect(Object.keys(session.state.errors).sort()).toEqual(['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear']);
+    expect(h.calls).toEqual([]);
+    for (const [name, value] of Object.entries(BANK)) bank.type(name as FieldName, value);
+    expect(session.state.errors).toEqual({});
+    expect(events.filter((event) => event.type === 'change').at(-1)).toEqual({ type: 'change', detail: { payMethod: 'BankAccount', complete: true } });
+    await session.submit();
+    expect(orderOf(session.state.phase)?.actionType).toBe('INPUT_OTP');
+    expect(bank.sent).toHaveLength(1);
+    // The session's own calls go on: it follows the order.
+    await h.advance(2_500);
+    expect(h.calls).toContain('/payments/status');
+    bank.link.detach();
+    const code = frame(session, 'otp', {});
+    code.type('otp', '99999999');
+    await session.submitCode('');
+    expect(session.state.errors).toEqual({ otp: { rule: 'mismatch', left: 2 } });
+    code.type('otp', '11315632');
+    await session.submitCode('');
+    expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+    expect(code.sent).toHaveLength(2);
+    // The session's own calls (the status checks) and everything it kept: none of the secrets.
+    const secrets = [BANK.bankAccountNumber, '99999999', '11315632'];
+    for (const text of [...seen, JSON.stringify(session.state), ...h.storage.entries.values()]) for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a code the frame says is not one, before anything is sent', async () => {
+    const { session } = await h.session();
+    session.selectMethod('BankAccount');
+    fill(session, BANK);
+    await session.submit();
+    const code = frame(session, 'otp', {});
+    code.type('otp', '12');
+    expect(await session.submitCode('')).toBe(false);
+    expect(session.state.errors).toEqual({ otp: { rule: 'minLength' } });
+    expect(code.sent).toEqual([]);
+  });
+
+  it('says a call lost with its frame as a call without an answer: a create is looked for by its reference', async () => {
+    const { session } = await h.session();
+    session.selectMethod('BankAccount');
+    const gone = session.isolate({ report: { fields: ['bankAccountNumber'], broken: {} }, send: () => Promise.reject(new EndpointError('NETWORK', 'create: the frame went')) });
+    fill(session, { bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' });
+    await session.submit();
+    await h.settle();
+    expect(h.calls).toEqual(['/payments/status']);
+    expect(session.state.phase).toEqual({ kind: 'form' });
+    expect(session.state.alert).toEqual({ kind: 'network' });
+    gone.detach();
   });
 });
 

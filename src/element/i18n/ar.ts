@@ -206,6 +206,7 @@ const ar: Translation = {
     ORDER_EXPIRED: 'انتهى وقت الدفع.',
   },
   datePlaceholder: { day: 'يوم', month: 'شهر', year: 'سنة' },
+  frameTitle: { BankAccount: 'بيانات الحساب البنكي', code: 'إدخال آمن' },
   receipt: { reference: 'الطلب', method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الدفعة', copy: 'انسخ رقم الدفعة' },
 };
 

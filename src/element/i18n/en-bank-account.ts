@@ -19,6 +19,7 @@ const enBankAccount: ShippedTerms = {
     dateOfBirth: 'For example 05 01 1990.',
   },
   datePlaceholder: { day: 'DD', month: 'MM', year: 'YYYY' },
+  frameTitle: { BankAccount: 'Bank account details' },
 };
 
 export default enBankAccount;

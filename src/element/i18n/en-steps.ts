@@ -38,6 +38,7 @@ const enSteps: ShippedTerms = {
     other: (label) => `Check ${label.toLowerCase()}.`,
   },
   errorPrefix: 'Error:',
+  frameTitle: { code: 'Secure entry' },
   formHasErrors: (n, format) => `There ${n === 1 ? 'is' : 'are'} ${count(n, format, 'problem', 'problems')} with the form.`,
 
   swipeTitle: 'Pay at the terminal',

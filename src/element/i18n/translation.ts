@@ -179,6 +179,11 @@ export interface Translation {
   codeTriesLeft: (left: number, format: NumberFormat) => string;
   /** The service's failure codes, in the payer's words; the service's own reason is the fallback. */
   failure: Partial<Record<string, string>>;
+  /**
+   * The title of the isolated frame that holds a form's fields or a step's code: what a screen reader says once, as
+   * the payer enters it, before the field's own label (so not the label again).
+   */
+  frameTitle: { BankAccount: string; code: string };
   /** Placeholders of the date of birth boxes. */
   datePlaceholder: { day: string; month: string; year: string };
   /** The receipt of a result. */

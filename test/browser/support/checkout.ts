@@ -3,8 +3,10 @@
  * shadow roots, type, click, and wait for what the payer would see.
  */
 import { fixture, html, oneEvent } from '@open-wc/testing';
+import { nothing } from 'lit';
 import '../../../src/element/index.js';
 import type { SvcCheckout } from '../../../src/element/index.js';
+import { frameText, isolatedFrames, typeInFrame } from './isolated.js';
 import type { Stack } from './stack.js';
 
 let counter = 0;
@@ -51,6 +53,8 @@ export interface CheckoutOptions {
   expireAt?: number;
   redirectMode?: string;
   returnUrl?: string;
+  /** `false`: the bank account details and codes are typed in the element, not in its isolated frame. */
+  isolated?: boolean;
 }
 
 const references = new WeakMap<Element, string>();
@@ -82,6 +86,7 @@ export async function checkout(stack: Stack, options: CheckoutOptions = {}): Pro
       locale=${options.locale ?? 'en'}
       redirect-mode=${options.redirectMode ?? 'same-window'}
       return-url=${options.returnUrl ?? ''}
+      isolated=${options.isolated === false ? 'false' : nothing}
       sandbox
     ></svc-checkout>
   `);
@@ -205,13 +210,15 @@ export async function until<T>(
   }
 }
 
-/** Waits until the payer sees `text`. */
+/** Waits until the payer sees `text`: in the element, or in its isolated frame. */
 export function untilText(root: Element, text: string | RegExp, timeoutMs?: number): Promise<string> {
+  const shows = (seen: string) => (typeof text === 'string' ? seen.includes(text) : text.test(seen)) && seen;
   return until(
     `the text ${text}`,
-    () => {
+    async () => {
       const seen = visibleText(root);
-      return (typeof text === 'string' ? seen.includes(text) : text.test(seen)) && seen;
+      if (shows(seen) || isolatedFrames(root).length === 0) return shows(seen);
+      return shows(`${seen} ${await frameText(root)}`);
     },
     timeoutMs,
   );
@@ -226,15 +233,40 @@ export function record(element: Element, ...names: string[]): { name: string; de
 
 export { oneEvent };
 
-/** Fills the bank account form; by default with the sandbox's test bank and the birth date its test accounts check. */
+/**
+ * Fills the bank account form; by default with the sandbox's test bank and the birth date its test accounts check.
+ * In the isolated frame (the default) by keyboard, as a payer types there; in the element's own form otherwise.
+ */
 export async function fillBankAccount(
   element: Element,
   account: string,
   { bankCode = '033', dob = ['05', '01', '1990'] }: { bankCode?: string; dob?: readonly string[] } = {},
 ): Promise<void> {
+  if (await isolatedForm(element)) {
+    await typeInFrame(element, [account, bankCode, ...dob]);
+    await settle(element);
+    return;
+  }
   await type(element, 'input[name=bankAccountNumber]', account);
   await type(element, 'input[name=bankCode]', bankCode);
   await type(element, 'input[name=dobDay]', dob[0] as string);
   await type(element, 'input[name=dobMonth]', dob[1] as string);
   await type(element, 'input[name=dobYear]', dob[2] as string);
+}
+
+/** Types a one-time code or a PIN into the code step: in its isolated frame (the default), or in its own field. */
+export async function typeCode(element: Element, code: string): Promise<void> {
+  const inline = await until('the code field', async () => deepQuery(element, 'input[name=otp], input[name=pin]') ?? (isolatedFrames(element).length > 0 && 'frame'));
+  if (inline !== 'frame') {
+    await type(element, 'input[name=otp], input[name=pin]', code);
+    return;
+  }
+  await typeInFrame(element, [code]);
+  await settle(element);
+}
+
+/** Whether the element's bank account form is its isolated frame (once one of the two is there). */
+async function isolatedForm(element: Element): Promise<boolean> {
+  const found = await until('the bank account form', () => deepQuery(element, 'input[name=bankAccountNumber]') ?? isolatedFrames(element)[0]);
+  return found.localName === 'iframe';
 }

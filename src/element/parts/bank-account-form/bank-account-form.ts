@@ -1,6 +1,8 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { fieldsOf, type FieldSpec } from '../../../checkout/fields.js';
+import type { FrameErrors } from '../../../isolated-fields/protocol.js';
+import { IsolatedFrameController } from '../../controllers/isolated-frame.js';
 import enBankAccount from '../../i18n/en-bank-account.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
@@ -29,15 +31,23 @@ export class SvcBankAccountForm extends PaymentForm {
     `,
   ];
 
+  /** The fields' frame, where the page cannot read them: unless the element says `isolated="false"`. */
+  readonly #isolated = new IsolatedFrameController(this, 'BankAccount', {
+    errors: (context) => {
+      const texts: FrameErrors['texts'] = { dateOfBirth: dateOfBirthError(context) };
+      for (const spec of fieldsOf('BankAccount').filter((field) => !field.control)) texts[spec.name] = context.state.errors[spec.name];
+      return texts;
+    },
+    submit: (context) => void context.actions.submit(),
+  });
+
   protected renderFields(context: CheckoutContext): TemplateResult {
+    const frame = this.#isolated.frame(context);
+    if (frame) return html`${frame}`;
     const fields = fieldsOf('BankAccount');
     const dateParts = fields.filter((spec) => spec.control === 'date-part');
-    const { state, localize } = context;
-    const t = localize.term;
-    const dateErrors = dateParts.map((spec) => [spec, state.errors[spec.name]] as const).filter(([, error]) => error);
-    // One message for the date: "Enter your date of birth" when every part is missing, else the first part's.
-    const allMissing = dateErrors.length === dateParts.length && dateErrors.every(([spec, error]) => error === t.fieldError.required(t.label[spec.name]));
-    const dateError = allMissing ? t.fieldError.required(t.label.dateOfBirth) : dateErrors[0]?.[1];
+    const t = context.localize.term;
+    const dateError = dateOfBirthError(context);
     return html`
       ${fields.filter((spec) => !spec.control).map((spec) => renderTextField({ context, spec }))}
       <fieldset aria-describedby="dob-hint">
@@ -49,6 +59,14 @@ export class SvcBankAccountForm extends PaymentForm {
           : nothing}
       </fieldset>
     `;
+  }
+
+  override focusStart(): void {
+    if (!this.#isolated.focus('first')) super.focusStart();
+  }
+
+  override focusFirstInvalid(): boolean {
+    return this.#isolated.focus('first-invalid') || super.focusFirstInvalid();
   }
 
   #datePart(context: CheckoutContext, spec: FieldSpec): TemplateResult {
@@ -76,6 +94,15 @@ export class SvcBankAccountForm extends PaymentForm {
       </div>
     `;
   }
+}
+
+/** One message for the date's three boxes: "Enter your date of birth" when every part is missing, else the first part's. */
+function dateOfBirthError({ state, localize }: CheckoutContext): string | undefined {
+  const t = localize.term;
+  const dateParts = fieldsOf('BankAccount').filter((spec) => spec.control === 'date-part');
+  const dateErrors = dateParts.map((spec) => [spec, state.errors[spec.name]] as const).filter(([, error]) => error);
+  const allMissing = dateErrors.length === dateParts.length && dateErrors.every(([spec, error]) => error === t.fieldError.required(t.label[spec.name]));
+  return allMissing ? t.fieldError.required(t.label.dateOfBirth) : dateErrors[0]?.[1];
 }
 
 /** What the element registers once this chunk has come (parts/forms.ts): the form and its English words. */

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { CheckoutContext } from '../../state.js';
 import { CODE_FIELDS } from '../../../checkout/code-fields.js';
+import { IsolatedFrameController } from '../../controllers/isolated-frame.js';
 import { ACTION_VIEWS } from '../action-views.js';
 import { definePart, renderFormEnd, renderTextField } from '../checkout-part.js';
 import { ActionPart, type ActionOrder } from '../step-part.js';
@@ -13,11 +14,26 @@ import { numberIn } from '../../format.js';
  */
 export class SvcCodeStep extends ActionPart {
   #code = '';
+  /** The code's frame, where the page cannot read it: one per kind of code (a step that turns from OTP to PIN gets another). */
+  readonly #frames = {
+    INPUT_OTP: this.#isolated('INPUT_OTP'),
+    INPUT_PIN: this.#isolated('INPUT_PIN'),
+  };
+
+  #isolated(kind: 'INPUT_OTP' | 'INPUT_PIN'): IsolatedFrameController {
+    const name = CODE_FIELDS[kind].name;
+    return new IsolatedFrameController(this, kind, {
+      errors: (context) => ({ [name]: context.state.errors[name] }),
+      submit: (context) => void context.actions.submitCode(''),
+    });
+  }
+
   protected override renderAction(context: CheckoutContext, order: ActionOrder) {
     const { state, actions, localize } = context;
     const t = localize.term;
     const isPin = order.actionType === 'INPUT_PIN';
     const spec = isPin ? CODE_FIELDS.INPUT_PIN : CODE_FIELDS.INPUT_OTP;
+    const frame = this.#frames[isPin ? 'INPUT_PIN' : 'INPUT_OTP'].frame(context);
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${ACTION_VIEWS[order.actionType].title(t)}</h2>
@@ -35,7 +51,8 @@ export class SvcCodeStep extends ActionPart {
             });
           }}
         >
-          ${renderTextField({
+          ${frame ??
+          renderTextField({
             context,
             spec,
             value: this.#code,
@@ -65,6 +82,15 @@ export class SvcCodeStep extends ActionPart {
         <svc-leave-order exportparts="button-secondary" .context=${context}></svc-leave-order>
       </section>
     `;
+  }
+
+  override focusStart(): void {
+    const shown = Object.values(this.#frames).some((frame) => frame.focus('first'));
+    if (!shown) super.focusStart();
+  }
+
+  override focusFirstInvalid(): boolean {
+    return Object.values(this.#frames).some((frame) => frame.focus('first-invalid')) || super.focusFirstInvalid();
   }
 }
 
