@@ -93,6 +93,9 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
             },
             handler: {
               fetch: nextCreateFaults.fetch,
+              // The CDN build's files, the isolated fields' page among them (the kit here runs from src/, which has
+              // none): `npm ci` builds dist/, and `npm run build` again after a change to src/isolated-fields.
+              elementFiles: new URL('../dist/cdn/', import.meta.url),
               // The kit logs rejected callbacks here; the demo shows them next to the verified ones.
               logger: {
                 warn: (line: string) => {

@@ -1,6 +1,6 @@
 // The demo page as a newcomer gets it from `npm start`: Vite with the demo plugin, driven in headless
 // Chromium — pay by reference code with the sandbox panel and see the verified callback arrive.
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -135,6 +135,40 @@ describe('the demo page as a QA tool', () => {
     page = await visitor.newPage();
   });
   afterEach(() => visitor.close());
+
+  it('takes a bank account payment with its details and code typed in the isolated frame the kit serves', async () => {
+    await page.goto(`${origin}/`, { waitUntil: 'load' });
+    await until('the element', async () => (await elementText()).includes('Payment method'));
+    await page.evaluate(() => {
+      const root = document.querySelector('svc-checkout')!.shadowRoot!;
+      (root.querySelector('svc-method-picker')!.shadowRoot!.querySelector('input[value=BankAccount]') as HTMLInputElement).click();
+    });
+    // The frame, served by the demo's kit, greets the element and takes the payer's keys.
+    const frameOf = async () => {
+      let frame: Frame | undefined;
+      await until('the isolated frame', async () => Boolean((frame = page.frames().find((candidate) => candidate.url().includes('/svc-checkout-frame.html#'))) && (await frame.$('input[name=otp], input[name=bankAccountNumber]'))));
+      return frame!;
+    };
+    const details = await frameOf();
+    await page.evaluate(() => document.querySelector('svc-checkout')!.addEventListener('svc-change', (event) => ((window as any).complete = (event as CustomEvent).detail.complete)));
+    for (const [name, value] of [['bankAccountNumber', '2215381176'], ['bankCode', '033'], ['dobDay', '05'], ['dobMonth', '01'], ['dobYear', '1990']] as const) {
+      await details.type(`input[name=${name}]`, value);
+    }
+    const press = (label: string) =>
+      page.evaluate((wanted) => {
+        const buttons = (root: Document | ShadowRoot): HTMLButtonElement[] => [...root.querySelectorAll('button'), ...[...root.querySelectorAll('*')].flatMap((node) => (node.shadowRoot ? buttons(node.shadowRoot) : []))];
+        buttons(document.querySelector('svc-checkout')!.shadowRoot!).find((button) => button.textContent?.trim().startsWith(wanted))?.click();
+      }, label);
+    // As a payer's hand goes from the last field to Pay: once the form is complete (the frame said so).
+    await until('the form complete', () => page.evaluate(() => (window as any).complete === true));
+    await press('Pay');
+    await until('the code step', async () => (await elementText()).includes('Enter the code'));
+    const code = await frameOf();
+    // Enter in the frame sends the code, as Confirm does.
+    await code.type('input[name=otp]', '11315632');
+    await (await code.$('input[name=otp]'))!.press('Enter');
+    await until('the payment', async () => (await elementText()).includes('Payment received'));
+  }, 60_000);
 
   /** Fills a field of one of the element's form parts and keeps the element informed, as typing would. */
   const fillPart = (part: string, fields: Record<string, string>) =>
