@@ -2,6 +2,7 @@
 // run, and one table at the end. It reports; it never fails on a figure. Compare runs made on the same machine.
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
+//   bench/isolated.mjs      Bank account chosen to a field to type in: the isolated frame against the inline form
 //   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
 //   bench/stream.mjs        the status stream: callback-to-payer latency, queries in a 30-minute wait, open streams
 //   bench/kit-overhead.mjs  status and create through the merchant kit against a bare forwarder (bench/forwarder.mjs),
@@ -12,6 +13,7 @@
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { measureChannels } from './channels.mjs';
+import { measureIsolated } from './isolated.mjs';
 import { measureKitOverhead } from './kit-overhead.mjs';
 import { measureMicro } from './micro.mjs';
 import { measurePolling } from './polling.mjs';
@@ -44,6 +46,7 @@ await section('Size', async () => {
   built = await measureSize(row, note);
 });
 await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
+await section('Isolated fields: the bank account details in their frame', () => measureIsolated(row, note));
 let polling;
 await section('Polling cost', async () => {
   polling = await measurePolling(row, note);

@@ -208,10 +208,11 @@ export async function measureStartUp(row, note, { floor, asWritten }) {
     const minified = await load(browser, `${base}/cssom.html?bundle=/svc-checkout.js`);
     const written = await load(browser, `${base}/cssom.html?bundle=/as-written/svc-checkout.js`);
     // Chromium keeps a value holding var() as its tokens were written, spaces included; a space after a comma or
-    // an opening bracket, or before a closing one, separates no tokens and is left out of the comparison.
+    // an opening bracket, before a closing one, or around `*` and `/` in calc() (which, unlike + and -, need none)
+    // separates no tokens and is left out of the comparison.
     // By element name: the chunks define their parts in the order they arrive.
     const rulesOf = (elements) => [...elements].sort((a, b) => a.name.localeCompare(b.name)).flatMap(({ name, sheets }) => sheets.flatMap((rules, sheet) => rules.map((rule) => `${name} ${sheet} ${rule}`)));
-    const loose = (rule) => rule.replace(/([,(])\s+/g, '$1').replace(/\s+\)/g, ')');
+    const loose = (rule) => rule.replace(/([,(])\s+/g, '$1').replace(/\s+\)/g, ')').replace(/\s*([*/])\s*/g, '$1');
     const [after, before] = [rulesOf(minified), rulesOf(written)];
     const same = after.length === before.length && after.every((rule, index) => loose(rule) === loose(before[index]));
     const spacing = after.filter((rule, index) => rule !== before[index]).length;
