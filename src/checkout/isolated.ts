@@ -43,6 +43,8 @@ export interface IsolatedLink {
   report(report: IsolatedReport, edited?: FieldName): void;
   /** The frame is gone: the form takes no more reports from it, and sends nothing through it. */
   detach(): void;
+  /** The frame never greeted its page (`reason`: for the developer): the payer is told the fields could not load. */
+  failed(reason: string): void;
 }
 
 /** Whether the report covers the field. */

@@ -76,9 +76,9 @@ const FOLLOWING = ['polled', 'checked', 'stream-status', 'stream-schedule', 'exp
 export const GRAPH: Readonly<Record<PhaseKind, readonly MachineEventType[]>> = {
   idle: [...ALWAYS],
   'config-error': [...ALWAYS, 'note'],
-  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note'],
+  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note', 'isolated-failed'],
   'looking-up': [...ALWAYS, 'checked', 'note'],
-  action: [...ALWAYS, ...FOLLOWING, 'submit-code', 'resend', 'open-redirect', 'window-opened', 'redirect-decided', 'returned', 'leave', 'note'],
+  action: [...ALWAYS, ...FOLLOWING, 'submit-code', 'resend', 'open-redirect', 'window-opened', 'redirect-decided', 'returned', 'leave', 'note', 'isolated-failed'],
   waiting: [...ALWAYS, ...FOLLOWING, 'leave', 'note'],
   result: [...ALWAYS, 'checked', 'leave', 'note'],
 };
@@ -242,6 +242,15 @@ const HANDLERS: Handlers = {
     d.update({ serverErrors });
     if (d.m.state.errors[e.edited]) showErrors(d, false);
     emitChange(d);
+  },
+
+  /**
+   * The isolated frame never came (not served, refused by its policy, blocked): the payer cannot type there, and is
+   * told so; the page hears a CONFIG error naming the frame's address (never a field's value: there is none).
+   */
+  'isolated-failed'(d, e) {
+    d.set({ alert: { kind: 'fields-unavailable' } });
+    d.error('CONFIG', e.reason, false);
   },
 
   submit(d) {

@@ -109,6 +109,8 @@ export type MachineEvent = (
   | { type: 'blur'; name: FieldName }
   /** An isolated frame attached, reported (`edited`: the field the payer changed), or gone (`report` undefined). */
   | { type: 'isolated'; report: IsolatedReport | undefined; edited?: FieldName | undefined }
+  /** The isolated frame did not load: why, for the developer. */
+  | { type: 'isolated-failed'; reason: string }
   | { type: 'submit' }
   | { type: 'submit-code'; code: string }
   | { type: 'resend' }

@@ -229,6 +229,9 @@ export class CheckoutSession {
       report: (report, edited) => {
         if (this.#isolated === fields) this.#dispatch({ type: 'isolated', report, edited });
       },
+      failed: (reason) => {
+        if (this.#isolated === fields) this.#dispatch({ type: 'isolated-failed', reason });
+      },
       detach: () => {
         if (this.#isolated !== fields) return;
         this.#isolated = undefined;

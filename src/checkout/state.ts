@@ -78,6 +78,8 @@ export type Message =
   | { kind: 'shop-error' }
   /** The endpoint is not there (404): the page points at the wrong address, a setting of the shop. */
   | { kind: 'not-found' }
+  /** The isolated frame that holds the payer's fields did not load (not served, or refused by its policy). */
+  | { kind: 'fields-unavailable' }
   | { kind: 'generic' }
   | { kind: 'service' }
   | { kind: 'checkout-expired' }

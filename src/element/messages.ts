@@ -15,6 +15,7 @@ export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
   timeout: 'error',
   'shop-error': 'error',
   'not-found': 'error',
+  'fields-unavailable': 'error',
   generic: 'error',
   service: 'error',
   'checkout-expired': 'error',
@@ -59,6 +60,8 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
       return t.timeoutError;
     case 'not-found':
       return t.notFoundError;
+    case 'fields-unavailable':
+      return t.fieldsUnavailable;
     case 'generic':
       return t.genericError;
     case 'service':

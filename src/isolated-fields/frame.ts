@@ -13,7 +13,8 @@ import { toAsciiDigits } from '../core/digits.js';
 import { EXPIRES_IN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../core/paths.js';
 import { BANK_ACCOUNT_DETAILS, OTP_REQUEST, PIN_REQUEST, type RuleTable } from '../core/rules.js';
 import { validate } from '../core/validate.js';
-import { decodeConfig, FRAME_CALLS, FRAME_FIELDS, HANDSHAKE, type FrameConfig, type FrameErrors, type FrameLook, type FrameSlot, type FromFrame, type ToFrame } from './protocol.js';
+import { withoutTyped } from './scrub.js';
+import { decodeConfig, FRAME_CALLS, FRAME_FIELDS, HANDSHAKE, THEME_TOKENS, type FrameConfig, type FrameErrors, type FrameLook, type FrameSlot, type FromFrame, type ToFrame } from './protocol.js';
 
 /** What each kind of frame checks its fields by: src/core's rows for them. */
 const TABLES = {
@@ -22,11 +23,11 @@ const TABLES = {
   INPUT_PIN: { fields: { pin: PIN_REQUEST.fields['pin']! } },
 } satisfies Record<FrameConfig['kind'], RuleTable>;
 
-/** The tokens a page may set here: the element's own names, and a few properties. Nothing else of its values is read. */
-const THEMED = /^(?:--_[a-z-]+|font-family|font-size|color-scheme)$/;
 
 const config = decodeConfig(location.hash);
-if (config) start(config);
+// Only in a document of an opaque origin, which no script of the page can reach: framed without its sandbox (the
+// <iframe>'s, or its policy's where a static host serves it without one), it draws no field.
+if (config && self.origin === 'null') start(config);
 
 function start({ nonce, kind, look: given }: FrameConfig): void {
   const specs: readonly FieldSpec[] = kind === 'BankAccount' ? BANK_ACCOUNT_FIELDS : [CODE_FIELDS[kind]];
@@ -125,7 +126,8 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
     document.documentElement.lang = next.lang;
     document.documentElement.dir = next.dir;
     for (const [name, value] of Object.entries(next.theme)) {
-      if (THEMED.test(name) && typeof value === 'string') document.documentElement.style.setProperty(name, value);
+      // The tokens a page may set here, and nothing else of what it sends.
+      if ((THEME_TOKENS as readonly string[]).includes(name) && typeof value === 'string') document.documentElement.style.setProperty(name, value);
     }
     for (const [node, key] of worded) {
       const [group, slot] = key.split('.') as ['label' | 'hint', FrameSlot];
@@ -186,7 +188,7 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
         signal: timeout,
       });
       const answer = { status: response.status, expiresIn: response.headers.get(EXPIRES_IN_HEADER), orderToken: response.headers.get(ORDER_TOKEN_HEADER) };
-      post({ type: 'sent', id, response: { ...answer, body: await response.text() } });
+      post({ type: 'sent', id, response: { ...answer, body: withoutTyped(await response.text(), Object.values(typed())) } });
     } catch {
       post({ type: 'sent', id, failure: timeout.aborted ? 'timeout' : 'network' });
     } finally {

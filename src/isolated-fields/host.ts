@@ -9,11 +9,11 @@ import { answerOf, DEFAULT_TIMEOUT_MS, EndpointError, unanswered, type EndpointA
 import type { FieldName } from '../checkout/fields.js';
 import type { IsolatedCall, IsolatedLink, IsolatedProof, IsolatedReport } from '../checkout/isolated.js';
 import type { CheckoutSession } from '../checkout/session.js';
-import { FRAME_PAGE } from '../core/paths.js';
-import { encodeConfig, FRAME_FIELDS, HANDSHAKE, type FrameErrors, type FrameFocus, type FrameKind, type FrameLook, type FromFrame, type SentResponse, type ToFrame } from './protocol.js';
+import { EXPIRES_IN_HEADER, FRAME_PAGE, ORDER_TOKEN_HEADER } from '../core/paths.js';
+import { encodeConfig, FRAME_FIELDS, HANDSHAKE, THEME_TOKENS, type FrameErrors, type FrameFocus, type FrameKind, type FrameLook, type FromFrame, type SentResponse, type ToFrame } from './protocol.js';
 
-/** What the frame has of the element's look: its tokens (the `--_*` the parts use), and the text's font. */
-const THEME_TOKENS = ['--_primary', '--_text', '--_muted', '--_background', '--_border', '--_danger', '--_focus', '--_radius', '--_space'];
+/** How long a frame may take to greet its page: from its making, and from its document's load (its script is inline). */
+export const FRAME_GREETING_MS = { made: 15_000, loaded: 3_000 };
 
 /** The room around the frame's fields for their focus ring, which the frame's edge would cut (frame.css): taken back here. */
 const FOCUS_ROOM_PX = 6;
@@ -40,9 +40,6 @@ export function themeOf(element: Element): Record<string, string> {
     const value = style.getPropertyValue(token).trim();
     if (value) theme[token] = value;
   }
-  theme['font-family'] = style.fontFamily;
-  theme['font-size'] = style.fontSize;
-  theme['color-scheme'] = style.colorScheme || 'normal';
   return theme;
 }
 
@@ -53,14 +50,20 @@ export class IsolatedFrame {
   readonly #nonce = randomNonce();
   readonly #options: IsolatedFrameOptions;
   #port: MessagePort | undefined;
-  /** What waits for the channel: the latest errors and look, a focus. */
+  /** What waits for the channel: a focus, a call. */
   #queued = new Map<string, ToFrame>();
+  /** The latest look and errors, given again to a frame that greets anew (its document reloaded: moved in the page). */
+  readonly #latest = new Map<string, ToFrame>();
+  /** Until the frame greets: when it is given up as not loading. */
+  #deadline: ReturnType<typeof setTimeout> | undefined;
   #report: IsolatedReport;
   #session: IsolatingSession | undefined;
   #link: IsolatedLink | undefined;
   #sent = 0;
   readonly #pending = new Map<number, { call: IsolatedCall; resolve: (answer: EndpointAnswer<unknown>) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> }>();
   #destroyed = false;
+  /** Why the frame was given up, once it was. */
+  #failed: string | undefined;
 
   constructor(options: IsolatedFrameOptions) {
     this.#options = options;
@@ -85,6 +88,10 @@ export class IsolatedFrame {
     });
     this.element = frame;
     addEventListener('message', this.#greeted);
+    this.#latest.set('look', { type: 'look', look: options.look });
+    // A frame that does not greet is one the payer cannot use (not served, refused by its policy, blocked): said.
+    this.#wait(FRAME_GREETING_MS.made);
+    frame.addEventListener('load', () => this.#port || this.#wait(FRAME_GREETING_MS.loaded));
   }
 
   /** Attaches the frame's fields to the session: its form takes their state from the frame, and sends through it. */
@@ -92,6 +99,7 @@ export class IsolatedFrame {
     if (this.#destroyed || this.#session) return;
     this.#session = session;
     this.#link = session.isolate({ report: this.#report, send: (call, body, proof) => this.#send(call, body, proof) });
+    if (this.#failed) this.#link.failed(this.#failed);
   }
 
   /** The errors to show at the frame's fields. */
@@ -118,7 +126,8 @@ export class IsolatedFrame {
     this.#destroyed = true;
     removeEventListener('message', this.#greeted);
     this.#port?.close();
-    for (const [id, pending] of this.#pending) this.#settle(id, () => pending.reject(unanswered(pending.call, 'network')));
+    clearTimeout(this.#deadline);
+    this.#dropPending();
     this.#link?.detach();
     this.element.remove();
   }
@@ -128,21 +137,43 @@ export class IsolatedFrame {
    * script of the page made), with this frame's nonce; then the channel, and nothing more from `window`.
    */
   readonly #greeted = (event: MessageEvent): void => {
-    if (!event.isTrusted || event.source !== this.element.contentWindow || event.data?.type !== HANDSHAKE || event.data.nonce !== this.#nonce || this.#port) return;
-    removeEventListener('message', this.#greeted);
+    if (!event.isTrusted || event.source !== this.element.contentWindow || event.data?.type !== HANDSHAKE || event.data.nonce !== this.#nonce) return;
+    clearTimeout(this.#deadline);
+    if (this.#port) {
+      // Greeted again: the frame's document was loaded anew (the <iframe> moved in the page), its fields empty and
+      // its channel gone. A call in flight through the old one is said lost; the new document gets the look and errors.
+      this.#port.close();
+      this.#dropPending();
+    }
     const channel = new MessageChannel();
     this.#port = channel.port1;
     channel.port1.onmessage = (message) => this.#receive(message.data as FromFrame);
     // The frame's origin is opaque: no origin to name. It takes the port only from its parent, with its nonce.
     this.element.contentWindow?.postMessage({ type: HANDSHAKE, nonce: this.#nonce }, '*', [channel.port2]);
-    for (const message of this.#queued.values()) channel.port1.postMessage(message);
+    for (const message of [...this.#latest.values(), ...this.#queued.values()]) channel.port1.postMessage(message);
     this.#queued.clear();
   };
 
   #post(message: ToFrame): void {
     if (this.#destroyed) return;
+    if (message.type === 'look' || message.type === 'errors') this.#latest.set(message.type, message);
     if (this.#port) this.#port.postMessage(message);
-    else this.#queued.set(message.type === 'send' ? `send ${message.id}` : message.type, message);
+    else if (message.type !== 'look' && message.type !== 'errors') this.#queued.set(message.type === 'send' ? `send ${message.id}` : message.type, message);
+  }
+
+  /** Gives the frame until `ms` from now to greet; then the session hears it failed. */
+  #wait(ms: number): void {
+    clearTimeout(this.#deadline);
+    this.#deadline = setTimeout(() => {
+      if (this.#port || this.#destroyed) return;
+      this.#failed = `the isolated fields at ${this.element.src.replace(/#.*$/, '')} did not load (is the kit serving them, and does its frame-ancestors name this page's origin?)`;
+      this.#link?.failed(this.#failed);
+    }, ms);
+  }
+
+  /** Calls in flight through a channel that is gone: lost, as a network failure (a create is then looked for). */
+  #dropPending(): void {
+    for (const [id, pending] of this.#pending) this.#settle(id, () => pending.reject(unanswered(pending.call, 'network')));
   }
 
   #receive(message: FromFrame): void {
@@ -199,7 +230,7 @@ export class IsolatedFrame {
 
 /** The kit's answer as the frame passed it on, in the shape `answerOf` reads. */
 function responseOf(response: SentResponse): Parameters<typeof answerOf>[1] {
-  const headers: Record<string, string | null> = { 'svc-expires-in': response.expiresIn, 'svc-order-token': response.orderToken };
+  const headers: Record<string, string | null> = { [EXPIRES_IN_HEADER.toLowerCase()]: response.expiresIn, [ORDER_TOKEN_HEADER.toLowerCase()]: response.orderToken };
   return {
     status: response.status,
     headers: { get: (name: string) => headers[name.toLowerCase()] ?? null } as Headers,

@@ -3,4 +3,4 @@
  * shop's page cannot read, for a shop's own UI on a headless `CheckoutSession` (docs/isolated-fields.md).
  */
 export { mountIsolatedFields, type MountedFields, type MountOptions } from './mount.js';
-export { FRAME_FIELDS, type FrameFocus, type FrameKind, type FrameWords } from './protocol.js';
+export { FRAME_FIELDS, THEME_TOKENS, type FrameFocus, type FrameKind, type FrameWords } from './protocol.js';

@@ -27,10 +27,7 @@ export interface MountOptions {
   /** The page's language and direction. Default: the container's `lang` and `dir` as the page resolves them. */
   lang?: string | undefined;
   dir?: 'ltr' | 'rtl' | undefined;
-  /**
-   * The look: `--_primary`, `--_text`, `--_muted`, `--_background`, `--_border`, `--_danger`, `--_focus`,
-   * `--_radius`, `--_space`, `font-family`, `font-size`, `color-scheme`. Default: those the container resolves.
-   */
+  /** The look: the values of `THEME_TOKENS` (protocol.ts). Default: those the container resolves. */
   theme?: Readonly<Record<string, string>> | undefined;
   /**
    * An error's words, from the rule the field breaks (`required`, `format`, `minLength`, `date`, …; a wrong code's

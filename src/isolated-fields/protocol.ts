@@ -25,6 +25,25 @@ export const FRAME_FIELDS: Readonly<Record<FrameKind, readonly FieldName[]>> = {
 /** The one call each kind of frame completes with its fields: it sends no other. */
 export const FRAME_CALLS: Readonly<Record<FrameKind, IsolatedCall>> = { BankAccount: 'create', INPUT_OTP: 'otp', INPUT_PIN: 'pin' };
 
+/**
+ * What the frame takes of the page's look, and nothing else: the element's design tokens (the `--_*` its parts use,
+ * resolved from the `--svc-*` a page sets) and the text's font and colour scheme.
+ */
+export const THEME_TOKENS = [
+  '--_primary',
+  '--_text',
+  '--_muted',
+  '--_background',
+  '--_border',
+  '--_danger',
+  '--_focus',
+  '--_radius',
+  '--_space',
+  'font-family',
+  'font-size',
+  'color-scheme',
+] as const;
+
 /** A place in the frame that has words: a field, or the date of birth's group. */
 export type FrameSlot = FieldName | 'dateOfBirth';
 
@@ -72,7 +91,7 @@ export type ToFrame =
 
 /**
  * The kit's answer to a call the frame sent, as it came: the page reads it as it reads its own calls' answers
- * (`answerOf` in src/checkout/endpoint-client.ts). The kit's answers hold no value the frame sent.
+ * (`answerOf` in src/checkout/endpoint-client.ts), less any value typed in the frame (scrub.ts).
  */
 export interface SentResponse {
   status: number;

@@ -33,6 +33,13 @@ export function withFrameCallHeaders(operation: MerchantOperation, origin: strin
   return headers ? { ...answer, headers: { ...answer.headers, ...headers } } : answer;
 }
 
+/** The same, on a refusal the kit makes before the call's route (415, 413, 500): the frame reads its status too. */
+export function frameReadable(operation: MerchantOperation | undefined, request: Request, response: Response): Response {
+  const headers = operation && frameCallHeaders(operation, request.headers.get('origin'));
+  if (headers) for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
 /**
  * The answer to a preflight (`OPTIONS`) of one of the frame's calls: what it may send (a JSON POST with the token
  * headers), for ten minutes. Undefined for any other: then the kit answers `OPTIONS` as any method it does not serve.

@@ -16,7 +16,7 @@ import { rememberedLocalOrigin } from './client-address.js';
 import { ElementFiles, type ElementScript } from './element-files.js';
 import { listened, requestChannel, traceRequest, traceStreamRequest, type RequestTrace } from './diagnostics.js';
 import { healthAnswer } from './health.js';
-import { framePreflight, withFrameCallHeaders } from './frame-calls.js';
+import { framePreflight, frameReadable, withFrameCallHeaders } from './frame-calls.js';
 import {
   errorMessage,
   logValue,
@@ -434,11 +434,12 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   };
 
   const handle = async function handle(request: Request): Promise<Response> {
+    let operation: MerchantOperation | undefined;
     try {
       const pathname = new URL(request.url).pathname;
       const file = pathname.startsWith(`${basePath}/`) ? elementFiles.serve(pathname.slice(basePath.length), request) : undefined;
       if (file) return file;
-      const operation = operationFor(pathname, basePath);
+      operation = operationFor(pathname, basePath);
       if (!operation) return problem(404, 'no such path');
       if (operation === 'returnPage') {
         if (request.method !== 'GET' && request.method !== 'HEAD') return problem(405, 'only GET is served here', {}, { Allow: 'GET' });
@@ -459,13 +460,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       if (request.method !== 'POST') return problem(405, 'only POST is served here', {}, { Allow: 'POST' });
       if (operation === 'timings') return await receiveTimings(request);
       if (operation !== 'callbacks' && !JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
-        return problem(415, 'the body must be JSON (Content-Type: application/json)');
+        return frameReadable(operation, request, problem(415, 'the body must be JSON (Content-Type: application/json)'));
       }
       const body = await readBody(request, maxBodyBytes);
-      if (body === 'too-large') return problem(413, `the body is larger than ${maxBodyBytes} bytes`);
+      if (body === 'too-large') return frameReadable(operation, request, problem(413, `the body is larger than ${maxBodyBytes} bytes`));
       return await posts[operation](request, body);
     } catch (error) {
-      return toResponse(failed(error));
+      return frameReadable(operation, request, toResponse(failed(error)));
     }
   };
   const nothingSwept: SweepReport = { asked: 0, handled: 0, forgotten: 0 };

@@ -82,6 +82,47 @@ describe('<svc-checkout> isolated fields', () => {
       expect(() => bare.contentWindow!.document).to.throw();
     });
 
+    it('draws no field in a document of an origin that is not opaque: served without its policy and framed bare', async () => {
+      const element = await checkout(stack, { payMethod: 'BankAccount' });
+      const frame = await loadedFrame(element);
+      // The build's file as a static host would serve it (no policy, so no sandbox of its own), on the page's origin.
+      const greetings: unknown[] = [];
+      const heard = (event: MessageEvent) => event.data?.type === HANDSHAKE && greetings.push(event.source);
+      addEventListener('message', heard);
+      const frames = ['', 'allow-scripts allow-forms'].map((sandbox) => {
+        const made = document.createElement('iframe');
+        made.title = sandbox ? 'static, sandboxed' : 'static, bare';
+        if (sandbox) made.setAttribute('sandbox', sandbox);
+        made.src = `/dist/cdn/${FRAME_PAGE}${new URL(frame.src).hash}`;
+        document.body.append(made);
+        return made;
+      });
+      const [bare, sandboxed] = frames as [HTMLIFrameElement, HTMLIFrameElement];
+      try {
+        // The control: the same file in a sandboxed frame draws its fields and greets its page.
+        await until('the sandboxed copy greeting', () => greetings.includes(sandboxed.contentWindow));
+        await until('the bare copy loaded, its script in it', () => bare.contentDocument?.readyState === 'complete' && [...bare.contentDocument.scripts].some((script) => script.textContent!.includes(HANDSHAKE)));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(bare.contentDocument!.querySelectorAll('input').length).to.equal(0);
+        expect(greetings).not.to.include(bare.contentWindow);
+      } finally {
+        removeEventListener('message', heard);
+      }
+    });
+
+    it('greets again when its document is loaded anew (moved in the page), and still takes the payment', async () => {
+      const element = await checkout(stack, { payMethod: 'BankAccount' });
+      const frame = await loadedFrame(element);
+      const parent = frame.parentNode!;
+      const next = frame.nextSibling;
+      frame.remove();
+      frame.style.blockSize = '';
+      parent.insertBefore(frame, next);
+      await fillBankAccount(element, '2215381176');
+      await clickButton(element, /^Pay/);
+      await untilText(element, 'Enter the code');
+    });
+
     it('is made when Bank account is chosen, and ready for the first keystroke; with isolated="false" the fields stay in the element', async () => {
       const element = await checkout(stack, {});
       expect(isolatedFrames(element)).to.deep.equal([]);
@@ -113,6 +154,18 @@ describe('<svc-checkout> isolated fields', () => {
       await typeCode(pin, '1234');
       await clickButton(pin, 'Confirm');
       await untilText(pin, 'Payment received');
+    });
+  });
+
+  describe('when it does not come', () => {
+    it('tells the payer the fields could not load, and the page a CONFIG error naming the frame, never falling back into the page', async () => {
+      const unserved = await startStack({ handler: { elementFiles: false } });
+      const element = await checkout(unserved, { payMethod: 'BankAccount' });
+      const errors = record(element, 'svc-error');
+      await untilText(element, 'The secure payment fields could not load', 10_000);
+      const [error] = errors.filter((event) => event.detail.code === 'CONFIG');
+      expect(error!.detail.message).to.contain(FRAME_PAGE);
+      expect(deepQueryAll(element, 'input').filter((input) => BANK_FIELDS.includes((input as HTMLInputElement).name))).to.deep.equal([]);
     });
   });
 

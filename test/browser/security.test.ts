@@ -98,6 +98,8 @@ describe('<svc-checkout> security', () => {
 
       // A new attempt asks for the secrets again. What is not secret is kept where the page held it; the isolated
       // frame of the new attempt is a new one, and the page never had the bank code to give it back.
+      // As the payer's "Try again" is there: once nothing is in flight (a new attempt waits for the code's answer).
+      await until('the checkout idle', () => element.session?.state.busy === false);
       element.reset();
       await settle(element);
       for (const name of ['bankAccountNumber', 'dobDay', 'dobMonth', 'dobYear']) expect(await valueOf(element, name), name).to.equal('');

@@ -97,6 +97,7 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   returned: () => ({ type: 'returned', at: AT }),
   'left-checked': () => ({ type: 'left-checked', reference: 'order-0', answer: status({ reference: 'order-0', status: 'SUCCESS' }), at: AT }),
   isolated: () => ({ type: 'isolated', report: BANK_FRAME, edited: 'bankAccountNumber', at: AT }),
+  'isolated-failed': () => ({ type: 'isolated-failed', reason: 'the isolated fields did not load', at: AT }),
 };
 const TYPES = Object.keys(EVENTS) as MachineEventType[];
 
@@ -146,6 +147,8 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     'left-checked': 'same',
     // A change the payer made in the frame is an input: the page hears it.
     isolated: ['form', 'change'],
+    // The payer is told, the page hears a CONFIG error.
+    'isolated-failed': ['form', 'error'],
     'select-method': ['form', 'change'],
     input: ['form', 'change'],
     blur: ['form'],
@@ -175,6 +178,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     'no-answer': 'same',
     'left-checked': 'same',
     isolated: 'same',
+    'isolated-failed': ['action', 'error'],
     polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],

@@ -168,4 +168,18 @@ describe("the isolated frame's calls", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('lets the frame read a refusal made before the route, too: a body that is not JSON, one too large', async () => {
+    const post = (headers: Record<string, string>, body: string) => get(`/checkout${MERCHANT_PATHS.create}`, { method: 'POST', headers: { Origin: 'null', ...headers }, body });
+    const notJson = await post({ 'Content-Type': 'text/plain' }, 'x');
+    expect(notJson.status).toBe(415);
+    expect(notJson.headers.get('access-control-allow-origin')).toBe('null');
+    const tooLarge = await post({ 'Content-Type': 'application/json' }, JSON.stringify({ pad: 'x'.repeat(100_000) }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('access-control-allow-origin')).toBe('null');
+    // Not for another route, nor another origin.
+    const status = await get(`/checkout${MERCHANT_PATHS.status}`, { method: 'POST', headers: { Origin: 'null', 'Content-Type': 'text/plain' }, body: 'x' });
+    expect(status.status).toBe(415);
+    expect(status.headers.get('access-control-allow-origin')).toBe(null);
+  });
 });

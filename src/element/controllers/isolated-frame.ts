@@ -68,6 +68,10 @@ export class IsolatedFrameController implements ReactiveController {
     const frame = this.#frame;
     const context = this.#context;
     if (!frame || !context) return;
+    // The session may have come after the frame was made (the form is drawn before the session's chunk): attached
+    // once it is there (a frame attached already is left as it is).
+    const session = this.#host()?.session;
+    if (session) frame.connect(session);
     // Said to the frame when it changed: most renders of the element change neither.
     const look = this.#look(context);
     const lookText = JSON.stringify(look);
@@ -84,6 +88,11 @@ export class IsolatedFrameController implements ReactiveController {
   }
 
   hostDisconnected(): void {
+    this.#takeDown();
+  }
+
+  /** Takes the frame down while the part stays (a code step that turned from one kind of code to the other). */
+  release(): void {
     this.#takeDown();
   }
 

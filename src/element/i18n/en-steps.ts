@@ -118,6 +118,7 @@ const enSteps: ShippedTerms = {
   shopError: 'The shop could not take payments just now. Try again in a moment.',
   timeoutError: 'The shop is taking too long to answer. Try again in a moment.',
   notFoundError: 'Payments are not set up on this page. Please contact the shop.',
+  fieldsUnavailable: 'The secure payment fields could not load. Reload the page, or choose another method.',
   unavailable: 'This checkout is not available right now. Please contact the shop.',
 
   leaveOrder: 'Use another method',

@@ -167,6 +167,8 @@ export interface Translation {
   timeoutError: string;
   /** The shop's payment address answered 404: the page is set up wrong (never a setting's name). */
   notFoundError: string;
+  /** The secure frame that holds the bank details or the code did not load: a setting of the shop, or the network. */
+  fieldsUnavailable: string;
   /** A setting of the shop is wrong: the payer reads this, never the setting's name (test mode shows it too). */
   unavailable: string;
 

@@ -33,6 +33,7 @@ export class SvcCodeStep extends ActionPart {
     const t = localize.term;
     const isPin = order.actionType === 'INPUT_PIN';
     const spec = isPin ? CODE_FIELDS.INPUT_PIN : CODE_FIELDS.INPUT_OTP;
+    this.#frames[isPin ? 'INPUT_OTP' : 'INPUT_PIN'].release();
     const frame = this.#frames[isPin ? 'INPUT_PIN' : 'INPUT_OTP'].frame(context);
     return html`
       <section class="step" part="step" aria-labelledby="heading">
