@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
 import { ElementFiles } from '../dist/server/element-files.js';
+import { BROWSER_OPTIONS, load } from './startup.mjs';
 import { median, quantile } from './stats.mjs';
 
 const RUNS = 20;
@@ -14,11 +15,6 @@ const WARM_UP_RUNS = 2;
 /** The issue's target: the frame may cost this much over the inline form. */
 export const ISOLATION_TARGET_MS = 50;
 
-const BROWSER_OPTIONS = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  headless: true,
-};
 
 const MARKUP = (isolated) => `<svc-checkout endpoint="/checkout" merchant-id="256612345678901" merchant-name="Nile Coffee Roasters"
   reference="bench-isolated" country-code="EG" currency="EGP" pay-amount="12500" product-name="Espresso beans, 1 kg"
@@ -84,23 +80,6 @@ async function serve() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, base: `http://127.0.0.1:${server.address().port}` };
-}
-
-async function load(browser, url) {
-  const context = await browser.createBrowserContext();
-  try {
-    const tab = await context.newPage();
-    await tab.setCacheEnabled(false);
-    const errors = [];
-    tab.on('pageerror', (error) => errors.push(error.message));
-    await tab.goto(url, { waitUntil: 'load' });
-    const handle = await tab.waitForFunction(() => window.__bench, { timeout: 20_000 }).catch((error) => {
-      throw new Error(`${url}: ${errors.join('; ') || error.message}`);
-    });
-    return await handle.jsonValue();
-  } finally {
-    await context.close();
-  }
 }
 
 export async function measureIsolated(row, note) {

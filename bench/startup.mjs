@@ -11,7 +11,7 @@ const WARM_UP_RUNS = 2;
 /** One frame at 60 Hz: the start-up target is the floor's time plus this. */
 export const FRAME_MS = 16;
 
-const BROWSER_OPTIONS = {
+export const BROWSER_OPTIONS = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   headless: true,
@@ -165,7 +165,8 @@ async function serve(files) {
   return { server, base: `http://127.0.0.1:${server.address().port}`, misses };
 }
 
-async function load(browser, url) {
+/** Loads `url` in a new browser context with its cache disabled, and answers what its script left in `window.__bench`. */
+export async function load(browser, url) {
   const context = await browser.createBrowserContext();
   try {
     const tab = await context.newPage();
