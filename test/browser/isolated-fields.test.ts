@@ -3,7 +3,7 @@
 // (the page's language and direction, its theme, a height that follows the content, Tab and Shift+Tab through it, each
 // field announced once, axe in it); under a page's strict CSP, Trusted Types and COEP. Against this file's own sandbox
 // and merchant kit; what the frame shows is read through the browser's automation (support/isolated.ts).
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { FRAME_PAGE } from '../../src/core/paths.js';
 import type { SvcCheckout } from '../../src/element/index.js';
@@ -121,6 +121,27 @@ describe('<svc-checkout> isolated fields', () => {
       await fillBankAccount(element, '2215381176');
       await clickButton(element, /^Pay/);
       await untilText(element, 'Enter the code');
+    });
+
+    it('keeps the bank account details in the page, and says so once to the console, where no checkout token proves the frame\'s create', async () => {
+      const warnings: string[] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+      try {
+        // Configured by attributes (a shop in orders: 'authorize' proves its creates by its session cookie).
+        const element = await fixture<SvcCheckout>(html`
+          <svc-checkout endpoint=${stack.endpoint} merchant-id=${stack.merchantId} reference=${uniqueReference('no-token')} country-code="EG"
+            currency="EGP" pay-amount="12500" product-name="Beans" pay-method="BankAccount" locale="en" sandbox></svc-checkout>
+        `);
+        await until('the inline fields', () => deepQuery(element, 'input[name=bankAccountNumber]'));
+        await settle(element);
+        element.requestUpdate();
+        await settle(element);
+        expect(isolatedFrames(element)).to.deep.equal([]);
+        expect(warnings.filter((warning) => warning.includes('checkout token'))).to.have.length(1);
+      } finally {
+        console.warn = warn;
+      }
     });
 
     it('is made when Bank account is chosen, and ready for the first keystroke; with isolated="false" the fields stay in the element', async () => {

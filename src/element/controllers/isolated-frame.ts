@@ -12,6 +12,9 @@ import type { CheckoutPart } from '../parts/checkout-part.js';
 import type { CheckoutContext } from '../state.js';
 import { SvcCheckout } from '../svc-checkout.js';
 
+/** The elements told of their bank account details kept in the page, once each. */
+const warned = new WeakSet<Element>();
+
 export class IsolatedFrameController implements ReactiveController {
   readonly #part: CheckoutPart;
   readonly #kind: FrameKind;
@@ -32,10 +35,20 @@ export class IsolatedFrameController implements ReactiveController {
     part.addController(this);
   }
 
-  /** The `<iframe>` to render in place of the fields; undefined when the element keeps them in the page (`isolated="false"`). */
+  /**
+   * The `<iframe>` to render in place of the fields; undefined when the element keeps them in the page: told to
+   * (`isolated="false"`), or the bank account details with no checkout token to prove their create from the frame
+   * (a shop in `orders: 'authorize'` proves it by its session cookie, which the frame cannot send: said once, to the
+   * console). A code's frame needs none: the order's token proves it.
+   */
   frame(context: CheckoutContext): HTMLIFrameElement | undefined {
     const host = this.#host();
-    if (!host || host.isolated === false) {
+    const unproven = this.#kind === 'BankAccount' && !host?.checkoutToken;
+    if (!host || host.isolated === false || unproven) {
+      if (host && host.isolated !== false && unproven && !warned.has(host)) {
+        warned.add(host);
+        console.warn('<svc-checkout>: the bank account details are typed in the page, not in the isolated frame: the frame proves its create with the checkout token, and this element has none (docs/isolated-fields.md, "With orders: \'authorize\'").');
+      }
       this.#takeDown();
       return undefined;
     }
