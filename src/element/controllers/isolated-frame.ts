@@ -47,7 +47,7 @@ export class IsolatedFrameController implements ReactiveController {
     if (!host || host.isolated === false || unproven) {
       if (host && host.isolated !== false && unproven && !warned.has(host)) {
         warned.add(host);
-        console.warn('<svc-checkout>: the bank account details are typed in the page, not in the isolated frame: the frame proves its create with the checkout token, and this element has none (docs/isolated-fields.md, "With orders: \'authorize\'").');
+        console.warn('<svc-checkout>: no checkout token, so the bank account details are typed in the page, not the isolated frame (docs/isolated-fields.md)');
       }
       this.#takeDown();
       return undefined;
