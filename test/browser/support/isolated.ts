@@ -57,6 +57,10 @@ export async function typeInFrame(root: Element, values: readonly (string | unde
     if (value) await sendKeys({ type: value });
   }
   await sendKeys({ press: 'Tab' });
+  // As a payer's hand goes from the keys to Pay: the frame has handled the keys (a round trip into it), and its last
+  // report has crossed to the page (a moment: a message between two processes).
+  await inFrame(frame, 'return true;');
+  await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 /** The text every isolated frame of the element shows. */
