@@ -125,13 +125,14 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
       // The shop's own orders: references it made, each with its expiry and the token it renders into its page.
       // Asked for another expiry, the shop starts a new order: an order the service already has keeps its own.
       const orders = new Map<string, number>();
-      const orderFor = async (wanted: { reference?: string; expireAt?: number }): Promise<DemoOrder> => {
+      const orderFor = async (wanted: { reference?: string; expireAt?: number }, request: IncomingMessage): Promise<DemoOrder> => {
         const known = wanted.reference !== undefined && wanted.expireAt === undefined && orders.has(wanted.reference);
         const reference = known ? wanted.reference! : newDemoReference();
         const expireAt = (known ? orders.get(reference) : wanted.expireAt) ?? DEMO_DEFAULT_EXPIRE_AT;
         orders.set(reference, expireAt);
         // The cart's checkout where it stands (docs/one-payment.md): its payment in progress found, never a second.
-        const { token: checkoutToken } = await (await stack).openCheckout({ ...DEMO_CART, reference, expireAt });
+        // A status query of the page's client, as every shop's.
+        const { token: checkoutToken } = await (await stack).openCheckout({ ...DEMO_CART, reference, expireAt }, { request });
         return { reference, checkoutToken, expireAt };
       };
       const cookie = (order: DemoOrder) => `${DEMO_ORDER_COOKIE}=${order.reference}; Path=/; SameSite=Lax; HttpOnly`;
@@ -142,7 +143,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
           // The page as a shop's server renders it: with the checkout token of this visitor's order.
           void (async () => {
             const reference = cookieOf(request, DEMO_ORDER_COOKIE);
-            const order = await orderFor(reference ? { reference } : {});
+            const order = await orderFor(reference ? { reference } : {}, request);
             const source = await readFile(new URL('../index.html', import.meta.url), 'utf8');
             const rendered = source
               .replace('checkout-token=""', `checkout-token="${order.checkoutToken}"`)
@@ -162,7 +163,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
           void (async () => {
             const wanted = readOrderRequest(await jsonBody(request));
             if ('error' in wanted) return sendJson(response, 400, wanted);
-            const order = await orderFor(wanted);
+            const order = await orderFor(wanted, request);
             sendJson(response, 200, order, { 'Set-Cookie': cookie(order) });
           })().catch(next);
           return;

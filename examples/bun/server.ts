@@ -71,10 +71,12 @@ const handler = createMerchantHandler({
   returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
   merchantName: 'Nile Coffee Roasters',
   clientAddress: (request) => addresses.get(request), // for the per-client limit and the order's userClientIP
-  // Called once per verified callback: the moment to ship the beans.
-  onCallback: ({ body }) => {
-    const order = orders.get(body.reference);
-    if (order) order.status = body.status;
+  // Called once per verified callback: the moment to ship the beans, when what was paid is what the order's
+  // checkout was opened for (`checkout.amount`, vouched for by the kit).
+  onCallback: ({ body, checkout }) => {
+    const order = orders.get(checkout?.reference ?? body.reference);
+    const asOpened = checkout?.amount?.total === body.amount.total && checkout?.amount?.currency === body.amount.currency;
+    if (order) order.status = body.status === 'SUCCESS' && !asOpened ? 'CHECK BY HAND' : body.status;
     console.log(`order ${body.reference}: ${body.status}`);
   },
 });

@@ -29,11 +29,22 @@ function merchantKit(shopUrl) {
     returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
     merchantName: 'Nile Coffee Roasters',
     // Called once per verified callback: the moment to ship the beans. `checkout.reference` is the cart's (an order
-    // of a second attempt is `<cart>-2`); `alsoPaid` names another order of the same cart paid too: refund one.
+    // of a second attempt is `<cart>--2`), `checkout.amount` what its checkout was opened for; `alsoPaid` names another
+    // order of the same cart paid too: refund one.
     onCallback: async ({ body, checkout: ofCart }) => {
       const cart = carts.get(ofCart?.reference ?? body.reference);
-      if (cart && cart.status !== 'SUCCESS') cart.status = body.status;
       console.log(`order ${body.reference}: ${body.status}${body.failureCode ? ` (${body.failureCode})` : ''}`);
+      if (!cart || cart.status === 'SUCCESS') return;
+      if (body.status !== 'SUCCESS') {
+        cart.status = body.status;
+        return;
+      }
+      // Paid: shipped only when what was paid is what the checkout was opened for, and the cart holds that still.
+      const paid = body.amount;
+      const asOpened = ofCart?.amount?.total === paid.total && ofCart?.amount?.currency === paid.currency;
+      const asCart = cart.total === paid.total && cart.currency === paid.currency;
+      cart.status = asOpened && asCart ? 'SUCCESS' : 'CHECK';
+      if (cart.status === 'CHECK') console.log(`cart ${cart.reference}: paid ${paid.total} ${paid.currency} for a cart of ${cart.total} ${cart.currency}: look at it before you ship`);
       if (ofCart?.alsoPaid?.length) console.log(`cart ${ofCart.reference} paid twice (${ofCart.alsoPaid.join(', ')}): refund ${body.orderNo}`);
     },
   });
@@ -67,18 +78,25 @@ function cartOf(request, response) {
 }
 
 /**
- * The cart's checkout, where it stands: the kit asks the service about the cart's orders, and gives the token the
- * page renders (at the order in progress, if there is one). The kit's own issuer: the shop's name (merchantName
- * above), and the test badge against the sandbox. One checkout per cart: never a second payment of it.
+ * The cart's checkout, where it stands for what the cart holds: the kit asks the service about the cart's orders (as
+ * a status query of this visitor's: `request`), and gives the token the page renders (at the order in progress, if
+ * there is one). The kit's own issuer: the shop's name (merchantName above), and the test badge against the sandbox.
+ * One checkout per cart: never a second payment of it.
  */
-function openCheckout(cart) {
-  return checkout.openCheckout({
-    reference: cart.reference,
-    amount: { total: cart.total, currency: cart.currency }, // minor units: EGP 125.00
-    country: 'EG',
-    product: { name: 'Coffee order', description: 'Yirgacheffe beans 1 kg, ceramic dripper' },
-  });
+function openCheckout(cart, request) {
+  return checkout.openCheckout(
+    {
+      reference: cart.reference,
+      amount: { total: cart.total, currency: cart.currency }, // minor units: EGP 125.00
+      country: 'EG',
+      product: { name: 'Coffee order', description: 'Yirgacheffe beans 1 kg, ceramic dripper' },
+    },
+    { request },
+  );
 }
+
+/** A cart done with: paid (its receipt), or paid at another amount before it changed (`changed`: no form, ever). */
+const isDone = (opened) => opened.state === 'paid' || opened.state === 'changed';
 
 const page = (cart, opened) => `<!doctype html>
 <html lang="en">
@@ -91,8 +109,8 @@ ${checkout.element.tags()}
 <body>
 <h1>Your order</h1>
 <p>Yirgacheffe beans 1 kg and a ceramic dripper. Order <code>${cart.reference}</code></p>
-<svc-checkout checkout-token="${opened.token}"${opened.state === 'paid' ? ' status-only' : ''}></svc-checkout>
-${opened.state === 'paid' ? '<p><a href="/new">Order again</a></p>' : ''}
+<svc-checkout checkout-token="${opened.token}"${isDone(opened) ? ' status-only' : ''}></svc-checkout>
+${isDone(opened) ? '<p><a href="/new">Order again</a></p>' : ''}
 </body>
 </html>`;
 
@@ -115,7 +133,7 @@ async function serve(request, response) {
   }
   if (path === '/') {
     const cart = cartOf(request, response);
-    const opened = await openCheckout(cart);
+    const opened = await openCheckout(cart, request);
     response.writeHead(200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store', // the cart's checkout as it stands now, at every visit

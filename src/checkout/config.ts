@@ -58,11 +58,13 @@ export interface CheckoutConfig {
   /** The attempt the page starts at, and whether its order exists (the kit's `openCheckout` says): from the token. */
   startAttempt: number;
   started: boolean;
+  /** The reference of that order when it is not the attempt's own (an order of the kit's earlier scheme). */
+  startReference?: string | undefined;
   /** When the checkout token stops being accepted (epoch ms). */
   tokenExpiresAt: number | undefined;
   merchantId: string | undefined;
   merchantName: string;
-  /** The merchant's reference for the order; attempts after the first add `-2`, `-3`, … */
+  /** The merchant's reference for the order; attempts after the first add `--2`, `--3`, … */
   reference: string | undefined;
   countryCode: string | undefined;
   currency: string | undefined;
@@ -195,7 +197,8 @@ export function resolveConfig(
     checkoutToken: claims ? set.checkoutToken?.trim() : undefined,
     attempts: claims?.attempts ?? DEFAULT_ATTEMPTS,
     startAttempt: claims?.attempt ?? 1,
-    started: claims?.started === true,
+    started: Boolean(claims?.started),
+    startReference: typeof claims?.started === 'string' ? claims.started : undefined,
     tokenExpiresAt: claims ? claims.expiresAt * 1000 : undefined,
     merchantId: pick(attributes.merchantId, params.merchantId),
     merchantName: pick(attributes.merchantName, params.merchantName) ?? '',

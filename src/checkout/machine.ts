@@ -52,7 +52,7 @@ import {
   waitReasonOf,
   type StatusData,
 } from './transitions.js';
-import { attemptOf, attemptReference } from '../core/tokens.js';
+import { attemptOf, attemptReference, MAX_ATTEMPTS } from '../core/tokens.js';
 import type { SavedCheckout } from './storage.js';
 
 /** "Send the code again" waits this long after a code was sent. */
@@ -461,12 +461,18 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
         { method: request.method, body: request.sent, country: config.countryCode ?? '', amount: d.m.state.amount },
         { expiresIn: answer.expiresIn, token: answer.orderToken, now: d.at },
       );
-      d.update({ creating: undefined, left: false });
+      // The kit decides which attempt a create makes: this page goes on from the one it made.
+      const attempt = attemptOf(d.m.base, order.reference, MAX_ATTEMPTS);
+      d.update({ creating: undefined, left: false, ...(attempt !== undefined ? { attempt } : {}) });
       forgetSecrets(d, request.method);
       emitPayResult(d, order);
       show(d, order, { resumed: false });
     } else if (envelope.code === 'ORDER_EXISTS' && isPlainObject(envelope.data)) {
       existingOrder(d, request.method, envelope.data as unknown as CashierStatusData, answer.orderToken);
+    } else if (envelope.code === 'CHECKOUT_CHANGED') {
+      // The cart was paid at another amount: this checkout takes no payment, and says so.
+      d.update({ creating: undefined });
+      mismatch(d, envelope.code, envelope.message);
     } else if (isCreateOutcomeUnknown(envelope.code)) {
       // An answer that cannot say whether the order was made: its status decides.
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { envelope } });
@@ -496,9 +502,7 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
     // An order of this reference for another amount is not the one the payer is looking at: never shown as theirs.
     if (!sameAmount(data.amount, d.m.state.amount)) {
       d.update({ creating: undefined });
-      d.set({ phase: { kind: 'result', outcome: 'MISMATCH' }, alert: undefined, notice: undefined });
-      d.announce({ kind: 'result', outcome: 'MISMATCH' });
-      d.error('ORDER_MISMATCH', CLIENT_ERROR_CODES.ORDER_MISMATCH.message, false);
+      mismatch(d, 'ORDER_MISMATCH', CLIENT_ERROR_CODES.ORDER_MISMATCH.message);
       return;
     }
     const spent = data.status === 'FAIL' || data.status === 'CLOSE';
@@ -591,9 +595,13 @@ function start(d: Draft, key: string, kept: SavedCheckout | undefined): void {
   }
   const config = d.m.config!;
   d.set(prefilled(config, d.m.settings, d.m.state));
-  // The kit found an attempt of this checkout further on than this page kept (another tab, a fresh token for the cart).
+  // The kit found an attempt of this checkout further on than this page kept (another tab, a fresh token for the cart),
+  // or the cart changed since this page kept its order: what it kept is not this checkout's any more.
   const overtaken = config.started && (kept?.attempt ?? 0) < config.startAttempt;
-  const saved = overtaken ? undefined : kept;
+  const changed = kept?.order !== undefined && !sameAmount(kept.order.amount, d.m.state.amount);
+  const saved = overtaken || changed ? undefined : kept;
+  // The order shown is the attempt this page is at: "Try again" asks the kit for the next one after it.
+  if (saved?.order) d.update({ attempt: saved.attempt });
   if (saved?.left) d.update({ left: true });
   if (saved?.leftOrders) d.update({ leftOrders: saved.leftOrders.filter((reference) => typeof reference === 'string') });
   let resumed = true;
@@ -608,7 +616,7 @@ function start(d: Draft, key: string, kept: SavedCheckout | undefined): void {
   } else if (config.started) {
     // Paid, or in progress: found before anything is offered, at the attempt the kit names.
     d.set({ phase: { kind: 'looking-up' } });
-    const reference = attemptReference(d.m.base, config.startAttempt);
+    const reference = config.startReference ?? attemptReference(d.m.base, config.startAttempt);
     lookUp(d, { kind: 'lookup', reference, method: d.m.state.method, named: true });
   } else if (saved?.creating) {
     // Nothing to press while the order is looked for: a second create would race the recovery.
@@ -697,6 +705,14 @@ function existingOrder(d: Draft, method: PayMethod, data: CashierStatusData, tok
   forgetSecrets(d, method);
   emitPayResult(d, order);
   show(d, order, { resumed: true, wait: true });
+}
+
+/** An order of this checkout exists for another amount or currency (the cart changed): shown as no payment of this one. */
+function mismatch(d: Draft, code: string, message: string): void {
+  d.do({ type: 'unfollow' });
+  d.set({ phase: { kind: 'result', outcome: 'MISMATCH' }, alert: undefined, notice: undefined });
+  d.announce({ kind: 'result', outcome: 'MISMATCH' });
+  d.error(code, message, false);
 }
 
 /** A page that did not create the order (a thank-you page, another tab) follows the latest attempt found. */
@@ -851,31 +867,43 @@ function report(d: Draft, unanswered: Unanswered): void {
 
 function transportError(d: Draft, error: unknown): void {
   if (error instanceof EndpointError) {
-    d.set({ alert: { kind: transportMessageOf(error) } });
+    alert(d, { kind: transportMessageOf(error) });
     d.error(error.code, error.message, error.retryable);
     return;
   }
-  d.set({ alert: { kind: 'generic' } });
+  alert(d, { kind: 'generic' });
   d.error('NETWORK', error instanceof Error ? error.message : 'request failed', true);
 }
 
-/** An envelope that is not a success: field errors where they belong, the rest as an alert. */
+/** An error the payer must read: shown, and said in the live region (where "Processing…" was). */
+function alert(d: Draft, message: Message): void {
+  d.set({ alert: message });
+  d.announce(message);
+}
+
+/**
+ * An envelope that is not a success: field errors where they belong, the rest as an alert that says what the payer
+ * can do. A refusal of what the payer cannot change (the shop's settings, its account at the service) keeps the form
+ * and says to contact the shop; the page hears the code, and for `02001` the fields and rules at fault.
+ */
 function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
-  d.error(envelope.code, envelope.message, isRetryable(envelope.code));
+  const violations = violationsOf(envelope);
+  const named = violations.map((violation) => `${violation.field} (${violation.rule}): ${violation.message}`).join('; ');
+  d.error(envelope.code, named ? `${envelope.message} ${named}` : envelope.message, isRetryable(envelope.code));
   if (envelope.code !== '02001') {
-    d.set({ alert: messageForEnvelope(envelope) });
+    alert(d, messageForEnvelope(envelope));
     return;
   }
   const errors: Partial<Record<FieldName, FieldError>> = {};
-  let configSetting: string | undefined;
   const others: Message[] = [];
-  for (const violation of violationsOf(envelope)) {
+  for (const violation of violations) {
     const field = formFieldOf(d.m.state.method, violation.field);
     if (field) errors[field] = violation.rule === 'merchant' ? { rule: 'merchant', text: violation.message } : { rule: violation.rule };
-    else if (CONFIG_SOURCES[violation.field] && violation.rule !== 'merchant') configSetting ??= CONFIG_SOURCES[violation.field];
     // The merchant's own words (an OrderRejection) are for the payer; the service's English is not.
     else if (violation.rule === 'merchant') others.push({ kind: 'merchant', text: violation.message });
-    else others.push({ kind: violation.rule === 'limit' ? 'limit' : violation.rule === 'state' ? 'state' : 'generic' });
+    else if (violation.rule === 'limit' || violation.rule === 'state') others.push({ kind: violation.rule });
+    // A field the payer never sees (the reference, the return address, a setting): only the shop can mend it.
+    else others.push({ kind: 'unavailable' });
   }
   const fields = Object.keys(errors) as FieldName[];
   if (fields.length > 0) {
@@ -886,10 +914,5 @@ function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
     d.announce({ kind: 'form-errors', count: fields.length });
     return;
   }
-  if (configSetting) {
-    d.set({ phase: { kind: 'config-error', setting: configSetting } });
-    return;
-  }
-  d.set({ alert: others[0] ?? { kind: 'generic' } });
+  alert(d, others[0] ?? { kind: 'unavailable' });
 }
-

@@ -188,7 +188,7 @@ export function initialModel(state: CheckoutState): Model {
   };
 }
 
-/** The reference of the current attempt: the base, then base-2, base-3, … */
+/** The reference of the current attempt: the base, then base--2, base--3, … */
 export function currentReference(model: Model): string {
   return attemptReference(model.base, model.attempt);
 }

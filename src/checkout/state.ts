@@ -82,6 +82,8 @@ export type Message =
   | { kind: 'fields-unavailable' }
   | { kind: 'generic' }
   | { kind: 'service' }
+  /** Refused for something only the shop can mend (its settings, its account at the service): contact the shop. */
+  | { kind: 'unavailable' }
   | { kind: 'checkout-expired' }
   | { kind: 'checkout-refused' }
   | { kind: 'too-many'; seconds: number }

@@ -172,7 +172,10 @@ export function messageForEnvelope(envelope: Envelope): Message {
     const seconds = typeof data.retryAfterSeconds === 'number' && data.retryAfterSeconds > 0 ? data.retryAfterSeconds : 30;
     return { kind: 'too-many', seconds };
   }
-  return envelope.code === '50003' || (isErrorCode(envelope.code) && isRetryable(envelope.code)) ? { kind: 'service' } : { kind: 'generic' };
+  if (!isErrorCode(envelope.code)) return { kind: 'generic' };
+  // The service's and the kit's codes: sent again later, it may pass (`service`); otherwise only the shop can mend
+  // it (its settings, its account at the service): the payer is told to contact it.
+  return isRetryable(envelope.code) ? { kind: 'service' } : { kind: 'unavailable' };
 }
 
 /** The message a pending order without a next step is shown with. */

@@ -47,6 +47,14 @@ export const RESULT_CODES = {
    * status query answers it; the answer also carries its order token.
    */
   ORDER_EXISTS: { message: 'this checkout already has an order that is paid or in progress.', families: ['kit'], retryable: false },
+  /**
+   * Not the service's: the merchant kit made no order because this cart (the checkout's reference) is paid already, at
+   * another amount or currency than its token carries: the cart changed after it was paid (docs/one-payment.md). `data`
+   * is the paid order's status; its `amount` is what was paid.
+   */
+  CHECKOUT_CHANGED: { message: 'this cart was paid at another amount.', families: ['kit'], retryable: false },
+  /** Not the service's: every attempt the checkout token allows (`attempts`) was made and ended unpaid. */
+  ATTEMPTS_EXHAUSTED: { message: 'no attempt of this checkout is left.', families: ['kit'], retryable: false },
 } as const satisfies Record<string, ResultCode>;
 
 export type ErrorCode = keyof typeof RESULT_CODES;

@@ -9,7 +9,7 @@ import type { CheckoutTokenClaims } from './tokens.js';
 export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1' } as const;
 export type TokenKind = keyof typeof TOKEN_KINDS;
 
-/** Retries of a checkout: `reference`, `reference-2`, … up to this many unless the token says otherwise. */
+/** Attempts of a checkout: `reference`, `reference--2`, … up to this many unless the token says otherwise. */
 export const DEFAULT_ATTEMPTS = 10;
 export const MAX_ATTEMPTS = 99;
 /** How long a checkout token is good for unless the merchant's server says otherwise: one hour. */

@@ -10,7 +10,7 @@ import { integer, type Format } from './formats.js';
 import { canonicalJson } from './json.js';
 import { LIMITS, ORDER_FORMATS, type RuleTable } from './rules.js';
 import { isPayMethod, PAY_METHODS, type PayMethod } from './pay-methods.js';
-import type { Amount } from './types.js';
+import type { Amount, Violation } from './types.js';
 import { validate, type Validation } from './validate.js';
 import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';
 
@@ -45,12 +45,16 @@ export interface CheckoutTokenClaims {
   callbackUrl?: string;
   /** Where the bank returns the payer after 3-D Secure; otherwise a page of the shop's own origin. */
   returnUrl?: string;
-  /** How many orders the payer may start for this reference: the first, then `-2` … (default 10). */
+  /** How many orders the payer may start for this reference: the first, then `--2` … (default 10). */
   attempts?: number;
   /** The attempt the page starts at (1 when absent), as the kit found the checkout when it issued the token. */
   attempt?: number;
-  /** That attempt's order exists (in progress, or paid): the page finds it before it offers a form. */
-  started?: boolean;
+  /**
+   * That attempt's order exists (in progress, or paid): the page finds it before it offers a form. The order's
+   * reference instead of `true` when it is not the attempt's own (an attempt made before the kit kept its attempts
+   * apart, `<cart>-2`): the page looks it up by it, and the token covers it.
+   */
+  started?: boolean | string;
   /** The order is paid in the sandbox: the element shows its "Test mode" badge (the kit's `checkoutToken` sets it). */
   sandbox?: boolean;
   /** Unix seconds. */
@@ -81,6 +85,7 @@ const CLOCK_OFFSET_LIMIT = 315_360_000;
 const seconds = integer({ min: 0, max: 253_402_300_799, expected: 'unix seconds' });
 
 const flag: Format = (value, field) => (typeof value === 'boolean' ? { ok: true, value } : { ok: false, rule: 'type', message: `${field} must be true or false` });
+const flagOrReference: Format = (value, field) => (typeof value === 'string' ? ORDER_FORMATS.reference(value, field) : flag(value, field));
 
 const methodList: Format = (value, field) => {
   if (!Array.isArray(value) || value.length === 0 || !value.every(isPayMethod) || new Set(value).size !== value.length) {
@@ -90,6 +95,18 @@ const methodList: Format = (value, field) => {
 };
 
 const f = ORDER_FORMATS;
+
+/**
+ * The references of a checkout's attempts (docs/one-payment.md): the first is the checkout's own (the cart's id), the
+ * next ones `<cart>--2`, `<cart>--3`, … A reference that ends in two hyphens and a number is the kit's: a checkout's
+ * own reference never does, and is at most `CHECKOUT_REFERENCE_LENGTH` characters, so that no reference a shop can open
+ * is another checkout's attempt, and no attempt's reference is ever cut.
+ */
+export const ATTEMPT_SEPARATOR = '--';
+export const RESERVED_REFERENCE = /--\d+$/;
+/** 64, less the separator and two digits (`MAX_ATTEMPTS` is 99). */
+export const CHECKOUT_REFERENCE_LENGTH = LIMITS.referenceLength - ATTEMPT_SEPARATOR.length - String(MAX_ATTEMPTS).length;
+
 
 /** The rules a checkout token's claims follow: the create request's own formats. */
 export const CHECKOUT_TOKEN_CLAIMS: RuleTable = {
@@ -108,7 +125,7 @@ export const CHECKOUT_TOKEN_CLAIMS: RuleTable = {
     returnUrl: { required: false, format: f.url },
     attempts: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
     attempt: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
-    started: { required: false, format: flag },
+    started: { required: false, format: flagOrReference },
     sandbox: { required: false, format: flag },
     issuedAt: { required: true, format: seconds },
     expiresAt: { required: true, format: seconds },
@@ -135,20 +152,48 @@ export function validateCheckoutClaims(input: unknown): Validation<CheckoutToken
   return checked;
 }
 
-/** The reference of an attempt: the token's own first, then `-2`, `-3`, … cut to fit 64 characters. */
 export function attemptReference(base: string, attempt: number): string {
-  if (attempt <= 1) return base;
-  const suffix = `-${attempt}`;
-  return `${base.slice(0, LIMITS.referenceLength - suffix.length)}${suffix}`;
+  return attempt <= 1 ? base : `${base}${ATTEMPT_SEPARATOR}${attempt}`;
 }
 
 /** Which attempt of `base` a reference is (1 for the base itself), or undefined when it is none of them. */
 export function attemptOf(base: string, reference: string, attempts = DEFAULT_ATTEMPTS): number | undefined {
   if (reference === base) return 1;
-  const match = /-(\d{1,2})$/.exec(reference);
-  const attempt = match ? Number(match[1]) : Number.NaN;
-  if (!(attempt >= 2 && attempt <= attempts)) return undefined;
-  return attemptReference(base, attempt) === reference ? attempt : undefined;
+  if (!reference.startsWith(base + ATTEMPT_SEPARATOR)) return undefined;
+  const digits = reference.slice(base.length + ATTEMPT_SEPARATOR.length);
+  const attempt = /^[1-9]\d?$/.test(digits) ? Number(digits) : Number.NaN;
+  return attempt >= 2 && attempt <= attempts ? attempt : undefined;
+}
+
+/** The checkout and attempt a reference of the kit names: `{ base, attempt }` (attempt 1: the reference itself). */
+export function checkoutOfReference(reference: string): { base: string; attempt: number } {
+  const match = RESERVED_REFERENCE.exec(reference);
+  if (!match) return { base: reference, attempt: 1 };
+  return { base: reference.slice(0, match.index), attempt: Number(match[0].slice(ATTEMPT_SEPARATOR.length)) };
+}
+
+/**
+ * The reference attempt n (2 and after) of a checkout had before the kit kept its attempts apart (`<cart>-2`, cut to
+ * 64 characters): such orders are still found, never made again.
+ */
+export function legacyAttemptReference(base: string, attempt: number): string {
+  const suffix = `-${attempt}`;
+  return `${base.slice(0, LIMITS.referenceLength - suffix.length)}${suffix}`;
+}
+
+
+/**
+ * What is wrong with a checkout's own reference (a cart's id), beyond an order's reference rules: too long to have
+ * attempts, or the kit's pattern of an attempt. Checked where a token is issued (a token's tag vouches for the rest).
+ */
+export function checkoutReferenceViolation(reference: string): Violation | undefined {
+  if (reference.length > CHECKOUT_REFERENCE_LENGTH) {
+    return { field: 'reference', rule: 'maxLength', message: `reference must be at most ${CHECKOUT_REFERENCE_LENGTH} characters: the kit adds "--2", "--3", … for a checkout's next attempts` };
+  }
+  if (RESERVED_REFERENCE.test(reference)) {
+    return { field: 'reference', rule: 'reserved', message: 'reference must not end in "--" and a number: such references are the kit\'s attempts of a checkout' };
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------

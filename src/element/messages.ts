@@ -18,6 +18,7 @@ export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
   'fields-unavailable': 'error',
   generic: 'error',
   service: 'error',
+  unavailable: 'error',
   'checkout-expired': 'error',
   'checkout-refused': 'error',
   'too-many': 'error',
@@ -66,6 +67,8 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
       return t.genericError;
     case 'service':
       return t.serviceError;
+    case 'unavailable':
+      return t.unavailable;
     case 'checkout-expired':
       return t.checkoutExpired;
     case 'checkout-refused':

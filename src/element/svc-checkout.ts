@@ -115,7 +115,7 @@ export class SvcCheckout extends LitElement {
   declare merchantId: string | undefined;
   /** Name shown in the order summary and sent with reference code orders. */
   declare merchantName: string | undefined;
-  /** The merchant's reference of this order. A retry adds `-2`, `-3`, … */
+  /** The merchant's reference of this order. A retry adds `--2`, `--3`, … */
   declare reference: string | undefined;
   /** Two uppercase letters, e.g. `EG`. */
   declare countryCode: string | undefined;

@@ -46,10 +46,14 @@ function merchantKit(shopUrl) {
     basePath: '/checkout',
     merchantName: shopName,
     returnUrlOrigins: [new URL(shopUrl).origin],
-    // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order.
+    // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order, when
+    // what was paid is what the cart's checkout was opened for (\`checkout.amount\`, vouched for by the kit).
     // \`checkout.alsoPaid\` names another order of the same cart paid too (one the payer left): refund one.
     onCallback: async ({ body, checkout: cart }) => {
       console.log(\`order \${body.reference}: \${body.status}\${body.failureCode ? \` (\${body.failureCode})\` : ''}\`);
+      if (body.status !== 'SUCCESS') return;
+      const asOpened = cart?.amount?.total === body.amount.total && cart?.amount?.currency === body.amount.currency;
+      if (!asOpened) console.log(\`order \${body.reference}: paid \${body.amount.total} \${body.amount.currency}, not what its cart was opened for: look before you ship\`);
       if (cart?.alsoPaid?.length) console.log(\`cart \${cart.reference} paid twice (\${cart.alsoPaid.join(', ')}): refund \${body.orderNo}\`);
     },
   });
@@ -82,13 +86,19 @@ app.get('/new', (request, response) => {
 });
 app.get('/', async (request, response, next) => {
   try {
-    // The cart's checkout where it stands: the kit asks the service, and never starts a second payment of a cart.
-    const opened = await checkout.openCheckout({
-      reference: cartOf(request, response),
-      amount: { total: 12_500, currency: 'EGP' }, // minor units: EGP 125.00
-      country: 'EG',
-      product: { name: 'Coffee beans', description: 'One bag of coffee beans, 1 kg' },
-    });
+    // The cart's checkout where it stands for its amount: the kit asks the service (as this visitor's status query),
+    // and never starts a second payment of a cart.
+    const opened = await checkout.openCheckout(
+      {
+        reference: cartOf(request, response),
+        amount: { total: 12_500, currency: 'EGP' }, // minor units: EGP 125.00
+        country: 'EG',
+        product: { name: 'Coffee beans', description: 'One bag of coffee beans, 1 kg' },
+      },
+      { request },
+    );
+    // Paid: its receipt. Paid at another amount (the cart changed after it was paid): no form, a new cart to order.
+    const done = opened.state === 'paid' || opened.state === 'changed';
     response.set('Content-Security-Policy', "default-src 'self'").type('html').send(\`<!doctype html>
 <html lang="en">
 <head>
@@ -100,8 +110,8 @@ app.get('/', async (request, response, next) => {
 <body>
 <h1>\${shopName}</h1>
 <p>One bag of coffee beans, 1 kg.</p>
-<svc-checkout checkout-token="\${opened.token}"\${opened.state === 'paid' ? ' status-only' : ''}></svc-checkout>
-\${opened.state === 'paid' ? '<p><a href="/new">Order again</a></p>' : ''}
+<svc-checkout checkout-token="\${opened.token}"\${done ? ' status-only' : ''}></svc-checkout>
+\${done ? '<p><a href="/new">Order again</a></p>' : ''}
 </body>
 </html>\`);
   } catch (error) {
@@ -122,10 +132,16 @@ const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', (error)
 /** A shell word for `text` in an npm script, which runs in sh or cmd.exe: double quotes, which both read. */
 const scriptWord = (text: string) => `"${text.replace(/["\\%$`!]/g, '')}"`;
 
-/** The scripts the shop runs: `npm start` is the shop beside a sandbox whose merchant bears the shop's name. */
+/** Where the shop's sandbox keeps its orders across \`npm start\`s (beside server.mjs; delete it to start afresh). */
+export const SANDBOX_DATA_FILE = '.svc-sandbox.json';
+
+/**
+ * The scripts the shop runs: `npm start` is the shop beside a sandbox whose merchant bears the shop's name, and which
+ * keeps its orders in `SANDBOX_DATA_FILE`, so that a cart paid stays paid when the shop is started again.
+ */
 export function shopScripts({ name }: ShopTemplate): Record<string, string> {
   return {
-    start: `svc-sandbox --merchant-name ${scriptWord(name)} -- node server.mjs`,
+    start: `svc-sandbox --merchant-name ${scriptWord(name)} --data ${SANDBOX_DATA_FILE} -- node server.mjs`,
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import { CALLBACK_BODY, isTerminalStatus, parseJson, successEnvelope, validate, type CallbackBody, type PaymentStatus } from '../core/index.js';
 import { StoreUnavailableError, type CallbackClaim, type CallbackStore } from './callback-store.js';
+import type { CheckoutStore } from './checkout-store.js';
 import { checkoutOfCallback, type CheckoutOf } from './checkouts.js';
 import { callbackChannel, elapsed, listened, traced, type CallbackTrace } from './diagnostics.js';
 import { envelope, errorMessage, logValue, problem, type Logger } from './http.js';
@@ -29,9 +30,10 @@ export interface CallbackEvent {
   /** `RequestTimestamp`, in milliseconds. */
   timestamp: number;
   /**
-   * The order's checkout (its cart's reference) and attempt, when the kit made the order from a checkout token; on a
-   * payment, `alsoPaid` names other attempts of the same checkout the service says are paid too — a second payment
-   * of one cart (an order the payer left, paid after all), for the shop to refund (docs/one-payment.md).
+   * The order's checkout (its cart's reference), attempt, and the amount the checkout was opened for, when the kit
+   * made the order from a checkout token; on a payment, `alsoPaid` names other attempts of the same checkout the
+   * service says are paid too — a second payment of one cart (an order the payer left, paid after all), for the shop
+   * to refund (docs/one-payment.md). Mark a cart paid only when `body.amount` is `checkout.amount` and the cart's own.
    */
   checkout?: CheckoutOf | undefined;
 }
@@ -128,6 +130,8 @@ function claimAndHandle(options: HandOverOptions): (event: CallbackEvent, trace?
 export interface CallbackReceiverOptions extends HandOverOptions {
   merchantId: string;
   privateKey: string;
+  /** What the kit knows of each checkout's attempts: what an attempt was made for, for a callback to a webhook. */
+  checkoutStore: CheckoutStore;
   toleranceSeconds: number;
   now: () => number;
   /** A verified callback's status, before it is handed over (the status streams hear of it). Must not throw. */
@@ -171,7 +175,7 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       const eventAt = Number(callback.timestamp);
       if (Number.isSafeInteger(eventAt)) trace.eventAt = eventAt;
     }
-    const checkout = checkoutOfCallback(request.url, callback.reference);
+    const checkout = await checkoutOfCallback(request.url, callback.reference, options.privateKey, options.checkoutStore);
     const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw: raw!, timestamp: verification.timestamp, ...(checkout ? { checkout } : {}) };
     // The payer learns a verified status at once, whether or not the shop's hook has run (or can run now).
     options.onVerified?.(event);

@@ -68,10 +68,22 @@ export type RequestRoute = 'create' | 'otp' | 'pin' | 'resendOtp' | 'status' | '
 /**
  * What became of a call: `ok` (`00000`), `invalid` (`02001`: a field broke a rule), `refused` (`02000`: no token or a
  * wrong one), `throttled` (`TOO_MANY_REQUESTS`, `limit` says which), `exists` (`ORDER_EXISTS`: the checkout has an
- * order already), `unavailable` (`50003`: the service did not answer), `service-error` (any other code of the
+ * order already), `changed` (`CHECKOUT_CHANGED`: the cart was paid at another amount), `exhausted`
+ * (`ATTEMPTS_EXHAUSTED`: no attempt of the checkout is left), `unavailable` (`50003`: the service did not answer), `service-error` (any other code of the
  * service's), `bad-request` (HTTP 4xx: not JSON, too large), `failed` (HTTP 500: the kit or a hook of the shop's threw).
  */
-export type RequestOutcome = 'ok' | 'invalid' | 'refused' | 'throttled' | 'exists' | 'unavailable' | 'service-error' | 'bad-request' | 'failed';
+export type RequestOutcome =
+  | 'ok'
+  | 'invalid'
+  | 'refused'
+  | 'throttled'
+  | 'exists'
+  | 'changed'
+  | 'exhausted'
+  | 'unavailable'
+  | 'service-error'
+  | 'bad-request'
+  | 'failed';
 
 /** `svc-checkout:request`: one call of the element to the kit. */
 export interface RequestTrace extends Settled {
@@ -196,6 +208,8 @@ const REQUEST_OUTCOMES: Readonly<Record<string, RequestOutcome>> = {
   '02000': 'refused',
   TOO_MANY_REQUESTS: 'throttled',
   ORDER_EXISTS: 'exists',
+  CHECKOUT_CHANGED: 'changed',
+  ATTEMPTS_EXHAUSTED: 'exhausted',
   '50003': 'unavailable',
 };
 

@@ -7,8 +7,9 @@
  * Non-200 answers are for transport problems only: 404, 405, 413, 415, and on the callback route 401/400 (refused),
  * 500 (`onCallback` failed) and 503 (the same callback is being handled): the service sends those again.
  */
-import { CHECKOUT_TOKEN_HEADER, DEFAULT_ATTEMPTS, isHttpUrl, isPayMethod, isPlainObject, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
-import { checkoutProgress, otherPaidAttempts, type CheckoutProgress } from './checkouts.js';
+import { CHECKOUT_TOKEN_HEADER, isHttpUrl, isPayMethod, isPlainObject, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
+import type { CheckoutProgress } from './checkouts.js';
+import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
 import { isLiveAddressAllowed, isLoopbackHost, isLoopbackUrl } from './addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
@@ -56,7 +57,7 @@ import { MemoryThrottleStore, type ThrottleStore } from './throttle.js';
 import { receiveTimings } from './timings.js';
 
 export { OrderRejection } from './payments.js';
-export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource } from './payments.js';
+export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource, OpenClient } from './payments.js';
 export type { CallbackEvent } from './callbacks.js';
 export type { ElementScript, ElementTagOptions } from './element-files.js';
 
@@ -96,6 +97,11 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   reconciliationStore?: ReconciliationStore;
   /** Counts for `limits`; memory by default, a shared store when the kit runs in several processes. */
   throttleStore?: ThrottleStore;
+  /**
+   * What the kit knows of each checkout's attempts without asking the service (docs/one-payment.md); memory by
+   * default, a shared store (`svc-checkout/server/redis`) across processes.
+   */
+  checkoutStore?: CheckoutStore;
   /** The kit's limits (docs/limits.md): each `{ limit, windowSeconds }`, `{ limit }` for open streams, or `false` for off. */
   limits?: Partial<ThrottleLimits>;
   /**
@@ -148,12 +154,15 @@ export interface MerchantHandler {
   /** Stops the reconciliation sweeps' timer. */
   close(): void;
   /**
-   * Opens a cart's checkout (docs/one-payment.md): asks the service where the checkout's attempts stand and issues
-   * the checkout token the page renders, at the attempt the page starts at. Call it with the cart's own reference at
-   * every render of the payment page, until `state` is `paid` (then render the element with `status-only`: the
-   * receipt, never a form). Its tokens carry what `checkoutToken`'s do.
+   * Opens a cart's checkout (docs/one-payment.md): where the checkout stands for the amount the order says, and the
+   * checkout token the page renders, at the attempt the page starts at. Call it with the cart's own id as `reference`
+   * at every render of the payment page, and pass the page's request (`{ request }`) or a key of the client
+   * (`{ client }`): it asks the service as a status query does, shared per order and counted against the status
+   * limits, and asks nothing when the kit's record proves the cart has no order. `paid`: render the element with
+   * `status-only` (the receipt, never a form); `changed`: the cart was paid at another amount (docs/one-payment.md).
+   * Its tokens carry what `checkoutToken`'s do.
    */
-  openCheckout(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<OpenedCheckout>;
+  openCheckout(order: CheckoutOrder, options?: OpenCheckoutOptions): Promise<OpenedCheckout>;
   /** The element's script as this handler serves it under its base path: its address, integrity and tags. */
   readonly element: ElementScript;
   /**
@@ -162,6 +171,14 @@ export interface MerchantHandler {
    * element then shows the shop's name and its "Test mode" badge with no attribute for either.
    */
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
+}
+
+/** How `openCheckout` counts the page that opens it, and the token it issues. */
+export interface OpenCheckoutOptions extends IssueCheckoutTokenOptions {
+  /** The page's request: a Web `Request`, or Node's `IncomingMessage` (Express's `req`). Its client is counted. */
+  request?: unknown;
+  /** Or a key of the client of your own (an address, a session id), counted in its place. */
+  client?: string;
 }
 
 /** A cart's checkout as the page renders it. */
@@ -215,6 +232,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   // On the kit's clock: a throttle's window and its Retry-After are counted as every other deadline of the kit.
   const throttleStore = options.throttleStore ?? new MemoryThrottleStore({ now });
   if (typeof throttleStore.hit !== 'function') throw new ServiceConfigError('throttleStore.hit must be a function');
+  const checkoutStore = options.checkoutStore ?? new MemoryCheckoutStore({ now });
+  for (const method of ['read', 'seen', 'forwarding'] as const) {
+    if (typeof checkoutStore[method] !== 'function') throw new ServiceConfigError(`checkoutStore.${method} must be a function`);
+  }
   const statusBus = options.statusBus ?? new MemoryStatusBus();
   for (const method of ['publish', 'subscribe'] as const) {
     if (typeof statusBus[method] !== 'function') throw new ServiceConfigError(`statusBus.${method} must be a function`);
@@ -223,7 +244,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   for (const method of ['track', 'take', 'reschedule', 'forget'] as const) {
     if (typeof reconciliationStore[method] !== 'function') throw new ServiceConfigError(`reconciliationStore.${method} must be a function`);
   }
-  checkScope(options.merchantId, { callbackStore: store, throttleStore, statusBus, reconciliationStore });
+  checkScope(options.merchantId, { callbackStore: store, throttleStore, checkoutStore, statusBus, reconciliationStore });
   const reconcileOptions = options.reconcile === false || !options.onCallback ? undefined : resolveReconcileOptions(options.reconcile);
   checkMovedStreamOptions(options.streams || undefined);
   const streamOptions = options.streams === false ? undefined : resolveStreamOptions(options.streams);
@@ -257,6 +278,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     ipv6ClientPrefix,
     statusSharedMs: options.statusSharedMs === false ? false : count(options.statusSharedMs, STATUS_SHARED_MS, 'statusSharedMs', 0),
     throttleStore,
+    checkoutStore,
     limits: resolveLimits(options.limits),
     logger,
     redact,
@@ -300,7 +322,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     // A payment of a checkout: the service is asked whether another attempt of it was paid too (a second payment).
     prepare: async (event: CallbackEvent): Promise<CallbackEvent> => {
       if (event.body.status !== 'SUCCESS' || !event.checkout) return event;
-      const alsoPaid = await otherPaidAttempts(client, { ...event.checkout, country: event.body.country }, DEFAULT_ATTEMPTS);
+      const alsoPaid = await payments.otherPaid(event.checkout, event.body.country, event.body.reference);
       if (alsoPaid.length > 0) logger.warn(`svc-checkout: checkout ${logValue(event.checkout.reference)} is paid twice: ${[event.body.reference, ...alsoPaid].map(logValue).join(', ')}`);
       return { ...event, checkout: { ...event.checkout, alsoPaid } };
     },
@@ -308,6 +330,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const receiveCallback = callbackReceiver({
     ...credentials,
     ...handOverOptions,
+    checkoutStore,
     toleranceSeconds,
     now,
     onVerified: (event) => publish(event, 'callback'),
@@ -333,7 +356,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     });
   }
 
-  const health = healthAnswer(client, [store, throttleStore, statusBus, reconciliationStore]);
+  const health = healthAnswer(client, [store, throttleStore, checkoutStore, statusBus, reconciliationStore]);
 
   /** `GET /payments/events`: proved like the status route; tokens in headers, or in the query string for EventSource. */
   async function events(request: Request): Promise<Response> {
@@ -426,10 +449,14 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     ...order,
   });
 
-  const openCheckout: MerchantHandler['openCheckout'] = async (order, issue = {}) => {
+  const openCheckout: MerchantHandler['openCheckout'] = async (order, given = {}) => {
     if (orderSource !== 'checkout-token') throw new ServiceConfigError("openCheckout issues checkout tokens: it needs orders: 'checkout-token' (the default)");
-    const progress = await checkoutProgress(client, order, DEFAULT_ATTEMPTS);
-    const token = await issueCheckoutToken(credentials, withKitClaims({ ...order, attempt: progress.attempt, ...(progress.started ? { started: true } : {}) }), { now: now(), ...issue });
+    const { request, client: clientKey, ...issue } = given;
+    // Checked before the service is asked: a reference or amount the token would refuse is said at once.
+    await issueCheckoutToken(credentials, withKitClaims(order), { now: now(), ...issue });
+    const { startedReference, ...progress } = await payments.progress(order, { request, client: clientKey });
+    const claims = { ...order, attempt: progress.attempt, ...(progress.started ? { started: startedReference ?? true } : {}) };
+    const token = await issueCheckoutToken(credentials, withKitClaims(claims), { now: now(), ...issue });
     return { ...progress, token };
   };
 

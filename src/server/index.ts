@@ -7,11 +7,12 @@ export type { VerifyCallbackOptions, VerifyRequestOptions, CallbackVerification,
 export { ServiceClient, ServiceError, ServiceConfigError, resolveBaseUrl } from './service-client.js';
 export type { ServiceClientOptions, Environment, CallOptions, ServiceErrorKind } from './service-client.js';
 export { createMerchantHandler, OrderRejection } from './handler.js';
-export type { CheckoutProgress, CheckoutStanding } from './checkouts.js';
+export type { CheckoutOf, CheckoutProgress, CheckoutStanding } from './checkouts.js';
 export type {
   MerchantHandlerOptions,
   MerchantHandler,
   OpenedCheckout,
+  OpenCheckoutOptions,
   AuthorizeHook,
   AuthorizeActionHook,
   ActionOperation,
@@ -28,6 +29,8 @@ export { clientKeyOf } from './client-address.js';
 export { STATUS_SHARED_MS } from './status-queries.js';
 export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from './addresses.js';
 export { MemoryCallbackStore, StoreUnavailableError } from './callback-store.js';
+export { CHECKOUT_RECORD_TTL_MS, MemoryCheckoutStore } from './checkout-store.js';
+export type { CheckoutRecord, CheckoutStore, MemoryCheckoutStoreOptions } from './checkout-store.js';
 export type { CallbackClaim, CallbackStore, MemoryCallbackStoreOptions } from './callback-store.js';
 export { MemoryReconciliationStore } from './reconciliation.js';
 export type { ReconciliationStore, ReconcileOptions, TrackedOrder, SweepReport, MemoryReconciliationStoreOptions } from './reconciliation.js';

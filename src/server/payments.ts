@@ -9,6 +9,7 @@ import {
   attemptReference,
   CHECKOUT_TOKEN_HEADER,
   DEFAULT_ATTEMPTS,
+  MAX_ATTEMPTS,
   envelopeForViolations,
   errorEnvelope,
   EXPIRES_IN_HEADER,
@@ -24,6 +25,8 @@ import {
   TOKEN_REFUSALS,
   validate,
   validateCreateRequest,
+  isDuplicateReference,
+  type Amount,
   type CashierStatusData,
   type CheckoutTokenClaims,
   type CreatePaymentData,
@@ -36,8 +39,10 @@ import {
   type Violation,
 } from '../core/index.js';
 import { clientKeyOf, rememberedClientAddress } from './client-address.js';
-import { envelopeAnswer as envelope, isAbort, logValue, webRequestOf, type Answer, type KitRequest, type Logger } from './http.js';
-import { callbackUrlOf, checkAttempt, type CheckoutOf } from './checkouts.js';
+import { envelopeAnswer as envelope, errorMessage, isAbort, logValue, webRequestOf, type Answer, type KitRequest, type Logger } from './http.js';
+import { StoreUnavailableError } from './callback-store.js';
+import { callbackUrlOf, judge, otherPaidAttempts, progressOf, walkCheckout, type AskStatus, type CheckoutOf, type CheckoutProgress } from './checkouts.js';
+import type { CheckoutStore } from './checkout-store.js';
 import type { OpenLimitName, ThrottleLimits } from './limits.js';
 import { emailKeyOf, phoneKeyOf } from './recipients.js';
 import { ServiceError, type ServiceClient } from './service-client.js';
@@ -93,6 +98,8 @@ export interface PaymentRoutesOptions {
   /** How long a status answer is shared with the queries of the same order that come after it; `false`: nothing shared. */
   statusSharedMs: number | false;
   throttleStore: ThrottleStore;
+  /** What the kit knows of each checkout's attempts without asking the service (checkout-store.ts). */
+  checkoutStore: CheckoutStore;
   limits: ThrottleLimits;
   logger: Logger;
   redact: (text: string) => string;
@@ -137,6 +144,25 @@ export interface PaymentRoutes {
   admitStream(request: KitRequest, proof: StreamProof): Promise<{ ok: true; release(): void } | { ok: false; response: Answer }>;
   /** The token of an order the kit vouches for, as a create or a status query by reference answers it (at once on Node). */
   orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): string | Promise<string>;
+  /**
+   * Where a checkout stands for its token's amount (`openCheckout`): its status queries are the status route's, shared
+   * with the others of each order and counted against the limits of each order and of the client that asks.
+   */
+  progress(checkout: ProgressQuery, client: OpenClient): Promise<CheckoutProgress & { startedReference?: string }>;
+  /** Another attempt of a checkout the service says is paid too, for a payment of one of them (the callbacks' `alsoPaid`). */
+  otherPaid(checkout: CheckoutOf, country: string, paidReference: string): Promise<string[]>;
+}
+
+/** What `openCheckout` asks about a checkout. */
+export type ProgressQuery = Pick<CheckoutTokenClaims, 'reference' | 'country' | 'amount' | 'attempts'>;
+
+/**
+ * Who opens a checkout, for the per-client limit of status queries: the page's request (a Web `Request`, or Node's
+ * `IncomingMessage` as Express hands it), or a key of the shop's own (the client's address, a session id).
+ */
+export interface OpenClient {
+  request?: unknown;
+  client?: string | undefined;
 }
 
 /** A route reads a Web Request or the Node adapter's view of one, and answers without building a Response. */
@@ -154,6 +180,14 @@ function invalid(...violations: Violation[]): Answer {
 
 /** Whose streams a refused stream was one too many of. */
 const STREAMS_OF: Record<OpenLimitName, string> = { streamsPerOrder: 'for this order', streamsPerClient: 'from this client', streams: 'on this server' };
+
+/** An amount as a log line says it: `12500 EGP`. */
+const amountText = (amount: Amount | undefined) => (amount ? `${amount.total} ${amount.currency}` : 'an amount not told');
+
+function amountOfData(data: CashierStatusData): Amount | undefined {
+  const told = data.amount;
+  return told && typeof told.currency === 'string' ? { total: Number(told.total), currency: told.currency } : undefined;
+}
 
 const notAnObject = () => invalid({ field: 'body', rule: 'type', message: 'the request body must be a JSON object' });
 
@@ -219,14 +253,18 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   // ---------------------------------------------------------------------------------------------------------
   // Create
 
-  /** The order a checkout token decides, with the payer's fields of the body and nothing else of it. */
+  /**
+   * The order a checkout token decides, with the payer's fields of the body and nothing else of it. The body's
+   * reference, when it names one, must be an attempt of the token's checkout: which attempt is made is the kit's to
+   * decide (checkouts.ts), and the element's is only where the kit starts asking.
+   */
   function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>, request: KitRequest): { order?: unknown; attempt?: number; refusal?: Answer } {
     const method = body['payMethod'];
     if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
       return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
     }
     const reference = body['reference'] === undefined ? claims.reference : body['reference'];
-    const attempt = typeof reference === 'string' ? attemptOf(claims.reference, reference, claims.attempts ?? DEFAULT_ATTEMPTS) : undefined;
+    const attempt = typeof reference === 'string' ? attemptOf(claims.reference, reference, MAX_ATTEMPTS) : undefined;
     if (attempt === undefined) return { refusal: refused('reference') };
     // Written field by field (a spread of a built object makes a slow one, and this is every create's path).
     const order: Record<string, unknown> = {};
@@ -239,8 +277,8 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     order['expireAt'] = claims.expireAt;
     if (method === 'ReferenceCode') order['merchantName'] = claims.merchantName ?? options.merchantName;
     if (claims.returnUrl && method === 'BankAccount') order['returnUrl'] = claims.returnUrl;
-    // The callback says which checkout and attempt its order is (checkouts.ts), with nothing kept by the kit.
-    order['callbackUrl'] = callbackUrlOf(claims.callbackUrl ?? options.callbackUrlFor(request), claims.reference, attempt);
+    // Its own address, for now: the attempt's, with the checkout and what it was opened for, once the kit chose it.
+    order['callbackUrl'] = claims.callbackUrl ?? options.callbackUrlFor(request);
     return { order, attempt };
   }
 
@@ -265,6 +303,80 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     if (returnOrigins.has(origin)) return undefined;
     logger.warn(`svc-checkout: a bank account create was refused: its returnUrl's origin ${logValue(origin)} is not one of returnUrlOrigins`);
     return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
+  }
+
+  const warn = (message: string) => logger.warn(message);
+
+  /** Writes to the checkout store; a store that cannot be reached costs status queries later, never a payment. */
+  const noteCheckout = (write: () => void | Promise<void>) =>
+    Promise.resolve()
+      .then(write)
+      .catch((error: unknown) => {
+        if (!(error instanceof StoreUnavailableError)) warn(`svc-checkout: the checkout store could not be written: ${errorMessage(error)}`);
+      });
+
+  /** A status query by reference for a create, sent at once (never shared: a create judges what the service says now). */
+  const askNow =
+    (country: string, signal: AbortSignalLike): AskStatus =>
+    async (reference) => {
+      try {
+        return await client.send<CashierStatusData>('status', { country, reference }, { signal, retries: 0 });
+      } catch (error) {
+        if (error instanceof ServiceError || isAbort(error)) return errorEnvelope('50003') as Envelope<CashierStatusData>;
+        throw error;
+      }
+    };
+
+  /** The answer of a create that makes no order: the checkout's payment, or the order in progress, or a cart that changed. */
+  async function existingAnswer(claims: CheckoutTokenClaims, judged: ReturnType<typeof judge>, otherwise?: Envelope): Promise<Answer> {
+    const shown = judged.shown;
+    if (!shown || (judged.state !== 'paid' && judged.state !== 'pending' && judged.state !== 'changed')) return envelope(otherwise ?? errorEnvelope('50003'));
+    if (judged.state === 'changed') {
+      logger.warn(`svc-checkout: no payment of checkout ${logValue(claims.reference)} for ${amountText(claims.amount)}: it was paid at ${amountText(amountOfData(shown.data))} (${logValue(shown.reference)})`);
+      return envelope({ ...errorEnvelope('CHECKOUT_CHANGED'), data: shown.data });
+    }
+    logger.warn(`svc-checkout: no new attempt of checkout ${logValue(claims.reference)}: ${logValue(shown.reference)} is ${shown.data.status}`);
+    const headers: Record<string, string> = {};
+    if (shown.data.orderNo) {
+      const token = orderTokenFor({ orderNo: String(shown.data.orderNo), reference: shown.reference, country: claims.country }, claims.expireAt);
+      headers[ORDER_TOKEN_HEADER] = token instanceof Promise ? await token : token;
+    }
+    return envelope({ ...errorEnvelope('ORDER_EXISTS'), data: shown.data }, headers);
+  }
+
+  /**
+   * The order a create sends as attempt `attempt` of its checkout: the attempt's reference, and the kit's callback
+   * address with the checkout, the attempt and the amount it was opened for (under the kit's tag); noted in the
+   * checkout store before it is forwarded.
+   */
+  async function makeAttempt(order: CreatePaymentRequest, claims: CheckoutTokenClaims, attempt: number, kitCallbackUrl: string | undefined): Promise<void> {
+    const made = order as { reference: string; callbackUrl?: string | undefined };
+    made.reference = attemptReference(claims.reference, attempt);
+    const callbackUrl = await callbackUrlOf(kitCallbackUrl, credentials.privateKey, claims.reference, attempt, claims.amount);
+    if (callbackUrl === undefined) delete made.callbackUrl;
+    else made.callbackUrl = callbackUrl;
+    await noteCheckout(() => options.checkoutStore.forwarding(claims.reference, attempt, claims.amount));
+  }
+
+  /** Which attempt a create of this checkout makes, or what it answers instead. */
+  async function nextAttempt(
+    claims: CheckoutTokenClaims,
+    hint: number,
+    leaving: boolean,
+    signal: AbortSignalLike,
+    guessFirst: boolean,
+  ): Promise<{ attempt: number } | { answer: Answer; unknown?: true }> {
+    const walk = await walkCheckout(claims.reference, { ask: askNow(claims.country, signal), store: options.checkoutStore, hint, guessFirst, recount: !guessFirst, warn });
+    // No answer from the service about an earlier attempt: no order either.
+    if (typeof walk === 'string') return { answer: envelope(errorEnvelope('50003')), unknown: true };
+    const judged = judge(walk, claims.amount, leaving);
+    if (judged.shown) return { answer: await existingAnswer(claims, judged) };
+    const allowed = claims.attempts ?? DEFAULT_ATTEMPTS;
+    if (judged.next > allowed) {
+      logger.warn(`svc-checkout: checkout ${logValue(claims.reference)} has no attempt left (${allowed} ended unpaid)`);
+      return { answer: envelope(errorEnvelope('ATTEMPTS_EXHAUSTED')) };
+    }
+    return { attempt: judged.next };
   }
 
   async function create(value: unknown, request: KitRequest): Promise<Answer> {
@@ -292,6 +404,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     const checked = validateCreateRequest(proposed);
     if (!checked.ok) return invalid(...checked.violations);
     let order = checked.value;
+    const kitCallbackUrl = order.callbackUrl;
     const wrongReturn = returnUrlViolation(order, claims?.returnUrl !== undefined);
     if (wrongReturn) return invalid(wrongReturn);
 
@@ -311,19 +424,15 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       return tooMany(throttled);
     }
 
-    // One checkout, one payment: attempt n only once the service says every earlier one ended unpaid (or was left).
+    // One checkout, one payment: the kit makes the checkout's next attempt, once the service says no attempt at this
+    // amount is paid or pending (unless the payer left it), and the cart was not paid at another amount.
     if (claims) {
-      const refusal = await checkAttempt(client, claims, attempt, value[LEAVING_FIELD] === true, request.signal);
-      if (refusal) {
-        if (refusal.existing) logger.warn(`svc-checkout: no attempt ${attempt} of checkout ${logValue(claims.reference)}: attempt ${refusal.existing.attempt} is ${refusal.existing.data.status}`);
-        const existing = refusal.existing;
-        const headers: Record<string, string> = {};
-        if (existing && existing.data.orderNo) {
-          const token = orderTokenFor({ orderNo: String(existing.data.orderNo), reference: existing.reference, country: claims.country }, claims.expireAt);
-          headers[ORDER_TOKEN_HEADER] = token instanceof Promise ? await token : token;
-        }
-        return envelope(refusal.envelope, headers);
-      }
+      // Where the kit starts asking: the page's attempt, never past what the token allows (each is a status query).
+      const hint = Math.min(attempt, claims.attempts ?? DEFAULT_ATTEMPTS);
+      const decided = await nextAttempt(claims, hint, value[LEAVING_FIELD] === true, request.signal, true);
+      if ('answer' in decided) return decided.answer;
+      attempt = decided.attempt;
+      await makeAttempt(order, claims, attempt, kitCallbackUrl);
     }
 
     if (options.authorize) {
@@ -337,9 +446,23 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
 
     // Checked above; checked again by the client only when the merchant's `authorize` hook answered another order.
     const validated = order === checked.value;
-    const answer = await callService('create', () =>
-      validated ? client.send<CreatePaymentData>('create', order, { signal: request.signal }) : client.createPayment(order, { signal: request.signal }),
-    );
+    const send = () =>
+      callService('create', () =>
+        validated ? client.send<CreatePaymentData>('create', order, { signal: request.signal }) : client.createPayment(order, { signal: request.signal }),
+      );
+    let answer = await send();
+    // The attempt exists: another tab or process made it a moment ago, or the kit had no record of the checkout. The
+    // kit asks the service where the checkout stands: its order is the answer, or the next attempt is made, once.
+    if (claims && isDuplicateReference(answer.code)) {
+      const decided = await nextAttempt(claims, attempt + 1, false, request.signal, false);
+      // The service could not say where the checkout stands: its own answer, unchanged (the element looks it up).
+      if ('answer' in decided) return decided.unknown ? envelope(answer) : decided.answer;
+      if (decided.attempt !== attempt) {
+        attempt = decided.attempt;
+        await makeAttempt(order, claims, attempt, kitCallbackUrl);
+        answer = await send();
+      }
+    }
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     const headers: Record<string, string> = {};
     const country = order.country ?? claims?.country;
@@ -350,7 +473,7 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
         country,
         amount: order.amount,
         expireAt: order.expireAt,
-        ...(claims ? { checkout: { reference: claims.reference, attempt } } : {}),
+        ...(claims ? { checkout: { reference: claims.reference, attempt, amount: claims.amount } } : {}),
       });
     }
     if (data?.['status'] === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
@@ -436,13 +559,15 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       if (!checked.ok) return { ok: false, response: refused(checked.reason) };
       const claims = checked.claims;
       const reference = value['reference'] === undefined ? claims.reference : value['reference'];
-      const covered = typeof reference === 'string' && attemptOf(claims.reference, reference, claims.attempts ?? DEFAULT_ATTEMPTS) !== undefined;
+      // The checkout's own attempts, and the order of the earlier scheme the kit named in it: never another reference.
+      const covered =
+        typeof reference === 'string' && (attemptOf(claims.reference, reference, claims.attempts ?? DEFAULT_ATTEMPTS) !== undefined || reference === claims.started);
       if (!covered) return { ok: false, response: refused('reference') };
       proof = {
         query: { country: claims.country, reference: reference as string },
         // The order was made before now: it expires within its expireAt from now at the latest.
         expiresAt: options.now() + (claims.expireAt ?? LIMITS.defaultExpireMinutes) * 60_000,
-        vouchFor: { reference: reference as string, country: claims.country, expireAt: claims.expireAt },
+        vouchFor: { reference: reference as string, country: claims.country, expireAt: claims.expireAt, amount: claims.amount },
       };
     } else {
       const checked = validate<StatusRequest>(STATUS_REQUEST, value);
@@ -512,7 +637,11 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     if (data) options.observeStatus?.(data);
     const headers: Record<string, string> = {};
-    if (vouchFor && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {
+    // An order of the checkout made for another amount (the cart changed) is not this checkout's: the page may read its
+    // status, never act on it.
+    const madeFor = data ? amountOfData(data as unknown as CashierStatusData) : undefined;
+    const sameCart = !vouchFor?.amount || !madeFor || (madeFor.total === vouchFor.amount.total && madeFor.currency === vouchFor.amount.currency);
+    if (vouchFor && sameCart && typeof data?.['orderNo'] === 'string' && data['reference'] === vouchFor.reference) {
       headers[ORDER_TOKEN_HEADER] = await orderTokenFor({ orderNo: data['orderNo'], reference: vouchFor.reference, country: vouchFor.country }, vouchFor.expireAt);
     }
     // The order's own token knows its expiry: each answer of a pending order says how long it has left, in the
@@ -524,7 +653,53 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     return envelope(answer, headers);
   }
 
+  /** The client key of a page that opens a checkout: the shop's own, else its request's address. */
+  function openerKey(opener: OpenClient): string | undefined {
+    if (typeof opener.client === 'string' && opener.client !== '') return clientKeyFor(opener.client);
+    const request = opener.request;
+    if (typeof Request !== 'undefined' && request instanceof Request) return clientKeyFor(clientAddressOf(request));
+    const node = request as { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> } | undefined;
+    if (!node || typeof node !== 'object') return undefined;
+    if (options.clientAddress && node.headers) {
+      const headers = new Headers();
+      for (const [name, given] of Object.entries(node.headers)) if (given !== undefined) headers.set(name, Array.isArray(given) ? given.join(', ') : given);
+      return clientKeyFor(options.clientAddress(new Request('http://localhost/', { headers })) ?? node.socket?.remoteAddress?.replace(/^::ffff:/, ''));
+    }
+    return clientKeyFor(node.socket?.remoteAddress?.replace(/^::ffff:/, ''));
+  }
+
+  async function progress(checkout: ProgressQuery, opener: OpenClient): Promise<CheckoutProgress & { startedReference?: string }> {
+    const client = openerKey(opener);
+    const ask: AskStatus = async (reference) => {
+      const query = { country: checkout.country, reference };
+      const answer = await statusQueries.ask(query, undefined, () =>
+        throttle(options.throttleStore, options.limits, [
+          ['statusPerClient', client],
+          ['statusPerOrder', `${credentials.merchantId}:${statusQueryKey(query)}`],
+        ]),
+      );
+      if (isRefused(answer)) return 'throttled';
+      if (isSuccess(answer) && isPlainObject(answer.data)) options.observeStatus?.(answer.data);
+      return answer as Envelope<CashierStatusData>;
+    };
+    const walk = await walkCheckout(checkout.reference, { ask, store: options.checkoutStore, warn });
+    if (typeof walk === 'string') {
+      if (walk === 'throttled') logger.warn(`svc-checkout: checkout ${logValue(checkout.reference)} was opened without asking the service: a status limit refused it`);
+      return { state: 'unknown', attempt: 1, started: false };
+    }
+    return progressOf(judge(walk, checkout.amount, false), checkout.attempts ?? DEFAULT_ATTEMPTS, walk.record);
+  }
+
   return {
+    progress,
+    otherPaid: (checkout, country, paidReference) =>
+      otherPaidAttempts(
+        (reference) => statusQueries.ask({ country, reference }, undefined, () => undefined, true).then((answer) => (isRefused(answer) ? 'throttled' : (answer as Envelope<CashierStatusData>))),
+        options.checkoutStore,
+        checkout,
+        paidReference,
+        warn,
+      ),
     routes: {
       create,
       otp: codeRoute('otp', 'otp'),

@@ -90,8 +90,11 @@ export interface StreamProof {
   query: StatusRequest;
   /** The latest the order can expire, epoch ms; undefined when the proof does not tell. */
   expiresAt: number | undefined;
-  /** A stream by reference gets the order's token once the order is known (as the status route answers). */
-  vouchFor?: { reference: string; country: string; expireAt: number | undefined };
+  /**
+   * A stream by reference gets the order's token once the order is known (as the status route answers). `amount`: what
+   * the checkout token carries; the status route vouches only for an order made for it.
+   */
+  vouchFor?: { reference: string; country: string; expireAt: number | undefined; amount?: { total: number; currency: string } | undefined };
   /**
    * `expiresAt` again, as the kit now knows the service's clock (each dated answer tells it): the status
    * route's `Svc-Expires-In` reads it after its query, and a stream whose order's deadline moved sends its

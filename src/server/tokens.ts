@@ -7,6 +7,7 @@
 import {
   base64UrlBytes,
   base64UrlEncode,
+  checkoutReferenceViolation,
   DEFAULT_CHECKOUT_TOKEN_SECONDS,
   encodeCheckoutPayload,
   encodeOrderPayload,
@@ -155,6 +156,8 @@ export async function issueCheckoutToken(
   if (!checked.ok) throw new CheckoutTokenError(checked.violations);
   const claims = checked.value;
   const problems: Violation[] = [];
+  const reference = checkoutReferenceViolation(claims.reference);
+  if (reference) problems.push(reference);
   if (claims.callbackUrl !== undefined && !isLiveAddressAllowed(claims.callbackUrl)) {
     problems.push({ field: 'callbackUrl', rule: 'https', message: 'callbackUrl must be https: (http: only on a loopback address)' });
   }
@@ -164,6 +167,23 @@ export async function issueCheckoutToken(
   }
   if (problems.length > 0) throw new CheckoutTokenError(problems);
   return seal(credentials.privateKey, 'checkout', encodeCheckoutPayload(claims, base64Url));
+}
+
+const CALLBACK_PURPOSE = 'svc-checkout:callback-checkout:v1';
+const callbackKeys = new Map<string, Promise<Uint8Array>>();
+
+/**
+ * The kit's tag over what a callback address says of its attempt (checkouts.ts): the service signs only a callback's
+ * body, so what the kit put in the address is believed only under this tag, keyed for this purpose alone.
+ */
+export async function callbackCheckoutTag(privateKey: string, text: string): Promise<string> {
+  let key = callbackKeys.get(privateKey);
+  if (!key) {
+    if (callbackKeys.size >= KEYRINGS_LIMIT) callbackKeys.delete(callbackKeys.keys().next().value as string);
+    key = hmacSha512Bytes(privateKey, CALLBACK_PURPOSE);
+    callbackKeys.set(privateKey, key);
+  }
+  return base64Url((await hmacSha512Bytes(await key, text)).subarray(0, 16));
 }
 
 /**

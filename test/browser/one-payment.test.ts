@@ -3,7 +3,7 @@
 // progress or its result, never a fresh form while an attempt is pending or paid; the sandbox ends with one order.
 import { expect } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
-import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, type, typeCode, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { buttonNamed, checkout, clickButton, deepQuery, fillBankAccount, record, type, typeCode, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
 describe('one checkout, one payment: the payer comes back', () => {
@@ -33,6 +33,18 @@ describe('one checkout, one payment: the payer comes back', () => {
     await clickButton(element, /^Pay/);
     await untilText(element, 'Your reference code');
     return element;
+  }
+
+  /** A cart paid at a terminal in a tab that is then closed: this tab keeps nothing of it. */
+  async function paidInAnotherTab(reference: string, sn: string, total = 12_500): Promise<void> {
+    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference, amount: { total, currency: 'EGP' } }), payMethod: 'Pos' });
+    await type(first, 'input[name=sn]', sn);
+    await clickButton(first, /^Pay/);
+    await untilText(first, 'Swipe or insert');
+    await stack.control('POST', `/sandbox/v1/pos/${sn}/swipe`, { outcome: 'success' });
+    await untilText(first, 'Payment received');
+    first.remove();
+    sessionStorage.clear();
   }
 
   /** The shop's page in a frame, as a browser loads it: navigations and reloads for real. */
@@ -149,14 +161,7 @@ describe('one checkout, one payment: the payer comes back', () => {
 
   it('a cart already paid: the shop renders the receipt (status only), not a form', async () => {
     const reference = uniqueReference('once-done');
-    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'Pos' });
-    await type(first, 'input[name=sn]', 'N78101818413');
-    await clickButton(first, /^Pay/);
-    await untilText(first, 'Swipe or insert');
-    await stack.control('POST', '/sandbox/v1/pos/N78101818413/swipe', { outcome: 'success' });
-    await untilText(first, 'Payment received');
-    first.remove();
-    sessionStorage.clear();
+    await paidInAnotherTab(reference, 'N78101818413');
     const opened = await stack.openCheckout({ reference });
     expect(opened).to.include({ state: 'paid', started: true });
     const page = await checkout(stack, { checkoutToken: opened.token });
@@ -164,10 +169,25 @@ describe('one checkout, one payment: the payer comes back', () => {
     expect(deepQuery(page, 'svc-method-picker')).to.equal(null);
   });
 
+  it('a cart paid, then grown: its page offers no form, and the payer reads it cannot be paid here', async () => {
+    const reference = uniqueReference('once-changed');
+    await paidInAnotherTab(reference, 'N78101818416', 1_500);
+    const opened = await stack.openCheckout({ reference, amount: { total: 50_000, currency: 'EGP' } });
+    expect(opened).to.include({ state: 'changed', started: true });
+    // The page the shop renders with that token: the paid order is looked up before anything is offered.
+    const page = await checkout(stack, { checkoutToken: opened.token });
+    const errors = record(page, 'svc-error');
+    await untilText(page, 'This order cannot be paid here');
+    expect(visibleText(page)).not.to.contain('Payment received');
+    expect(deepQuery(page, 'svc-pos-form')).to.equal(null);
+    await until('the svc-error event', () => errors.length > 0);
+    expect(errors.map((event) => event.detail.code)).to.deep.equal(['ORDER_MISMATCH']);
+  });
+
   it('"Use another method" on a pending order: the next attempt is made, and the kit knew it was left on purpose', async () => {
     const reference = uniqueReference('once-leave');
     await leaveTerminalForCode(reference, 'N78101818414');
-    expect((await ordersOf(reference)).map((order) => order.reference).sort()).to.deep.equal([reference, `${reference}-2`]);
+    expect((await ordersOf(reference)).map((order) => order.reference).sort()).to.deep.equal([reference, `${reference}--2`]);
   });
 
   it('an order left for another method, paid after all while the page is open: the payer is told, and nothing more is asked', async () => {
@@ -177,5 +197,130 @@ describe('one checkout, one payment: the payer comes back', () => {
     await untilText(element, 'The payment you started earlier for this order went through');
     expect(visibleText(element)).to.contain('Payment received');
     expect(visibleText(element)).not.to.contain('Your reference code');
+  });
+});
+
+describe('a retry always works: "Try again" makes the attempt the kit accepts, whatever the tab remembers', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => sessionStorage.clear());
+
+  const referencesOf = async (reference: string) => {
+    const { orders } = (await stack.control('GET', '/sandbox/v1/orders')).body as { orders: { reference: string; status: string }[] };
+    return orders
+      .filter((order) => order.reference === reference || order.reference.startsWith(`${reference}--`))
+      .map((order) => `${order.reference.slice(reference.length) || '1'} ${order.status}`)
+      .sort();
+  };
+
+  /** The shop's page in a frame, rendered with the token the shop gives it: reloads and navigations for real. */
+  function shopPage(token: string) {
+    const frame = document.createElement('iframe');
+    frame.title = 'shop';
+    const address = (checkoutToken: string) =>
+      `/test/browser/fixtures/checkout-page.html?${new URLSearchParams({ endpoint: stack.endpoint, 'poll-interval': '100', locale: 'en', 'checkout-token': checkoutToken, 'pay-method': 'Pos' })}`;
+    frame.src = address(token);
+    document.body.append(frame);
+    const current = () => frame.contentDocument?.querySelector('svc-checkout') as SvcCheckout | null;
+    const element = async (other?: Element) => until('the shop page', () => (current() !== other && current()?.shadowRoot ? current()! : undefined));
+    /** The shop renders the page again, with the token it opens the cart's checkout with now. */
+    const render = (checkoutToken: string) => (frame.src = address(checkoutToken));
+    return { frame, element, render, remove: () => frame.remove() };
+  }
+
+  /** Pays at a terminal; the card is declined. */
+  async function declined(element: SvcCheckout, sn: string) {
+    await type(element, 'input[name=sn]', sn);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await stack.control('POST', `/sandbox/v1/pos/${sn}/swipe`, { outcome: 'fail' });
+    await untilText(element, 'Try again');
+  }
+
+  /** "Try again", Pay at the same terminal: the next attempt's swipe step, then paid. */
+  async function retried(element: SvcCheckout, sn: string) {
+    await clickButton(element, 'Try again');
+    const input = await until('the form again', () => deepQuery<HTMLInputElement>(element, 'input[name=sn]'));
+    if (input.value !== sn) await type(element, 'input[name=sn]', sn);
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await stack.control('POST', `/sandbox/v1/pos/${sn}/swipe`, { outcome: 'success' });
+    await untilText(element, 'Payment received');
+  }
+
+  // The shop renders the page again with the token it opens the cart with now; or the browser reloads the very same
+  // page, its token from before the failure.
+  const RELOADS = {
+    'the shop rendering the checkout where it stands now': async (page: ReturnType<typeof shopPage>, reference: string) => {
+      const opened = await stack.openCheckout({ reference });
+      expect(opened).to.include({ state: 'failed', attempt: 2, started: false });
+      page.render(opened.token);
+    },
+    'the very same page (its token from before the failure)': async (page: ReturnType<typeof shopPage>) => page.frame.contentWindow!.location.reload(),
+  };
+  for (const [how, reload] of Object.entries(RELOADS)) {
+    it(`after a reload, ${how}`, async () => {
+      const reference = uniqueReference('retry-reload');
+      const sn = how.startsWith('the shop') ? 'N78101818501' : 'N78101818502';
+      const page = shopPage((await stack.openCheckout({ reference })).token);
+      try {
+        const first = await page.element();
+        await declined(first, sn);
+        await reload(page, reference);
+        const reloaded = await page.element(first);
+        await untilText(reloaded, 'Try again');
+        await retried(reloaded, sn);
+        expect(await referencesOf(reference)).to.deep.equal(['--2 SUCCESS', '1 FAIL']);
+      } finally {
+        page.remove();
+      }
+    });
+  }
+
+  it('in a fresh browser, or a new tab, with no storage: with the token of before, and with a fresh one', async () => {
+    const reference = uniqueReference('retry-fresh');
+    const before = await stack.openCheckout({ reference });
+    const first = await checkout(stack, { checkoutToken: before.token, payMethod: 'Pos' });
+    await declined(first, 'N78101818503');
+    first.remove();
+    sessionStorage.clear();
+    // The token of before names attempt 1, which failed: the kit makes the next one.
+    const stale = await checkout(stack, { checkoutToken: before.token, payMethod: 'Pos' });
+    await type(stale, 'input[name=sn]', 'N78101818503');
+    await clickButton(stale, /^Pay/);
+    await untilText(stale, 'Swipe or insert');
+    await stack.control('POST', '/sandbox/v1/pos/N78101818503/swipe', { outcome: 'fail' });
+    await untilText(stale, 'Try again');
+    stale.remove();
+    sessionStorage.clear();
+    const fresh = await checkout(stack, { checkoutToken: (await stack.openCheckout({ reference })).token, payMethod: 'Pos' });
+    await type(fresh, 'input[name=sn]', 'N78101818503');
+    await clickButton(fresh, /^Pay/);
+    await untilText(fresh, 'Swipe or insert');
+    await stack.control('POST', '/sandbox/v1/pos/N78101818503/swipe', { outcome: 'success' });
+    await untilText(fresh, 'Payment received');
+    expect(await referencesOf(reference)).to.deep.equal(['--2 FAIL', '--3 SUCCESS', '1 FAIL']);
+  });
+
+  it('after the order expired, and after "Use another method"', async () => {
+    const reference = uniqueReference('retry-expired');
+    const element = await checkout(stack, { checkoutToken: (await stack.openCheckout({ reference, expireAt: 1 })).token, payMethod: 'Pos' });
+    await type(element, 'input[name=sn]', 'N78101818504');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await stack.control('POST', '/sandbox/v1/clock/advance', { minutes: 2 });
+    await untilText(element, 'This payment expired');
+    await clickButton(element, 'Start again');
+    await type(element, 'input[name=sn]', 'N78101818504');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert');
+    await clickButton(element, 'Use another method');
+    await clickButton(element, 'Yes, use another method');
+    await type(element, 'input[name=sn]', 'N78101818505');
+    await clickButton(element, /^Pay/);
+    await untilText(element, 'Swipe or insert the card at terminal N78101818505.');
+    expect(await referencesOf(reference)).to.deep.equal(['--2 PENDING', '--3 PENDING', '1 CLOSE']);
   });
 });

@@ -67,7 +67,7 @@ describe('<svc-checkout> POS terminal', () => {
     await clickButton(element, /^Pay/);
     await untilText(element, 'Swipe or insert');
     expect(created[0]!.detail.code).to.equal('00000');
-    expect(created[0]!.detail.data.reference).to.equal(`${reference}-2`);
+    expect(created[0]!.detail.data.reference).to.equal(`${reference}--2`);
     await stack.control('POST', '/sandbox/v1/pos/N78101818201/swipe', { outcome: 'success' });
     await untilText(element, 'Payment received');
   });

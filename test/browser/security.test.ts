@@ -182,7 +182,7 @@ describe('<svc-checkout> security', () => {
       expect(orders.filter((order: { reference: string }) => order.reference.startsWith(reference))).to.deep.equal([]);
     });
 
-    it('never shows an order of the same reference but another amount as this payment', async () => {
+    it('never shows a cart paid at another amount as this payment, and says why (CHECKOUT_CHANGED)', async () => {
       const reference = uniqueReference('mismatch');
       await stack.createPosOrderElsewhere(reference, 'N78101818602', await stack.checkoutToken({ reference, amount: { total: 100, currency: 'EGP' } }));
       await stack.control('POST', '/sandbox/v1/pos/N78101818602/swipe', { outcome: 'success' });
@@ -192,7 +192,11 @@ describe('<svc-checkout> security', () => {
       await clickButton(element, /^Pay/);
       await untilText(element, 'This order cannot be paid here');
       expect(visibleText(element)).not.to.contain('Payment received');
-      expect(events.filter((event) => event.name === 'svc-error').map((event) => event.detail.code)).to.deep.equal(['ORDER_MISMATCH']);
+      // The kit knows the cart was paid at EGP 1.00: it makes no order, and says so; the page says it cannot be paid here.
+      expect(events.filter((event) => event.name === 'svc-error').map((event) => event.detail.code)).to.deep.equal(['CHECKOUT_CHANGED']);
+      expect(events.filter((event) => event.name === 'svc-pay-result')).to.have.length(0);
+      const { orders } = (await stack.control('GET', '/sandbox/v1/orders')).body as { orders: { reference: string }[] };
+      expect(orders.filter((order) => order.reference.startsWith(reference))).to.have.length(1);
     });
 
     it('opens 3-D Secure in a window with no way back to this tab, and its return page only tells this tab and closes', async () => {

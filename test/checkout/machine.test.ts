@@ -163,7 +163,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     pause: 'same',
     tick: 'same',
     answer: ['action', 'pay-result', 'announce', 'action', 'announce', 'follow'],
-    'no-answer': ['form', 'error'],
+    'no-answer': ['form', 'announce', 'error'],
     'left-checked': 'same',
     isolated: 'same',
     checked: 'same',
@@ -297,12 +297,47 @@ describe('paths the table does not reach', () => {
     expect(next.model.state.alert).toBeUndefined();
   });
 
+  it('a create refused for what the payer cannot change: said, in the live region too, the form kept, the page told what', () => {
+    const refusals: [string, core.Envelope<unknown>, string][] = [
+      ['02001 at reference', { code: '02001', message: 'request params not valid.', data: { errors: [{ field: 'reference', rule: 'sequence', message: 'attempt 3 of this checkout needs attempt 2 first' }] } }, 'reference (sequence)'],
+      ['02001 at returnUrl', { code: '02001', message: 'request params not valid.', data: { errors: [{ field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" }] } }, 'returnUrl (origin)'],
+      ['02001 with no field', { code: '02001', message: 'request params not valid.', data: null }, 'request params not valid.'],
+      ['02002', { code: '02002', message: 'merchant not configured with this function.', data: null }, 'merchant not configured'],
+      ['02007', { code: '02007', message: 'merchant not available.', data: null }, 'merchant not available'],
+      ['ATTEMPTS_EXHAUSTED', { code: 'ATTEMPTS_EXHAUSTED', message: 'no attempt of this checkout is left.', data: null }, 'no attempt'],
+    ];
+    for (const [kind, envelope, named] of refusals) {
+      const next = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope }, at: AT });
+      expect(next.model.state.phase.kind, kind).toBe('form');
+      expect(next.model.state.alert, kind).toEqual({ kind: 'unavailable' });
+      expect(next.model.state.values.Pos, kind).toEqual(submitted.model.state.values.Pos);
+      const emitted = next.effects.flatMap((effect) => (effect.type === 'emit' ? [effect.event] : []));
+      expect(emitted.filter((event) => event.type === 'announce').map((event) => event.detail), kind).toContainEqual({ kind: 'unavailable' });
+      const error = emitted.find((event) => event.type === 'error');
+      expect(error?.detail, kind).toMatchObject({ code: envelope.code, retryable: false });
+      expect((error?.detail as { message: string }).message, kind).toContain(named);
+    }
+  });
+
+  it('a create the kit refused because the cart was paid at another amount: no payment of this checkout, said', () => {
+    const envelope = { code: 'CHECKOUT_CHANGED', message: 'this cart was paid at another amount.', data: { reference: 'order-1', orderNo: '26112600000002', status: 'SUCCESS', amount: { total: 100, currency: 'EGP' } } };
+    const next = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope }, at: AT });
+    expect(next.model.state.phase).toEqual({ kind: 'result', outcome: 'MISMATCH' });
+    expect(next.effects.map(named)).toEqual(['http-response', 'unfollow', 'announce', 'error']);
+  });
+
+  it('a create answered with the attempt the kit made: the page goes on from it', () => {
+    const next = transition(submitted.model, created({ reference: 'order-1--3', nextAction: { actionType: 'SWIPE_CARD' } }));
+    expect(next.model.attempt).toBe(3);
+    expect(next.model.state.phase).toMatchObject({ kind: 'action', order: { reference: 'order-1--3' } });
+  });
+
   it('a duplicate whose order failed: the next attempt is sent once, by itself', () => {
     const duplicate = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope: { code: '02004', message: 'dup', data: null } }, at: AT });
     expect(duplicate.effects.map(named)).toEqual(['http-response', 'post status']);
     const failed = transition(duplicate.model, { type: 'answer', request: duplicate.model.request!.id, answer: status({ status: 'FAIL', amount: { total: 12500, currency: 'EGP' } }), at: AT });
     expect(failed.model.attempt).toBe(2);
-    expect(failed.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.objectContaining({ reference: 'order-1-2' }) }));
+    expect(failed.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.objectContaining({ reference: 'order-1--2' }) }));
   });
 
   it('an OTP step just shown waits 30 s before "send again", and the wait counts down by the moment', () => {
@@ -356,7 +391,7 @@ describe('paths the table does not reach', () => {
     expect(savedOf(pending)).toMatchObject({ attempt: 2, left: true });
     const typed = run(pending, { type: 'select-method', method: 'Pos', at: AT }, { type: 'input', name: 'sn', value: 'N78101818218', at: AT });
     const sent = transition(typed.model, EVENTS.submit(typed.model));
-    expect(sent.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.objectContaining({ reference: 'order-1-2', leaving: true }) }));
+    expect(sent.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.objectContaining({ reference: 'order-1--2', leaving: true }) }));
     // A plain create never says so.
     expect(submitted.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'create', body: expect.not.objectContaining({ leaving: true }) }));
   });
@@ -409,7 +444,7 @@ describe('paths the table does not reach', () => {
     const { config } = resolveConfig(SETTINGS, undefined, undefined, () => undefined);
     const named = transition(idle, { ...configure(SETTINGS), config: { ...config, startAttempt: 2, started: true } } as MachineEvent);
     expect(named.model.state.phase.kind).toBe('looking-up');
-    expect(named.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'status', body: { country: 'EG', reference: 'order-1-2' } }));
+    expect(named.effects).toContainEqual(expect.objectContaining({ type: 'post', call: 'status', body: { country: 'EG', reference: 'order-1--2' } }));
   });
 
   it('watches an order the payer left while pending: paid after all, the checkout is paid; paid twice, the payer is told', () => {
@@ -502,7 +537,7 @@ describe('paths the table does not reach', () => {
     expect(lost.model.state.alert).toBeUndefined();
     expect(lost.model.state.busy).toBe(false);
     // On the step still, it is said.
-    expect(transition(sent, { type: 'no-answer', request: sent.request!.id, error: new Error('offline'), at: AT }).effects.map(named)).toEqual(['error']);
+    expect(transition(sent, { type: 'no-answer', request: sent.request!.id, error: new Error('offline'), at: AT }).effects.map(named)).toEqual(['announce', 'error']);
   });
 
   it('checks the form once per change of what it is built from', () => {

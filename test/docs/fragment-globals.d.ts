@@ -13,7 +13,11 @@ declare global {
   /** The shop's Express app. */
   const app: Express;
   /** The shop's own database, as a fragment uses it. */
-  const db: { markPaid(cart: string, orderNo: string): Promise<void>; flagForRefund(cart: string, orderNo: string): Promise<void> };
+  const db: {
+    markPaid(cart: string, orderNo: string): Promise<void>;
+    flagForRefund(cart: string, orderNo: string): Promise<void>;
+    flagForReview(cart: string, orderNo: string, why: string): Promise<void>;
+  };
   /** The shop's carts, as its database keeps them. */
   const carts: { find(id: string): Promise<{ id: string; totalMinor: number; title: string; summary: string }> };
   /** A checkout token the shop's server rendered into the page. */

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   attemptOf,
+  attemptReference,
   CALLBACK_BODY,
   CHECKOUT_TOKEN_HEADER,
   envelopeForViolations,
@@ -36,9 +37,10 @@ import {
   toNodeListener,
   type CallbackEvent,
   type CheckoutOrder,
+  type MerchantHandler,
   type NodeListener,
 } from '../../src/server/index.js';
-import { createSandbox, DEFAULT_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
+import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 import { bankAccountRequest, posRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';
 import { orderOf } from '../support/tokens.js';
@@ -71,12 +73,13 @@ const delivered: CallbackEvent[] = [];
 const tokens = new Map<string, string>();
 let sandbox: Sandbox;
 let kit: { url: string; close(): Promise<void> };
+let handler: MerchantHandler;
 
 beforeAll(async () => {
   sandbox = await createSandbox();
   let listener: NodeListener = () => undefined;
   kit = await listen((request, response) => listener(request, response));
-  const handler = createMerchantHandler({
+  handler = createMerchantHandler({
     merchantId,
     privateKey,
     environment: { baseUrl: sandbox.url },
@@ -564,6 +567,93 @@ describe('property: the merchant kit', () => {
     expect(new Set(handedOver).size).toBe(handedOver.length);
     expect([...seen].every((key) => handedOver.includes(key))).toBe(true);
     await stillServes();
+    expect(logged).toEqual([]);
+    expect(unhandled.problems).toEqual([]);
+  }, 90_000);
+
+  const checkoutRuns = 25;
+  it(`keeps each cart one amount and one sequence through generated opens, creates and outcomes (${checkoutRuns} runs)`, async () => {
+    const control = new SandboxControl(sandbox.url);
+    const AMOUNTS = [{ total: 1_500, currency: 'EGP' }, { total: 3_500, currency: 'EGP' }] as const;
+    const ATTEMPTS = 3;
+    let run = 0;
+    const step = fc.record({
+      kind: fc.constantFrom('open', 'create', 'create', 'settle'),
+      cart: fc.nat({ max: 2 }),
+      amount: fc.nat({ max: 1 }),
+      hint: fc.integer({ min: 1, max: 4 }),
+      leaving: fc.constantFrom(false, false, false, true),
+      outcome: fc.constantFrom('SUCCESS', 'FAIL'),
+    });
+    await cases.check('carts, amounts and attempts', fc.array(step, { minLength: 4, maxLength: 14 }), async (steps) => {
+      run += 1;
+      const base = `pc${Date.now().toString(36)}r${run}`;
+      // Ids that collide under a naive scheme: a cart, a cart whose own id is its attempt 2 of the earlier scheme, and
+      // one at the longest id a checkout may have. The kit's own pattern and longer ids are never a cart's.
+      const carts = [base, `${base}-2`, base.padEnd(60, 'y')];
+      for (const reference of [`${base}--2`, base.padEnd(61, 'y')]) {
+        await expect(checkoutToken({ ...DECIDED, reference })).rejects.toThrow(/reference/);
+      }
+      const ordersOf = async (cart: string) =>
+        (await control.orders()).filter((order) => order.reference === cart || (attemptOf(cart, order.reference, 99) ?? 0) > 1);
+      const amountOf = (order: { amount: { total: number | string; currency: string } }) => ({ total: Number(order.amount.total), currency: order.amount.currency });
+      const same = (a: { total: number; currency: string }, b: { total: number; currency: string }) => a.total === b.total && a.currency === b.currency;
+      let leavings = 0;
+      for (const { kind, cart: index, amount: which, hint, leaving, outcome } of steps) {
+        const cart = carts[index]!;
+        const amount = AMOUNTS[which]!;
+        const order: CheckoutOrder = { ...DECIDED, reference: cart, amount, attempts: ATTEMPTS };
+        const before = await ordersOf(cart);
+        const paid = before.filter((item) => item.status === 'SUCCESS');
+        if (kind === 'settle') {
+          const pending = before.filter((item) => item.status === 'PENDING').at(-1);
+          if (pending) await control.complete(pending.orderNo, { status: outcome as 'SUCCESS' | 'FAIL' });
+          await sandbox.idle();
+          continue;
+        }
+        if (kind === 'open') {
+          const opened = await handler.openCheckout(order);
+          const expected = paid.some((item) => same(amountOf(item), amount))
+            ? 'paid'
+            : paid.length > 0
+              ? 'changed'
+              : before.some((item) => item.status === 'PENDING' && same(amountOf(item), amount))
+                ? 'pending'
+                : before.length === 0
+                  ? 'new'
+                  : 'failed';
+          expect(opened.state, `${cart} opened at ${amount.total}`).toBe(expected);
+          continue;
+        }
+        if (leaving) leavings += 1;
+        const answer = await post(MERCHANT_PATHS.create, { payMethod: 'Pos', sn: 'N78101818218', reference: attemptReference(cart, hint), ...(leaving ? { leaving: true } : {}) }, {
+          [CHECKOUT_TOKEN_HEADER]: await checkoutToken(order),
+        });
+        const envelope = expectEnvelope(answer) as { code: string; data: { reference?: string; status?: string; amount?: { total: number } } };
+        const after = await ordersOf(cart);
+        const open = before.filter((item) => item.status === 'PENDING' && same(amountOf(item), amount));
+        if (paid.some((item) => same(amountOf(item), amount)) || (open.length > 0 && !leaving)) {
+          expect(envelope.code, `${cart}: its payment or the order in progress`).toBe('ORDER_EXISTS');
+          expect(carts.some((other) => other !== cart && envelope.data.reference === other)).toBe(false);
+        } else if (paid.length > 0) expect(envelope.code, `${cart}: paid at another amount`).toBe('CHECKOUT_CHANGED');
+        else if (before.length >= ATTEMPTS) expect(envelope.code, `${cart}: every attempt made`).toBe('ATTEMPTS_EXHAUSTED');
+        else {
+          // The next attempt, whatever attempt the request named, for the token's amount.
+          expect(envelope.code, `${cart}: the next attempt`).toBe(SUCCESS_CODE);
+          expect(envelope.data.reference).toBe(attemptReference(cart, before.length + 1));
+          expect(envelope.data.amount?.total).toBe(amount.total);
+        }
+        expect(after.length, `${cart}: orders made`).toBe(before.length + (envelope.code === SUCCESS_CODE ? 1 : 0));
+      }
+      // Each cart's orders are its attempts one after another; a cart is paid once unless the payer left an order.
+      for (const cart of carts) {
+        const made = (await ordersOf(cart)).map((item) => attemptOf(cart, item.reference, 99)!).sort((a, b) => a - b);
+        expect(made, cart).toEqual(made.map((_, index) => index + 1));
+        const payments = (await ordersOf(cart)).filter((item) => item.status === 'SUCCESS').length;
+        expect(payments, `${cart} paid`).toBeLessThanOrEqual(1 + leavings);
+      }
+      return `${steps.length} steps`;
+    }, checkoutRuns);
     expect(logged).toEqual([]);
     expect(unhandled.problems).toEqual([]);
   }, 90_000);

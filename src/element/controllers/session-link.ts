@@ -5,7 +5,7 @@
  * the step, and `checkoutContext` is provided. What the first frame needs of it is in controllers/checkout.ts.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { CheckoutSession, type CheckoutEvent } from '../../checkout/index.js';
+import { CheckoutSession, type Announcement, type CheckoutEvent } from '../../checkout/index.js';
 import type { PayMethod } from '../../core/pay-methods.js';
 import { domEventOf } from '../events/table.js';
 import { announcementText } from '../messages.js';
@@ -22,8 +22,8 @@ type Host = ReactiveControllerHost & HTMLElement;
 export class SessionLink implements ReactiveController {
   readonly session = new CheckoutSession();
   readonly actions: StepActions;
-  /** What the element's live region says now. */
-  announcement = '';
+  /** What the element's live region says now, kept as the session said it: worded in the element's language at each render. */
+  #spoken: Announcement | undefined;
   readonly #host: Host;
   readonly #localize: LocalizeController;
   /** `svc-ready` to dispatch once the state it describes is rendered. */
@@ -45,6 +45,11 @@ export class SessionLink implements ReactiveController {
     session.subscribe(() => host.requestUpdate());
     session.on((event) => this.#dispatch(event));
     host.addController(this);
+  }
+
+  /** What the element's live region says now, in the element's language (a change of language re-words it). */
+  get announcement(): string {
+    return this.#spoken ? announcementText(this.#spoken, this.#localize) : '';
   }
 
   /** The session's state in words of the element's language. */
@@ -69,16 +74,16 @@ export class SessionLink implements ReactiveController {
 
   #dispatch(event: CheckoutEvent): void {
     if (event.type === 'ready') this.#ready = event.detail;
-    else if (event.type === 'announce') this.#announce(announcementText(event.detail, this.#localize));
+    else if (event.type === 'announce') this.#announce(event.detail);
     else if (!this.#host.dispatchEvent(domEventOf(event)) && event.type === 'before-redirect') event.preventDefault();
   }
 
-  /** Says `text` in the live region: cleared first, so that the same words said twice are said twice. */
-  #announce(text: string): void {
-    this.announcement = '';
+  /** Says an announcement in the live region: cleared first, so that the same words said twice are said twice. */
+  #announce(announcement: Announcement): void {
+    this.#spoken = undefined;
     this.#host.requestUpdate();
     requestAnimationFrame(() => {
-      this.announcement = text;
+      this.#spoken = announcement;
       this.#host.requestUpdate();
     });
   }
