@@ -7,6 +7,8 @@ import { createServer } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
 import { ElementFiles } from '../dist/server/element-files.js';
+import { issueCheckoutToken } from '../dist/server/index.js';
+import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { BROWSER_OPTIONS, load } from './startup.mjs';
 import { median, quantile } from './stats.mjs';
 
@@ -16,10 +18,25 @@ const WARM_UP_RUNS = 2;
 export const ISOLATION_TARGET_MS = 50;
 
 
-const MARKUP = (isolated) => `<svc-checkout endpoint="/checkout" merchant-id="256612345678901" merchant-name="Nile Coffee Roasters"
-  reference="bench-isolated" country-code="EG" currency="EGP" pay-amount="12500" product-name="Espresso beans, 1 kg"
-  product-description="Single-origin Ethiopian beans" expire-at="30" methods="Pos BankAccount ReferenceCode" locale="en"
+/**
+ * The shop's page as the kit's checkouts render it: the order in a checkout token (the isolated frame proves its create
+ * with it; without one the bank account details stay in the page, and no frame is drawn).
+ */
+const MARKUP = (isolated, token) => `<svc-checkout endpoint="/checkout" checkout-token="${token}" methods="Pos BankAccount ReferenceCode" locale="en"
   ${isolated ? '' : 'isolated="false"'}></svc-checkout>`;
+
+const TOKEN = issueCheckoutToken(
+  { merchantId: DEFAULT_MERCHANT.merchantId, privateKey: DEFAULT_MERCHANT.privateKey },
+  {
+    reference: 'bench-isolated',
+    amount: { total: 12_500, currency: 'EGP' },
+    country: 'EG',
+    product: { name: 'Espresso beans, 1 kg', description: 'Single-origin Ethiopian beans' },
+    merchantName: 'Nile Coffee Roasters',
+    expireAt: 30,
+  },
+  { expiresInSeconds: 7 * 86_400 },
+);
 
 /**
  * Waits for the session (the element's updateComplete), then chooses Bank account as the payer does (its radio) and
@@ -53,18 +70,19 @@ while (!ready()) {
 window.__bench = { end: performance.now() - start, isolated: all(host, 'iframe').length > 0 };
 `;
 
-const page = (isolated) => `<!doctype html>
+const page = (isolated, token) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bench</title></head>
-<body>${MARKUP(isolated)}<script type="module">${PAGE_SCRIPT}</script></body></html>`;
+<body>${MARKUP(isolated, token)}<script type="module">${PAGE_SCRIPT}</script></body></html>`;
 
 async function serve() {
+  const token = await TOKEN;
   const files = {};
   for (const file of await readdir('dist/cdn', { recursive: true })) if (file.endsWith('.js')) files[`/${file}`] = await readFile(`dist/cdn/${file}`);
   const kitFiles = new ElementFiles(new URL('../dist/cdn/', import.meta.url), '/checkout');
   const server = createServer(async (request, response) => {
     const path = new URL(request.url, 'http://bench.invalid').pathname;
     if (path === '/isolated.html' || path === '/inline.html') {
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(page(path === '/isolated.html'));
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(page(path === '/isolated.html', token));
       return;
     }
     if (files[path]) {
