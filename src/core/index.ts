@@ -21,3 +21,5 @@ export * from './digits.js';
 export * from './stream.js';
 export * from './schedule.js';
 export * from './timings.js';
+export * from './addresses.js';
+export * from './signing.js';

@@ -5,8 +5,9 @@
  * wrong on purpose; `resend` and `replay` send a logged callback again on request.
  */
 import { CALLBACK_TYPE, canonicalJson, type CallbackBody } from '../core/index.js';
-import { isLoopbackUrl } from '../server/addresses.js';
-import { signCallback } from '../server/signature.js';
+import { isLoopbackUrl } from '../core/addresses.js';
+import { SIGNING_HEADERS } from '../core/signing.js';
+import { signCallback } from './signing.js';
 import { HOUR, MINUTE, type SandboxClock } from './clock.js';
 import type { ResolvedMerchant } from './config.js';
 import {
@@ -377,9 +378,9 @@ export class CallbackDispatcher {
       body,
       headers: {
         'Content-Type': 'application/json',
-        Authorization: await signCallback(timestamp, body, merchant.privateKey),
-        MerchantId: merchant.merchantId,
-        RequestTimestamp: timestamp,
+        [SIGNING_HEADERS.authorization]: await signCallback(timestamp, body, merchant.privateKey),
+        [SIGNING_HEADERS.merchantId]: merchant.merchantId,
+        [SIGNING_HEADERS.timestamp]: timestamp,
       },
     };
   }

@@ -4,7 +4,7 @@
  * the sandbox to a program and shows the dashboard to a browser.
  */
 import { parseJson, SERVICE_PATHS } from '../core/index.js';
-import { decodeUtf8 } from '../server/signature.js';
+import { decodeUtf8 } from '../core/signing.js';
 import { handleControl } from './control-api.js';
 import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from './dashboard/page.js';
 import { EventStreams } from './event-stream.js';

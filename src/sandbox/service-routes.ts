@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { errorEnvelope, parseJson, type Envelope, type ServiceOperation } from '../core/index.js';
-import { decodeUtf8, readHeader, verifyRequest } from '../server/signature.js';
+import { decodeUtf8, readHeader, SIGNING_HEADERS } from '../core/signing.js';
+import { verifyRequest } from './signing.js';
 import { answerWithFault, type HeldCalls } from './fault-injection.js';
 import type { Route } from './router.js';
 import * as service from './service-api.js';
@@ -25,12 +26,12 @@ export function serviceRoutes(world: SandboxWorld, options: { publicUrl: string;
   const { publicUrl, held } = options;
 
   async function serveService(operation: ServiceOperation, request: IncomingMessage, raw: Uint8Array): Promise<Envelope> {
-    const merchantId = readHeader(request.headers, 'MerchantId')?.trim() ?? '';
+    const merchantId = readHeader(request.headers, SIGNING_HEADERS.merchantId)?.trim() ?? '';
     const merchant = world.merchants.get(merchantId);
     const signed =
       merchant !== undefined &&
       (await verifyRequest({
-        authorization: readHeader(request.headers, 'Authorization'),
+        authorization: readHeader(request.headers, SIGNING_HEADERS.authorization),
         body: raw,
         privateKey: merchant.privateKey,
         // The SDK queries status with the public key in place of a signature.

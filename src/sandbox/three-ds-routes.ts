@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { fillPath, matchPath } from '../core/index.js';
-import { decodeUtf8 } from '../server/signature.js';
+import { decodeUtf8 } from '../core/signing.js';
 import type { ResolvedMerchant } from './config.js';
 import type { DevelopmentGuard } from './guard.js';
 import type { OrderBook } from './orders.js';

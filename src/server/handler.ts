@@ -10,7 +10,7 @@
 import { CHECKOUT_TOKEN_HEADER, isHttpUrl, isPayMethod, isPlainObject, isTerminalStatus, LIMITS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, STREAM_QUERY, TOKEN_KINDS, type MerchantOperation } from '../core/index.js';
 import type { CheckoutProgress } from './checkouts.js';
 import { MemoryCheckoutStore, type CheckoutStore } from './checkout-store.js';
-import { isLiveAddressAllowed, isLoopbackHost, isLoopbackUrl } from './addresses.js';
+import { isLiveAddressAllowed, isLoopbackHost, isLoopbackUrl } from '../core/addresses.js';
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
 import { rememberedLocalOrigin } from './client-address.js';

@@ -27,7 +27,7 @@ export { MemoryThrottleStore } from './throttle.js';
 export type { Holding, MemoryThrottleStoreOptions, Place, ThrottleResult, ThrottleStore } from './throttle.js';
 export { clientKeyOf } from './client-address.js';
 export { STATUS_SHARED_MS } from './status-queries.js';
-export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from './addresses.js';
+export { isLoopbackHost, isLoopbackUrl, isLiveAddressAllowed } from '../core/addresses.js';
 export { MemoryCallbackStore, StoreUnavailableError } from './callback-store.js';
 export { CHECKOUT_RECORD_TTL_MS, MemoryCheckoutStore } from './checkout-store.js';
 export type { CheckoutRecord, CheckoutStore, MemoryCheckoutStoreOptions } from './checkout-store.js';

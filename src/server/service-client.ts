@@ -26,7 +26,7 @@ import {
   type StatusRequest,
   type Validation,
 } from '../core/index.js';
-import { isLiveAddressAllowed } from './addresses.js';
+import { isLiveAddressAllowed } from '../core/addresses.js';
 import { elapsed, listened, serviceChannel, traced, type ServiceCallTrace } from './diagnostics.js';
 import { signRequest, signRequestNow } from './signature.js';
 import { fetchExchange, nodeExchange, TransportFailure, type AbortSignalLike, type Exchange } from './transport.js';

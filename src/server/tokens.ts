@@ -24,7 +24,7 @@ import {
   type TokenRefusal,
   type Violation,
 } from '../core/index.js';
-import { isLiveAddressAllowed } from './addresses.js';
+import { isLiveAddressAllowed } from '../core/addresses.js';
 import { BoundedMap } from './bounded-map.js';
 import { nodeBuffer } from './runtime.js';
 import { constantTimeEqual, hmacSha512Bytes, hmacSha512Now } from './signature.js';
