@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../src/core/rules.js';
 import type { FaultKind } from '../src/sandbox/faults.js';
-import type { CheckoutOrder } from '../src/server/tokens.js';
+import type { CheckoutOrder } from '../src/server/tokens/tokens.js';
 
 /** `POST` `{reference?, expireAt?}`: a checkout token for that order of this visitor, or for a new one. */
 export const DEMO_ORDERS_PATH = '/demo/orders';

@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operationAt, type ServiceOperation } from '../core/index.js';
-import { jsonAnswer, printable } from '../server/http.js';
-import { readNodeBody, writeAnswer } from '../server/node.js';
+import { jsonAnswer, printable } from '../server/http/http.js';
+import { readNodeBody, writeAnswer } from '../server/runtime/node.js';
 import type { SandboxClock } from './clock.js';
 import type { DevelopmentGuard } from './guard.js';
 

@@ -8,17 +8,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MERCHANT_PATHS } from '../core/index.js';
-import {
-  createMerchantHandler,
-  issueCheckoutToken,
-  toNodeListener,
-  type CallbackEvent,
-  type CheckoutOrder,
-  type IssueCheckoutTokenOptions,
-  type MerchantHandler,
-  type MerchantHandlerOptions,
-  type NodeListener,
-} from '../server/index.js';
+import { createMerchantHandler, issueCheckoutToken, toNodeListener, type CheckoutOrder, type IssueCheckoutTokenOptions, type MerchantHandler, type MerchantHandlerOptions, type NodeListener } from '../server/index.js';
+import { type CallbackEvent } from '../server/callbacks/hand-over.js';
 import { DEFAULT_MERCHANT, type ResolvedMerchant } from './config.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
 

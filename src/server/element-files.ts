@@ -12,7 +12,7 @@
  * the platform's static files there, and set the element's `endpoint`.
  */
 import { FRAME_PAGE } from '../core/paths.js';
-import { nodeCrypto, nodeFs } from './runtime.js';
+import { nodeCrypto, nodeFs } from './runtime/modules.js';
 
 /** The entry's file name: the address a page loads, and the one every chunk imports back. */
 export const ELEMENT_ENTRY = 'svc-checkout.js';

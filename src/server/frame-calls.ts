@@ -10,7 +10,7 @@
  * no cookie or other ambient credential reaches them from such a frame.
  */
 import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, type MerchantOperation } from '../core/index.js';
-import type { Answer } from './http.js';
+import type { Answer } from './http/http.js';
 
 /** The origin the frame's requests carry. */
 const OPAQUE_ORIGIN = 'null';

@@ -9,7 +9,7 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
-import { connectRedis, type RedisKit } from '../../src/server/redis.js';
+import { connectRedis, type RedisKit } from '../../src/server/redis/connect.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
 import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';

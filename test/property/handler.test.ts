@@ -28,18 +28,8 @@ import {
   type RuleTable,
   type Violation,
 } from '../../src/core/index.js';
-import {
-  createMerchantHandler,
-  LIMIT_TABLE,
-  issueCheckoutToken,
-  outcomeKey,
-  signCallback,
-  toNodeListener,
-  type CallbackEvent,
-  type CheckoutOrder,
-  type MerchantHandler,
-  type NodeListener,
-} from '../../src/server/index.js';
+import { createMerchantHandler, LIMIT_TABLE, issueCheckoutToken, signCallback, toNodeListener, type CheckoutOrder, type MerchantHandler, type NodeListener } from '../../src/server/index.js';
+import { outcomeKey, type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 import { bankAccountRequest, posRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS } from '../../src/core/index.js';
 import type { DeliveryAttempt } from '../../src/sandbox/index.js';
-import type { CallbackEvent } from '../../src/server/index.js';
+import type { CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';
 

@@ -2,7 +2,7 @@
 // demo, the test suites and `npm run load` use it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS } from '../../src/core/index.js';
-import type { CallbackEvent } from '../../src/server/index.js';
+import type { CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { createSandbox, SandboxControl, startStack, type Sandbox, type Stack } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';

@@ -14,7 +14,7 @@ import {
   type CheckoutOrder,
   type MerchantHandlerOptions,
 } from '../../src/server/index.js';
-import { logValue } from '../../src/server/http.js';
+import { logValue } from '../../src/server/http/http.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';

@@ -2,7 +2,7 @@
 // and never forgetting what was used lately, however many other keys come and go.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BoundedMap } from '../../src/server/bounded-map.js';
+import { BoundedMap } from '../../src/server/stores/bounded-map.js';
 import { MemoryCallbackStore, MemoryThrottleStore } from '../../src/server/index.js';
 
 describe('BoundedMap', () => {

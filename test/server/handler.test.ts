@@ -3,16 +3,8 @@ import { request as httpRequest } from 'node:http';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
-import {
-  createMerchantHandler,
-  EXPIRES_IN_HEADER,
-  MemoryCallbackStore,
-  OrderRejection,
-  signCallback,
-  toNodeListener,
-  type CallbackEvent,
-  type MerchantHandlerOptions,
-} from '../../src/server/index.js';
+import { createMerchantHandler, EXPIRES_IN_HEADER, MemoryCallbackStore, OrderRejection, signCallback, toNodeListener, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { listen, startFakeService, type FakeService } from '../support/fake-service.js';
 import { tokenHeader } from '../support/tokens.js';

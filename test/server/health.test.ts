@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS } from '../../src/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { createMerchantHandler, toNodeListener, type MerchantHandlerOptions } from '../../src/server/index.js';
-import { connectRedis } from '../../src/server/redis.js';
+import { connectRedis } from '../../src/server/redis/connect.js';
 import { posRequest } from '../core/fixtures.js';
 import { listen, startFakeService } from '../support/fake-service.js';
 import { freePort, startRedis } from '../support/redis-server.js';

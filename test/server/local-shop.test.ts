@@ -6,14 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS } from '../../src/core/index.js';
 import { createSandbox, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
-import {
-  createMerchantHandler,
-  toNodeListener,
-  verifyCheckoutToken,
-  type CallbackEvent,
-  type MerchantHandler,
-  type MerchantHandlerOptions,
-} from '../../src/server/index.js';
+import { createMerchantHandler, toNodeListener, verifyCheckoutToken, type MerchantHandler, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 
 let sandbox: Sandbox;
 let control: SandboxControl;

@@ -18,7 +18,7 @@ import {
   type MerchantHandler,
   type ServiceCallTrace,
 } from '../../src/server/index.js';
-import { checkoutOfCallback } from '../../src/server/checkouts.js';
+import { checkoutOfCallback } from '../../src/server/checkouts/walk.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
@@ -201,7 +201,7 @@ describe('a left attempt paid after all', () => {
   it('believes what a callback address says of its attempt only for the signed body\'s reference, and its amount only under the kit\'s tag', async () => {
     const key = stack.merchant.privateKey;
     const store = new MemoryCheckoutStore();
-    const { callbackUrlOf } = await import('../../src/server/checkouts.js');
+    const { callbackUrlOf } = await import('../../src/server/checkouts/walk.js');
     const made = (await callbackUrlOf('https://shop.example/callbacks', key, 'cart-1', 2, { total: 1_000, currency: 'EGP' }))!;
     expect(await checkoutOfCallback(made, 'cart-1--2', key, store)).toEqual({ reference: 'cart-1', attempt: 2, amount: { total: 1_000, currency: 'EGP' } });
     // Another amount written over the kit's: not believed; another reference named: not this order's checkout.

@@ -1,6 +1,6 @@
 // Who a reference code message goes to, as the per-recipient limits count them.
 import { describe, expect, it } from 'vitest';
-import { emailKeyOf, phoneKeyOf } from '../../src/server/recipients.js';
+import { emailKeyOf, phoneKeyOf } from '../../src/server/payments/recipients.js';
 
 describe('phoneKeyOf', () => {
   it("reads every spelling of one number as its E.164 form, in the order's country", () => {

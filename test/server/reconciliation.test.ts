@@ -3,7 +3,9 @@
 // through the same exactly-once path as the callbacks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, issueOrderToken, MemoryReconciliationStore, ORDER_TOKEN_GRACE_SECONDS, type CallbackEvent, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { createMerchantHandler, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
+import { MemoryReconciliationStore } from '../../src/server/stores/reconciliation/memory.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { freePort } from '../support/redis-server.js';

@@ -3,8 +3,10 @@
 import { createCluster, createSentinel } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, signCallback, type CallbackEvent, type MerchantHandler, type StatusUpdate } from '../../src/server/index.js';
-import { connectRedis, RedisConnectError, type AnyRedisClient, type RedisKit } from '../../src/server/redis.js';
+import { createMerchantHandler, signCallback, type MerchantHandler } from '../../src/server/index.js';
+import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
+import { type StatusUpdate } from '../../src/server/stores/status-bus/port.js';
+import { connectRedis, RedisConnectError, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { startRedisCluster, startRedisSentinel, type RedisClusterProcesses, type RedisSentinelProcesses } from '../support/redis-server.js';
 import { eventually } from '../support/sandbox-fixture.js';

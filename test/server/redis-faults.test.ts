@@ -4,8 +4,11 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, SERVICE_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, StoreUnavailableError, type CallbackEvent, type StatusUpdate } from '../../src/server/index.js';
-import { connectRedis, RedisDurabilityError, type RedisKit } from '../../src/server/redis.js';
+import { createMerchantHandler } from '../../src/server/index.js';
+import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
+import { StoreUnavailableError } from '../../src/server/stores/shared.js';
+import { type StatusUpdate } from '../../src/server/stores/status-bus/port.js';
+import { connectRedis, RedisDurabilityError, type RedisKit } from '../../src/server/redis/connect.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';

@@ -3,8 +3,10 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_TYPE, canonicalJson, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { signCallback, STATUS_SHARED_MS, StoreUnavailableError, type StatusUpdate } from '../../src/server/index.js';
-import { connectRedis, RedisConnectError, type RedisKit } from '../../src/server/redis.js';
+import { signCallback, STATUS_SHARED_MS } from '../../src/server/index.js';
+import { StoreUnavailableError } from '../../src/server/stores/shared.js';
+import { type StatusUpdate } from '../../src/server/stores/status-bus/port.js';
+import { connectRedis, RedisConnectError, type RedisKit } from '../../src/server/redis/connect.js';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { KitExit, startKitProcess, type KitProcess } from '../support/kit-process.js';

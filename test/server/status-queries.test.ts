@@ -2,8 +2,8 @@
 // the test moves, with a service the test answers.
 import { describe, expect, it } from 'vitest';
 import type { Envelope, StatusRequest } from '../../src/core/index.js';
-import { SharedStatusQueries, STATUS_SHARED_MS } from '../../src/server/status-queries.js';
-import { LightAbort, type AbortSignalLike } from '../../src/server/transport.js';
+import { SharedStatusQueries, STATUS_SHARED_MS } from '../../src/server/payments/status-queries.js';
+import { LightAbort, type AbortSignalLike } from '../../src/server/service/transport.js';
 
 const pending: Envelope = { code: '00000', message: 'SUCCESSFUL', data: { status: 'PENDING' } };
 const unavailable: Envelope = { code: '50003', message: 'service not available, please try again.', data: null };

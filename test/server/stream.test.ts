@@ -3,7 +3,8 @@
 import { EventSource } from 'eventsource';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { createMerchantHandler, issueOrderToken, MemoryStatusBus, type MerchantHandlerOptions, type StatusBusListener } from '../../src/server/index.js';
+import { createMerchantHandler, issueOrderToken, MemoryStatusBus, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { type StatusBusListener } from '../../src/server/stores/status-bus/port.js';
 import { startFakeService } from '../support/fake-service.js';
 import { eventually } from '../support/sandbox-fixture.js';
 import { openStream, type OpenedStream } from '../support/sse.js';

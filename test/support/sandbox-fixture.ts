@@ -3,7 +3,8 @@
  * would be: the kit signs and forwards, the sandbox answers and sends callbacks to the kit's /callbacks route.
  */
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
-import { ServiceClient, type CallbackEvent, type MerchantHandler, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { ServiceClient, type MerchantHandler, type MerchantHandlerOptions } from '../../src/server/index.js';
+import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { SandboxControl, startStack, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { tokenFor } from './tokens.js';
 

@@ -6,7 +6,7 @@
  * No Node module, no runtime's own API: only the Web platform and the kit, so that the same file runs everywhere.
  */
 import * as kit from '../../../src/server/index.js';
-import { nodeCrypto, nodeDiagnostics, nodeHttp } from '../../../src/server/runtime.js';
+import { nodeCrypto, nodeDiagnostics, nodeHttp } from '../../../src/server/runtime/modules.js';
 
 export interface KitAppConfig {
   merchantId: string;

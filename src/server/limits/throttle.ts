@@ -1,0 +1,84 @@
+/**
+ * Counting a call against the kit's limits (table.ts) in a throttle store (src/server/stores/throttle): a throttled
+ * call never reaches the service, and is answered `TOO_MANY_REQUESTS` naming its limit.
+ */
+import { errorEnvelope } from '../../core/index.js';
+import { envelopeAnswer, type Answer } from '../http/http.js';
+import type { MemoryThrottleStore } from '../stores/throttle/memory.js';
+import type { ThrottleResult, ThrottleStore } from '../stores/throttle/port.js';
+import type { OpenLimitName, RateLimitName, ThrottleLimits } from './table.js';
+
+export interface Throttled {
+  limit: RateLimitName | OpenLimitName;
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one call against each `[limit, key]` pair in order, and stops at the first that refuses it. Keys name
+ * what is limited; they are namespaced by limit here. Answers at once when the store does (memory), so that a
+ * create does not wait a turn per limit; a promise only when the store answers with one (Redis).
+ */
+export function throttle(
+  store: ThrottleStore,
+  limits: ThrottleLimits,
+  checks: readonly (readonly [RateLimitName, string | undefined])[],
+  from = 0,
+): Throttled | undefined | Promise<Throttled | undefined> {
+  for (let index = from; index < checks.length; index++) {
+    const [name, key] = checks[index]!;
+    const limit = limits[name];
+    if (limit === false || key === undefined || key === '') continue;
+    const result = store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000);
+    if (isThenable(result)) return Promise.resolve(result).then((settled) => refusal(name, settled) ?? throttle(store, limits, checks, index + 1));
+    const refused = refusal(name, result);
+    if (refused) return refused;
+  }
+  return undefined;
+}
+
+/** Gives back one count of `name` for `key` (a call that, after all, did not spend what the limit guards). */
+export async function giveBack(store: ThrottleStore, limits: ThrottleLimits, name: RateLimitName, key: string): Promise<void> {
+  const limit = limits[name];
+  if (limit !== false) await store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000, -1);
+}
+
+/** The `Retry-After` of a refusal for want of an open place: nobody knows when one frees (the element tries again after 30 s). */
+export const OPEN_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Takes a place under each `[limit, key]` pair at once, or none: a refusal names the first limit with no place
+ * left. `fallback` counts in this process for a store that cannot hold places.
+ */
+export async function hold(
+  store: ThrottleStore,
+  fallback: MemoryThrottleStore,
+  limits: ThrottleLimits,
+  checks: readonly (readonly [OpenLimitName, string | undefined])[],
+): Promise<{ held: true; release(): void } | { held: false; refused: Throttled & { limit: OpenLimitName }; limit: number }> {
+  const counted = checks.flatMap(([name, key]) => {
+    const limit = limits[name];
+    return limit === false || key === undefined || key === '' ? [] : [{ name, place: { key: `${name}:${key}`, limit: limit.limit } }];
+  });
+  const holder = typeof store.hold === 'function' ? store : fallback;
+  const holding = await holder.hold!(counted.map(({ place }) => place));
+  if (holding.held) return holding;
+  const full = counted[holding.full]!;
+  return { held: false, refused: { limit: full.name, retryAfterSeconds: OPEN_RETRY_AFTER_SECONDS }, limit: full.place.limit };
+}
+
+/** The answer to a throttled call: `TOO_MANY_REQUESTS`, naming the limit, with `Retry-After`. */
+export function tooMany(throttled: Throttled, message = `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`): Answer {
+  const answer = errorEnvelope('TOO_MANY_REQUESTS', {
+    message,
+    data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
+  });
+  return envelopeAnswer(answer, { 'Retry-After': String(throttled.retryAfterSeconds) });
+}
+
+function isThenable(value: ThrottleResult | PromiseLike<ThrottleResult>): value is PromiseLike<ThrottleResult> {
+  return typeof (value as PromiseLike<ThrottleResult>).then === 'function';
+}
+
+function refusal(name: RateLimitName, result: ThrottleResult): Throttled | undefined {
+  return result.allowed ? undefined : { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+}

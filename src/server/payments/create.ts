@@ -1,0 +1,297 @@
+/**
+ * The create (`POST /payments`): which order it is — the checkout token's, with the payer's fields of the body and
+ * nothing else of it (or, with orders from `authorize` or the browser, the body's) — validated once, counted against
+ * the limits, made the checkout's next attempt (src/server/checkouts), seen by the merchant's `authorize`, then sent.
+ */
+import {
+  attemptOf,
+  attemptReference,
+  CHECKOUT_TOKEN_HEADER,
+  DEFAULT_ATTEMPTS,
+  errorEnvelope,
+  EXPIRES_IN_HEADER,
+  isDuplicateReference,
+  isPayMethod,
+  isPlainObject,
+  isSuccess,
+  LEAVING_FIELD,
+  MAX_ATTEMPTS,
+  ORDER_TOKEN_HEADER,
+  PAYER_FIELDS,
+  validateCreateRequest,
+  type Amount,
+  type CashierStatusData,
+  type CheckoutTokenClaims,
+  type CreatePaymentData,
+  type CreatePaymentRequest,
+  type Envelope,
+  type Violation,
+} from '../../core/index.js';
+import { callbackUrlOf, judge, walkCheckout, type AskStatus, type CheckoutOf, type Judged } from '../checkouts/walk.js';
+import { envelopeAnswer as envelope, errorMessage, isAbort, logValue, webRequestOf, type Answer, type KitRequest } from '../http/http.js';
+import { throttle, tooMany } from '../limits/throttle.js';
+import { ServiceError } from '../service/client.js';
+import type { AbortSignalLike } from '../service/transport.js';
+import { StoreUnavailableError } from '../stores/shared.js';
+import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
+import { emailKeyOf, phoneKeyOf } from './recipients.js';
+
+/** An order the service created and left pending, as the kit sent it. */
+export interface CreatedOrder {
+  orderNo: string;
+  reference: string;
+  country: string;
+  amount: { total: number; currency: string };
+  expireAt: number | undefined;
+  /** Its checkout and attempt, when a checkout token decided it. */
+  checkout?: CheckoutOf | undefined;
+}
+
+export interface CreateRouteOptions {
+  /** The kit's own callback URL for an order made through this request, when the token names none. */
+  callbackUrlFor(request: KitRequest): string | undefined;
+  /** Sees every order the service created and left pending (reconciliation keeps it until it settles). */
+  observeCreated?: ((order: CreatedOrder) => void) | undefined;
+}
+
+/** An amount as a log line says it: `12500 EGP`. */
+const amountText = (amount: Amount | undefined) => (amount ? `${amount.total} ${amount.currency}` : 'an amount not told');
+
+export function amountOfData(data: CashierStatusData): Amount | undefined {
+  const told = data.amount;
+  return told && typeof told.currency === 'string' ? { total: Number(told.total), currency: told.currency } : undefined;
+}
+
+export function createRoute(context: PaymentContext, options: CreateRouteOptions): Route {
+  const { config, client } = context;
+  const { credentials, logger } = config;
+  const warn = (message: string) => logger.warn(message);
+
+  /**
+   * The order a checkout token decides, with the payer's fields of the body and nothing else of it. The body's
+   * reference, when it names one, must be an attempt of the token's checkout: which attempt is made is the kit's to
+   * decide (src/server/checkouts), and the element's is only where the kit starts asking.
+   */
+  function orderFromToken(claims: CheckoutTokenClaims, body: Record<string, unknown>, request: KitRequest): { order?: unknown; attempt?: number; refusal?: Answer } {
+    const method = body['payMethod'];
+    if (isPayMethod(method) && claims.methods && !claims.methods.includes(method)) {
+      return { refusal: invalid({ field: 'payMethod', rule: 'offered', message: `payMethod ${method} is not offered in this checkout` }) };
+    }
+    const reference = body['reference'] === undefined ? claims.reference : body['reference'];
+    const attempt = typeof reference === 'string' ? attemptOf(claims.reference, reference, MAX_ATTEMPTS) : undefined;
+    if (attempt === undefined) return { refusal: refused('reference') };
+    // Written field by field (a spread of a built object makes a slow one, and this is every create's path).
+    const order: Record<string, unknown> = {};
+    if (isPayMethod(method)) for (const field of PAYER_FIELDS[method]) if (Object.hasOwn(body, field)) order[field] = body[field];
+    order['payMethod'] = method;
+    order['reference'] = attemptReference(claims.reference, attempt);
+    order['amount'] = claims.amount;
+    order['country'] = claims.country;
+    order['product'] = claims.product;
+    order['expireAt'] = claims.expireAt;
+    if (method === 'ReferenceCode') order['merchantName'] = claims.merchantName ?? config.merchantName;
+    if (claims.returnUrl && method === 'BankAccount') order['returnUrl'] = claims.returnUrl;
+    // Its own address, for now: the attempt's, with the checkout and what it was opened for, once the kit chose it.
+    order['callbackUrl'] = claims.callbackUrl ?? options.callbackUrlFor(request);
+    return { order, attempt };
+  }
+
+  /** The browser's order, for the `authorize` and `browser` sources: never its callback URL or merchant name. */
+  function orderFromBrowser(body: Record<string, unknown>, request: KitRequest): unknown {
+    const { callbackUrl: _callbackUrl, merchantName: _merchantName, userClientIP: _address, [LEAVING_FIELD]: _leaving, ...rest } = body;
+    return {
+      ...rest,
+      callbackUrl: options.callbackUrlFor(request),
+      ...(body['payMethod'] === 'ReferenceCode' ? { merchantName: config.merchantName } : {}),
+    };
+  }
+
+  /**
+   * A 3-D Secure return address must be a page of the shop: the token's, or on an origin the shop configured.
+   * Never one a request's headers name (`Origin`, `Host`): whoever sends a request by hand writes those.
+   */
+  const returnOrigins = new Set(config.returnUrlOrigins);
+  function returnUrlViolation(order: CreatePaymentRequest, fixedByToken: boolean): Violation | undefined {
+    if (order.payMethod !== 'BankAccount' || fixedByToken) return undefined;
+    const origin = new URL(order.returnUrl).origin;
+    if (returnOrigins.has(origin)) return undefined;
+    logger.warn(`svc-checkout: a bank account create was refused: its returnUrl's origin ${logValue(origin)} is not one of returnUrlOrigins`);
+    return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
+  }
+
+  /** Writes to the checkout store; a store that cannot be reached costs status queries later, never a payment. */
+  const noteCheckout = (write: () => void | Promise<void>) =>
+    Promise.resolve()
+      .then(write)
+      .catch((error: unknown) => {
+        if (!(error instanceof StoreUnavailableError)) warn(`svc-checkout: the checkout store could not be written: ${errorMessage(error)}`);
+      });
+
+  /** A status query by reference for a create, sent at once (never shared: a create judges what the service says now). */
+  const askNow =
+    (country: string, signal: AbortSignalLike): AskStatus =>
+    async (reference) => {
+      try {
+        return await client.send<CashierStatusData>('status', { country, reference }, { signal, retries: 0 });
+      } catch (error) {
+        if (error instanceof ServiceError || isAbort(error)) return errorEnvelope('50003') as Envelope<CashierStatusData>;
+        throw error;
+      }
+    };
+
+  /** The answer of a create that makes no order: the checkout's payment, or the order in progress, or a cart that changed. */
+  async function existingAnswer(claims: CheckoutTokenClaims, judged: Judged): Promise<Answer> {
+    const shown = judged.shown!;
+    if (judged.state === 'changed') {
+      logger.warn(`svc-checkout: no payment of checkout ${logValue(claims.reference)} for ${amountText(claims.amount)}: it was paid at ${amountText(amountOfData(shown.data))} (${logValue(shown.reference)})`);
+      return envelope({ ...errorEnvelope('CHECKOUT_CHANGED'), data: shown.data });
+    }
+    logger.warn(`svc-checkout: no new attempt of checkout ${logValue(claims.reference)}: ${logValue(shown.reference)} is ${shown.data.status}`);
+    const headers: Record<string, string> = {};
+    if (shown.data.orderNo) {
+      headers[ORDER_TOKEN_HEADER] = await context.orderTokenFor({ orderNo: String(shown.data.orderNo), reference: shown.reference, country: claims.country }, claims.expireAt);
+    }
+    return envelope({ ...errorEnvelope('ORDER_EXISTS'), data: shown.data }, headers);
+  }
+
+  /**
+   * The order a create sends as attempt `attempt` of its checkout: the attempt's reference, and the kit's callback
+   * address with the checkout, the attempt and the amount it was opened for (under the kit's tag); noted in the
+   * checkout store before it is forwarded.
+   */
+  async function makeAttempt(order: CreatePaymentRequest, claims: CheckoutTokenClaims, attempt: number, kitCallbackUrl: string | undefined): Promise<void> {
+    const made = order as { reference: string; callbackUrl?: string | undefined };
+    made.reference = attemptReference(claims.reference, attempt);
+    const callbackUrl = await callbackUrlOf(kitCallbackUrl, credentials.privateKey, claims.reference, attempt, claims.amount);
+    if (callbackUrl === undefined) delete made.callbackUrl;
+    else made.callbackUrl = callbackUrl;
+    await noteCheckout(() => config.stores.checkouts.forwarding(claims.reference, attempt, claims.amount));
+  }
+
+  /** Which attempt a create of this checkout makes, or what it answers instead. */
+  async function nextAttempt(
+    claims: CheckoutTokenClaims,
+    hint: number,
+    leaving: boolean,
+    signal: AbortSignalLike,
+    guessFirst: boolean,
+  ): Promise<{ attempt: number } | { answer: Answer; unknown?: true }> {
+    const walk = await walkCheckout(claims.reference, { ask: askNow(claims.country, signal), store: config.stores.checkouts, hint, guessFirst, recount: !guessFirst, warn });
+    // No answer from the service about an earlier attempt: no order either.
+    if (typeof walk === 'string') return { answer: envelope(errorEnvelope('50003')), unknown: true };
+    const judged = judge(walk, claims.amount, leaving);
+    if (judged.shown) return { answer: await existingAnswer(claims, judged) };
+    const allowed = claims.attempts ?? DEFAULT_ATTEMPTS;
+    if (judged.next > allowed) {
+      logger.warn(`svc-checkout: checkout ${logValue(claims.reference)} has no attempt left (${allowed} ended unpaid)`);
+      return { answer: envelope(errorEnvelope('ATTEMPTS_EXHAUSTED')) };
+    }
+    return { attempt: judged.next };
+  }
+
+  /** The order the body proposes, from the checkout token or as the browser sent it. */
+  async function proposal(value: Record<string, unknown>, request: KitRequest) {
+    if (config.orderSource !== 'checkout-token') return { order: orderFromBrowser(value, request), attempt: 1 };
+    const proof = await context.checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
+    if (!proof.ok) return { refusal: proof.response };
+    const built = orderFromToken(proof.claims, value, request);
+    return built.refusal ? { refusal: built.refusal } : { order: built.order, attempt: built.attempt ?? 1, claims: proof.claims };
+  }
+
+  return async function create(value, request) {
+    if (!isPlainObject(value)) return notAnObject();
+    const proposed = await proposal(value, request);
+    if ('refusal' in proposed) return proposed.refusal!;
+    const claims = proposed.claims;
+    let attempt = proposed.attempt;
+    const address = context.clientAddressOf(request);
+    // The payer's address as the shop's server sees it (the browser's own claim of it is never taken), put in before
+    // the order is validated, so that it is validated once.
+    const built = proposed.order as Record<string, unknown>;
+    if (address && built['payMethod'] !== 'ReferenceCode' && /^[0-9A-Fa-f:.]{2,45}$/.test(address)) built['userClientIP'] = address;
+    const checked = validateCreateRequest(proposed.order);
+    if (!checked.ok) return invalid(...checked.violations);
+    let order = checked.value;
+    const kitCallbackUrl = order.callbackUrl;
+    const wrongReturn = returnUrlViolation(order, claims?.returnUrl !== undefined);
+    if (wrongReturn) return invalid(wrongReturn);
+
+    const notify = order.payMethod === 'ReferenceCode' ? order.notify : undefined;
+    const channel = notify?.notifyMethod ?? 'BOTH';
+    // Recipients are counted as one however the body spells them (the order's country reads a national number).
+    const phone = channel !== 'EMAIL' && notify?.notifyUserMobile ? phoneKeyOf(notify.notifyUserMobile, order.country ?? claims?.country) : undefined;
+    const throttled = await throttle(config.stores.throttle, config.limits, [
+      ['createsPerClient', context.clientKeyFor(address)],
+      ['createsPerCheckout', claims ? `${credentials.merchantId}:${claims.reference}` : undefined],
+      ['messagesPerPhone', phone],
+      ['messagesPerEmail', channel !== 'SMS' && notify?.notifyUserEmail ? emailKeyOf(notify.notifyUserEmail) : undefined],
+    ]);
+    if (throttled) {
+      logger.warn(`svc-checkout: create refused by the ${throttled.limit} limit (reference ${logValue(order.reference)})`);
+      return tooMany(throttled);
+    }
+
+    // One checkout, one payment: the kit makes the checkout's next attempt, once the service says no attempt at this
+    // amount is paid or pending (unless the payer left it), and the cart was not paid at another amount.
+    if (claims) {
+      // Where the kit starts asking: the page's attempt, never past what the token allows (each is a status query).
+      const hint = Math.min(attempt, claims.attempts ?? DEFAULT_ATTEMPTS);
+      const decided = await nextAttempt(claims, hint, value[LEAVING_FIELD] === true, request.signal, true);
+      if ('answer' in decided) return decided.answer;
+      attempt = decided.attempt;
+      await makeAttempt(order, claims, attempt, kitCallbackUrl);
+    }
+
+    if (config.authorize) {
+      const authorized = await context.hook(() => config.authorize!(order, webRequestOf(request)));
+      if (!authorized.ok) return authorized.response;
+      if (authorized.value) order = authorized.value;
+      else if (config.orderSource === 'authorize') {
+        throw new TypeError('authorize must return the order, with its amount and reference from your records');
+      }
+    }
+
+    // Checked above; checked again by the client only when the merchant's `authorize` hook answered another order.
+    const validated = order === checked.value;
+    const send = () =>
+      context.callService('create', () =>
+        validated ? client.send<CreatePaymentData>('create', order, { signal: request.signal }) : client.createPayment(order, { signal: request.signal }),
+      );
+    let answer = await send();
+    // The attempt exists: another tab or process made it a moment ago, or the kit had no record of the checkout. The
+    // kit asks the service where the checkout stands: its order is the answer, or the next attempt is made, once.
+    if (claims && isDuplicateReference(answer.code)) {
+      const decided = await nextAttempt(claims, attempt + 1, false, request.signal, false);
+      // The service could not say where the checkout stands: its own answer, unchanged (the element looks it up).
+      if ('answer' in decided) return decided.unknown ? envelope(answer) : decided.answer;
+      if (decided.attempt !== attempt) {
+        attempt = decided.attempt;
+        await makeAttempt(order, claims, attempt, kitCallbackUrl);
+        answer = await send();
+      }
+    }
+    return answered(answer, order, claims, attempt);
+  };
+
+  /** The service's answer as the element gets it: with the order's token, its time left, and the order kept to reconcile. */
+  async function answered(answer: Envelope<CreatePaymentData>, order: CreatePaymentRequest, claims: CheckoutTokenClaims | undefined, attempt: number): Promise<Answer> {
+    const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
+    const headers: Record<string, string> = {};
+    const country = order.country ?? claims?.country;
+    if (data?.status === 'PENDING' && typeof data.orderNo === 'string' && country) {
+      options.observeCreated?.({
+        orderNo: data.orderNo,
+        reference: order.reference,
+        country,
+        amount: order.amount,
+        expireAt: order.expireAt,
+        ...(claims ? { checkout: { reference: claims.reference, attempt, amount: claims.amount } } : {}),
+      });
+    }
+    if (data?.status === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
+    if (typeof data?.orderNo === 'string' && country) {
+      headers[ORDER_TOKEN_HEADER] = await context.orderTokenFor({ orderNo: data.orderNo, reference: order.reference, country }, order.expireAt);
+    }
+    return envelope(answer, headers);
+  }
+}

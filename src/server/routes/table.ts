@@ -1,0 +1,67 @@
+/**
+ * Every route of the kit in one table, derived from the merchant paths of src/core (`MERCHANT_PATHS`): the methods it
+ * serves (which make its `Allow`), what its body is, and whether the isolated frame calls it from its opaque origin
+ * (its CORS). The Web handler (web.ts) and the Node fast path (fast-path.ts) both read it.
+ */
+import { ISOLATED_CALLS, MERCHANT_PATHS, type MerchantOperation } from '../../core/index.js';
+
+export type RouteMethod = 'GET' | 'HEAD' | 'POST';
+
+export interface RouteSpec {
+  readonly operation: MerchantOperation;
+  readonly path: string;
+  /** The methods it serves; any other is 405 with them as `Allow`. */
+  readonly methods: readonly RouteMethod[];
+  /**
+   * `json`: an element's call, a JSON body within the size limit (415 otherwise); `signed`: the service's callback, its
+   * bytes as they came (what was signed); `beacon`: the element's timings, read by its route; `none`: no body.
+   */
+  readonly body: 'json' | 'signed' | 'beacon' | 'none';
+  /** Called by the isolated frame from its opaque origin: answers its preflight, and is readable there. */
+  readonly frame: boolean;
+}
+
+type Traits = Omit<RouteSpec, 'operation' | 'path' | 'frame'>;
+
+const ELEMENT_CALL: Traits = { methods: ['POST'], body: 'json' };
+const PAGE: Traits = { methods: ['GET', 'HEAD'], body: 'none' };
+
+/** The element's calls: a JSON body in, an envelope out. */
+export const ELEMENT_OPERATIONS = ['create', 'otp', 'pin', 'resendOtp', 'status'] as const satisfies readonly MerchantOperation[];
+export type ElementOperation = (typeof ELEMENT_OPERATIONS)[number];
+
+/** What each merchant path is, as the kit serves it. */
+const TRAITS: Readonly<Record<MerchantOperation, Traits>> = {
+  ...(Object.fromEntries(ELEMENT_OPERATIONS.map((operation) => [operation, ELEMENT_CALL])) as Record<ElementOperation, Traits>),
+  events: { methods: ['GET'], body: 'none' },
+  callbacks: { methods: ['POST'], body: 'signed' },
+  returnPage: PAGE,
+  health: PAGE,
+  timings: { methods: ['POST'], body: 'beacon' },
+};
+
+export const ROUTES: Readonly<Record<MerchantOperation, RouteSpec>> = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(MERCHANT_PATHS) as MerchantOperation[]).map((operation) => [
+      operation,
+      Object.freeze({
+        operation,
+        path: MERCHANT_PATHS[operation],
+        ...TRAITS[operation],
+        frame: (ISOLATED_CALLS as readonly MerchantOperation[]).includes(operation),
+      }),
+    ]),
+  ) as Record<MerchantOperation, RouteSpec>,
+);
+
+/** A route's `Allow`. */
+export const allowOf = (route: RouteSpec): string => route.methods.join(', ');
+
+/** The route a path under the base path names, or undefined (a trailing slash names the same route). */
+export function routeFor(pathname: string, basePath: string): RouteSpec | undefined {
+  if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
+  const path = pathname.slice(basePath.length).replace(/\/+$/, '');
+  return PATHS.get(path);
+}
+
+const PATHS = new Map(Object.values(ROUTES).map((route) => [route.path, route]));

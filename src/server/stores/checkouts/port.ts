@@ -1,0 +1,37 @@
+/**
+ * What the kit knows of each checkout without asking the service (docs/one-payment.md): the last attempt whose create
+ * it forwarded, written before it forwards one, and what each attempt was made for. A record that says none was
+ * forwarded proves that the checkout has no order, so that a page load asks the service nothing; a record that says
+ * n proves that no attempt after n exists. Without a record (a new process, an evicted one), the kit asks the service.
+ *
+ * The record is never what keeps a payment single: every attempt's reference is fixed by its number, so a create
+ * the record missed meets the service's own refusal of a reference used twice (`02004`), and the kit answers with
+ * that order. Memory by default (one process); `svc-checkout/server/redis` shares it between processes.
+ */
+import type { Amount } from '../../../core/index.js';
+export interface CheckoutRecord {
+  /** The last attempt whose create the kit forwarded; 0 when the service said the checkout had none. */
+  forwarded: number;
+  /** The amount each forwarded attempt was made for, by attempt. */
+  amounts: Readonly<Record<number, Amount>>;
+  /** How many orders of the kit's earlier scheme (`<cart>-2`, …) the checkout has, once looked for. */
+  legacy?: number | undefined;
+}
+
+export interface CheckoutStore {
+  read(checkout: string): CheckoutRecord | undefined | Promise<CheckoutRecord | undefined>;
+  /**
+   * The service just said the checkout has `attempts` attempts (0: no order), and `legacy` orders of the earlier
+   * scheme: merged with the record, never below what it says (a create forwarded meanwhile wrote its attempt first).
+   */
+  seen(checkout: string, attempts: number, legacy: number): void | Promise<void>;
+  /**
+   * The create of `attempt` is about to be forwarded, for `amount`: noted before it is. The kit forwards a first attempt
+   * only for a checkout it believes has no order, so a record that did not count the earlier scheme's orders counts
+   * none then (were the first attempt there after all, the service refuses it and the kit looks again).
+   */
+  forwarding(checkout: string, attempt: number, amount: Amount): void | Promise<void>;
+}
+
+/** How long a checkout's record lasts after its last write, by default: 30 days. */
+export const CHECKOUT_RECORD_TTL_MS = 30 * 86_400_000;
