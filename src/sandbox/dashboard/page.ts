@@ -3,7 +3,7 @@
  * stream and is put on the page as text), its stylesheet, and its script (app.ts), each served at its own path
  * so that the page runs under a policy that allows no inline script or style at all.
  */
-import { framingSources } from '../guard.js';
+import { framingSources } from '../http/guard.js';
 import { dashboardApp } from './app.js';
 
 /** Only the dashboard's own script, styles and API; framed only by this machine's pages. */

@@ -7,12 +7,12 @@
  * error that says where, rather than a sandbox that silently starts empty.
  */
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { PAYMENT_STATUSES } from '../core/index.js';
-import type { DispatcherData } from './callbacks.js';
-import type { DeliveryFaultData } from './delivery-faults.js';
-import type { ExpectationData } from './expectations.js';
-import type { FaultData } from './faults.js';
-import { JsonSyntaxError, parseLocatedJson, type LocatedJson } from './json-locations.js';
+import { PAYMENT_STATUSES } from '../../core/index.js';
+import type { DispatcherData } from '../callbacks/dispatcher.js';
+import type { DeliveryFaultData } from '../faults/delivery-faults.js';
+import type { ExpectationData } from '../scenarios/expectations.js';
+import type { FaultData } from '../faults/service-faults.js';
+import { JsonSyntaxError, parseLocatedJson, type LocatedJson } from '../scenarios/json-locations.js';
 import type { OutboxData } from './notifications.js';
 import type { BookData } from './orders.js';
 

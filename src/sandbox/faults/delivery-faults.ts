@@ -1,12 +1,12 @@
 /**
  * Callback delivery under control: what goes wrong with the next N callbacks (of one order, of one
  * reference, or of any), as the network and a misbehaving sender would make it go wrong. Applied by the
- * dispatcher (callbacks.ts) to each delivery attempt it makes; duplicates, re-sends and replays it makes on
+ * dispatcher (callbacks/dispatcher.ts) to each delivery attempt it makes; duplicates, re-sends and replays it makes on
  * purpose meet no fault.
  */
-import { integer, isPlainObject, ORDER_FORMATS, type Violation } from '../core/index.js';
-import { ConsumableQueue, countDown, type QueueData } from './consumable-queue.js';
-import { choice, fieldReader, minutesFormat, unknownFields } from './input.js';
+import { integer, isPlainObject, ORDER_FORMATS, type Violation } from '../../core/index.js';
+import { ConsumableQueue, countDown, type QueueData } from '../world/consumable-queue.js';
+import { choice, fieldReader, minutesFormat, unknownFields } from '../http/input.js';
 
 /** Every delivery fault: what the sandbox does, and what a merchant kit that checks callbacks answers. */
 export const DELIVERY_FAULTS = {

@@ -5,10 +5,10 @@
  * a request no route takes is 404.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { operationAt, type ServiceOperation } from '../core/index.js';
-import { jsonAnswer, printable } from '../server/http.js';
-import { readNodeBody, writeAnswer } from '../server/node.js';
-import type { SandboxClock } from './clock.js';
+import { operationAt, type ServiceOperation } from '../../core/index.js';
+import { jsonAnswer, printable } from '../../server/http.js';
+import { readNodeBody, writeAnswer } from '../../server/node.js';
+import type { SandboxClock } from '../world/clock.js';
 import type { DevelopmentGuard } from './guard.js';
 
 export interface Exchange {

@@ -2,10 +2,10 @@
  * The sandbox's 3-D Secure page: where `nextAction.redirectUrl` sends the payer. Approve or Decline settles
  * the order and sends the payer back to the order's `returnUrl`.
  */
-import { formatMinorUnits } from '../core/index.js';
-import { framingSources } from './guard.js';
-import { FORM_TOKEN_FIELD } from './paths.js';
-import type { Order } from './orders.js';
+import { formatMinorUnits } from '../../core/index.js';
+import { framingSources } from '../http/guard.js';
+import { FORM_TOKEN_FIELD } from '../paths.js';
+import type { Order } from '../world/orders.js';
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -4,7 +4,7 @@
  * status change is reported to the change listeners, which send the callback. Each order and refund keeps its
  * life: what happened to it, when, on the sandbox clock.
  */
-import { isTerminalStatus, type Amount, type NextActionType, type PayMethod, type PaymentStatus, type RefundStatusData, type RefundWay } from '../core/index.js';
+import { isTerminalStatus, type Amount, type NextActionType, type PayMethod, type PaymentStatus, type RefundStatusData, type RefundWay } from '../../core/index.js';
 import type { SandboxClock } from './clock.js';
 import { DueQueue } from './due-queue.js';
 import {
@@ -15,7 +15,7 @@ import {
   type Failure,
   type RefundScenario,
   type Scenarios,
-} from './scenarios.js';
+} from '../scenarios/test-values.js';
 
 export type TerminalStatus = Exclude<PaymentStatus, 'INITIAL' | 'PENDING'>;
 
@@ -28,7 +28,7 @@ export interface LifeEntry {
   what: string;
 }
 
-/** How an order will end, as an expectation said (expectations.ts). */
+/** How an order will end, as an expectation said (scenarios/expectations.ts). */
 export interface OrderPlan {
   status: TerminalStatus;
   failure?: Failure;
@@ -75,7 +75,7 @@ export interface Refund extends RefundStatusData {
   /** When it becomes PENDING, and when it ends (sandbox time). */
   pendingAt: number;
   settlesAt: number;
-  /** How it ends: from its amount (scenarios.ts), or an expectation. */
+  /** How it ends: from its amount (scenarios/test-values.ts), or an expectation. */
   outcome: Pick<RefundScenario, 'outcome' | 'errorCode' | 'errorMsg'>;
   expectationId?: string;
   updatedAt: number;

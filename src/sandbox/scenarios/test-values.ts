@@ -5,7 +5,7 @@
  * These are the defaults (`DEFAULT_SCENARIOS`); a scenarios file changes them per sandbox (scenario-file.ts),
  * and an expectation overrides them for one order (expectations.ts).
  */
-import { codesOf, isErrorCode, type ErrorCode, type ErrorFamily, type NextActionType } from '../core/index.js';
+import { codesOf, isErrorCode, type ErrorCode, type ErrorFamily, type NextActionType } from '../../core/index.js';
 
 export const TEST_OTP = '11315632';
 export const TEST_PIN = '1234';

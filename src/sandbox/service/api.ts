@@ -1,7 +1,7 @@
 /**
  * The service's endpoints as the sandbox answers them: one function per operation, from an authenticated
  * merchant and a parsed body to the specification's envelope. Validation is src/core's; outcomes come from
- * the test values in scenarios.ts.
+ * the test values in scenarios/test-values.ts.
  */
 import {
   DUPLICATE_REFERENCE_CODES,
@@ -35,13 +35,13 @@ import {
   type ResendOtpRequest,
   type StatusRequest,
   type Violation,
-} from '../core/index.js';
-import { SANDBOX_PATHS } from './paths.js';
-import { MINUTE, type SandboxClock } from './clock.js';
-import type { ResolvedMerchant } from './config.js';
-import { describePlan, failureOf, planOf, withExpectation, type Expectation, type ExpectationBook } from './expectations.js';
-import type { Outbox } from './notifications.js';
-import type { Order, OrderBook, Refund } from './orders.js';
+} from '../../core/index.js';
+import { SANDBOX_PATHS } from '../paths.js';
+import { MINUTE, type SandboxClock } from '../world/clock.js';
+import type { ResolvedMerchant } from '../config.js';
+import { describePlan, failureOf, planOf, withExpectation, type Expectation, type ExpectationBook } from '../scenarios/expectations.js';
+import type { Outbox } from '../world/notifications.js';
+import type { Order, OrderBook, Refund } from '../world/orders.js';
 import {
   bankAccountScenario,
   errorForAmount,
@@ -52,7 +52,7 @@ import {
   REFUND_SETTLE_MINUTES,
   refundScenario,
   type Scenarios,
-} from './scenarios.js';
+} from '../scenarios/test-values.js';
 
 /** Orders that name no country are taken to be Egyptian (the VAT rule and callbacks need one). */
 export const DEFAULT_COUNTRY = 'EG';

@@ -1,11 +1,11 @@
 /**
  * Scenarios as data: the sandbox's merchants, test values and VAT rates from a JSON file (`--scenarios`, or
  * `--config`, which reads the same format) or from `createSandbox({ scenarios })`. A file changes the defaults
- * of scenarios.ts key by key: an entry adds to them or replaces the entry of the same key, `null` removes one.
+ * of test-values.ts key by key: an entry adds to them or replaces the entry of the same key, `null` removes one.
  * Every problem names the key, and in a file its line and column.
  */
-import { BANK_ACCOUNT_CREATE, isPlainObject, OTP_REQUEST, ORDER_FORMATS, PIN_REQUEST, type Format } from '../core/index.js';
-import { MERCHANT_KEYS, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from './config.js';
+import { BANK_ACCOUNT_CREATE, isPlainObject, OTP_REQUEST, ORDER_FORMATS, PIN_REQUEST, type Format } from '../../core/index.js';
+import { MERCHANT_KEYS, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from '../config.js';
 import { JsonSyntaxError, parseLocatedJson } from './json-locations.js';
 import {
   DEFAULT_SCENARIOS,
@@ -13,7 +13,7 @@ import {
   type BankAccountScenario,
   type RefundScenario,
   type Scenarios,
-} from './scenarios.js';
+} from './test-values.js';
 
 /** A bank account's behaviour as a file writes it. */
 export interface BankAccountInput {

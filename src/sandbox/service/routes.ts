@@ -1,16 +1,16 @@
 /**
  * The service's API over HTTP, at the specification's paths: POST only, signed by a merchant of this sandbox
  * (the status query may carry the merchant's public key instead), every business answer HTTP 200 with the
- * envelope, each call meeting the next queued fault first. What each operation does is service-api.ts's.
+ * envelope, each call meeting the next queued fault first. What each operation does is api.ts's.
  */
 import type { IncomingMessage } from 'node:http';
-import { errorEnvelope, parseJson, type Envelope, type ServiceOperation } from '../core/index.js';
-import { decodeUtf8, readHeader, SIGNING_HEADERS } from '../core/signing.js';
-import { verifyRequest } from './signing.js';
+import { errorEnvelope, parseJson, type Envelope, type ServiceOperation } from '../../core/index.js';
+import { decodeUtf8, readHeader, SIGNING_HEADERS } from '../../core/signing.js';
+import { verifyRequest } from '../signing.js';
 import { answerWithFault, type HeldCalls } from './fault-injection.js';
-import type { Route } from './router.js';
-import * as service from './service-api.js';
-import type { SandboxWorld } from './world.js';
+import type { Route } from '../http/router.js';
+import * as service from './api.js';
+import type { SandboxWorld } from '../world/world.js';
 
 const OPERATIONS: Record<ServiceOperation, (context: service.ServiceContext, body: unknown) => Envelope> = {
   create: service.createPayment,

@@ -2,7 +2,7 @@
  * The control API under /sandbox/v1/: what the payer, the bank, the network and time would do, on demand, for
  * tests, the demo, the dashboard and merchants. Answers are plain JSON with HTTP statuses (this API is the
  * sandbox's own, not the service's): 400 names the fields, 404 and 409 say what is missing or already
- * settled. Its routes over HTTP are control-routes.ts's; the event stream (/sandbox/v1/events) is event-stream.ts's.
+ * settled. Its routes over HTTP are routes.ts's; the event stream (/sandbox/v1/events) is http/event-stream.ts's.
  */
 import {
   integer,
@@ -15,16 +15,16 @@ import {
   type Format,
   type RuleTable,
   type Violation,
-} from '../core/index.js';
-import { SANDBOX_PATHS } from './paths.js';
-import { LATEST_TIME, MINUTE, type SandboxClock } from './clock.js';
-import { checkDeliveryFault, DELIVERY_FAULTS, TAMPER_FIELDS } from './delivery-faults.js';
-import { SANDBOX_EVENT_TYPES } from './events.js';
-import { applyToOrder, applyToRefund, checkExpectation, EXPECTATION_TARGETS } from './expectations.js';
-import { FAULT_KINDS, type FaultKind } from './faults.js';
-import type { Order, Refund } from './orders.js';
-import { FAILURES } from './scenarios.js';
-import type { SandboxWorld } from './world.js';
+} from '../../core/index.js';
+import { SANDBOX_PATHS } from '../paths.js';
+import { LATEST_TIME, MINUTE, type SandboxClock } from '../world/clock.js';
+import { checkDeliveryFault, DELIVERY_FAULTS, TAMPER_FIELDS } from '../faults/delivery-faults.js';
+import { SANDBOX_EVENT_TYPES } from '../world/events.js';
+import { applyToOrder, applyToRefund, checkExpectation, EXPECTATION_TARGETS } from '../scenarios/expectations.js';
+import { FAULT_KINDS, type FaultKind } from '../faults/service-faults.js';
+import type { Order, Refund } from '../world/orders.js';
+import { FAILURES } from '../scenarios/test-values.js';
+import type { SandboxWorld } from '../world/world.js';
 
 export interface ControlAnswer {
   status: number;
@@ -402,7 +402,7 @@ function filterOf(query: URLSearchParams): { orderNo?: string } {
   return orderNo ? { orderNo } : {};
 }
 
-/** The control routes that take this path, for 405's Allow (the event stream is event-stream.ts's). */
+/** The control routes that take this path, for 405's Allow (the event stream is http/event-stream.ts's). */
 export function controlMethods(pathname: string): string[] {
   return ROUTES.filter((route) => matchPath(route.path, pathname) !== undefined).map((route) => route.method);
 }

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MERCHANT_PATHS } from '../core/index.js';
+import { MERCHANT_PATHS } from '../../core/index.js';
 import {
   createMerchantHandler,
   issueCheckoutToken,
@@ -18,9 +18,9 @@ import {
   type MerchantHandler,
   type MerchantHandlerOptions,
   type NodeListener,
-} from '../server/index.js';
-import { DEFAULT_MERCHANT, type ResolvedMerchant } from './config.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
+} from '../../server/index.js';
+import { DEFAULT_MERCHANT, type ResolvedMerchant } from '../config.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../server.js';
 
 export interface StackOptions {
   /** A sandbox already running, or the options of one to start (closed with the stack). Default: a new sandbox. */

@@ -5,7 +5,7 @@
  * - processed, as when the service did the work but its answer came late or never: `slow` (answered after
  *   `delayMs`) and `lost` (cut unanswered after `delayMs`). A create that meets one of these made its order.
  */
-import { ConsumableQueue, countDown, type QueueData } from './consumable-queue.js';
+import { ConsumableQueue, countDown, type QueueData } from '../world/consumable-queue.js';
 
 export const FAULT_KINDS = ['timeout', '50003', 'drop', 'slow', 'lost'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

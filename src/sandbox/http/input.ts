@@ -3,7 +3,7 @@
  * problem a violation naming its field, and fields the call does not know refused (a misspelt `afterMinute`
  * must not pass for "no delay").
  */
-import type { Format, Violation } from '../core/index.js';
+import type { Format, Violation } from '../../core/index.js';
 
 export function unknownFields(body: Record<string, unknown>, known: readonly string[]): Violation[] {
   return Object.keys(body)

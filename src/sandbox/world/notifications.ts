@@ -3,7 +3,7 @@
  * chose (English or Arabic), and the OTP of a bank account payment. Nothing leaves the machine; the control
  * API lists them.
  */
-import { formatMinorUnits, groupReferenceCode, type Notify, type NotifyLanguage } from '../core/index.js';
+import { formatMinorUnits, groupReferenceCode, type Notify, type NotifyLanguage } from '../../core/index.js';
 import type { Order } from './orders.js';
 
 export interface SentMessage {

@@ -1,16 +1,16 @@
 /**
  * The sandbox's own routes, for people and tests on this machine: the control API under /sandbox/v1/ (what
- * each call does is control-api.ts's), its event stream, the dashboard's files, and `GET /`, which describes
+ * each call does is api.ts's), its event stream, the dashboard's files, and `GET /`, which describes
  * the sandbox to a program and shows the dashboard to a browser.
  */
-import { parseJson, SERVICE_PATHS } from '../core/index.js';
-import { decodeUtf8 } from '../core/signing.js';
-import { handleControl } from './control-api.js';
-import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from './dashboard/page.js';
-import { EventStreams } from './event-stream.js';
-import { SANDBOX_PATHS } from './paths.js';
-import type { Route } from './router.js';
-import type { SandboxWorld } from './world.js';
+import { parseJson, SERVICE_PATHS } from '../../core/index.js';
+import { decodeUtf8 } from '../../core/signing.js';
+import { handleControl } from './api.js';
+import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from '../dashboard/page.js';
+import { EventStreams } from '../http/event-stream.js';
+import { SANDBOX_PATHS } from '../paths.js';
+import type { Route } from '../http/router.js';
+import type { SandboxWorld } from '../world/world.js';
 
 /** The dashboard's files by path: content type and text. `GET /` serves the page to browsers too. */
 const DASHBOARD_FILES: Record<string, () => readonly [string, string]> = {

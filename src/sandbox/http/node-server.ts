@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { printable } from '../server/http.js';
+import { printable } from '../../server/http.js';
 import { sendJson } from './router.js';
 
 export interface HttpServer {

@@ -6,8 +6,8 @@
  * so can a merchant's own dev server. Kit and sandbox are wired by `startStack` (stack.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallbackEvent, CheckoutOrder, IssueCheckoutTokenOptions, MerchantHandler, MerchantHandlerOptions } from '../server/index.js';
-import type { Sandbox, SandboxOptions } from './server.js';
+import type { CallbackEvent, CheckoutOrder, IssueCheckoutTokenOptions, MerchantHandler, MerchantHandlerOptions } from '../../server/index.js';
+import type { Sandbox, SandboxOptions } from '../server.js';
 import { startStack } from './stack.js';
 
 export type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;

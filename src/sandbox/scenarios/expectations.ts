@@ -2,16 +2,16 @@
  * Expectations by reference: "the order with reference R will ask for a PIN, then fail with
  * INSUFFICIENT_FUNDS 20 sandbox minutes after create". Told before the create (it waits for the first order
  * or refund with that reference) or after it (it applies to the order or refund at once), each happens once.
- * An expectation wins over the test values of scenarios.ts in what it names; the control API's own calls
+ * An expectation wins over the test values of test-values.ts in what it names; the control API's own calls
  * (complete, a declined 3-D Secure check, a failed swipe, wrong codes) and the order's expiry still do what
  * they say.
  */
-import { isPlainObject, ORDER_FORMATS, text, type Violation } from '../core/index.js';
-import { MINUTE, type SandboxClock } from './clock.js';
-import { ConsumableQueue, type QueueData } from './consumable-queue.js';
-import { choice, fieldReader, minutesFormat, unknownFields } from './input.js';
-import type { Order, OrderBook, OrderPlan, Refund, TerminalStatus } from './orders.js';
-import { FAILURES, REFUND_FAILURE, type BankAccountScenario, type Failure } from './scenarios.js';
+import { isPlainObject, ORDER_FORMATS, text, type Violation } from '../../core/index.js';
+import { MINUTE, type SandboxClock } from '../world/clock.js';
+import { ConsumableQueue, type QueueData } from '../world/consumable-queue.js';
+import { choice, fieldReader, minutesFormat, unknownFields } from '../http/input.js';
+import type { Order, OrderBook, OrderPlan, Refund, TerminalStatus } from '../world/orders.js';
+import { FAILURES, REFUND_FAILURE, type BankAccountScenario, type Failure } from './test-values.js';
 
 /** What an expectation may say, per kind of target. Decided here once: validation, README and dashboard follow it. */
 export const EXPECTATION_TARGETS = {

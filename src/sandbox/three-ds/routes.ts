@@ -1,18 +1,18 @@
 /**
- * The routes of the sandbox's 3-D Secure check: the page `nextAction.redirectUrl` points at (three-ds.ts
+ * The routes of the sandbox's 3-D Secure check: the page `nextAction.redirectUrl` points at (page.ts
  * writes it), and its Approve or Decline form, which settles the order and sends the payer back to its
  * `returnUrl`.
  */
 import type { ServerResponse } from 'node:http';
-import { fillPath, matchPath } from '../core/index.js';
-import { decodeUtf8 } from '../core/signing.js';
-import type { ResolvedMerchant } from './config.js';
-import type { DevelopmentGuard } from './guard.js';
-import type { OrderBook } from './orders.js';
-import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from './paths.js';
-import type { Route } from './router.js';
-import { FAILURES } from './scenarios.js';
-import { returnLocation, threeDsPage, threeDsPolicy } from './three-ds.js';
+import { fillPath, matchPath } from '../../core/index.js';
+import { decodeUtf8 } from '../../core/signing.js';
+import type { ResolvedMerchant } from '../config.js';
+import type { DevelopmentGuard } from '../http/guard.js';
+import type { OrderBook } from '../world/orders.js';
+import { FORM_TOKEN_FIELD, SANDBOX_PATHS } from '../paths.js';
+import type { Route } from '../http/router.js';
+import { FAILURES } from '../scenarios/test-values.js';
+import { returnLocation, threeDsPage, threeDsPolicy } from './page.js';
 
 export interface ThreeDsContext {
   state: { tick(): void };

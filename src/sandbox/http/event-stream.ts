@@ -4,10 +4,10 @@
  * open. A reader that stops reading is let go; every stream ends when the sandbox closes.
  */
 import type { ServerResponse } from 'node:http';
-import { snapshot } from './control-api.js';
-import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from './events.js';
+import { snapshot } from '../control/api.js';
+import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from '../world/events.js';
 import type { Exchange } from './router.js';
-import type { SandboxWorld } from './world.js';
+import type { SandboxWorld } from '../world/world.js';
 
 /** Bytes an event stream may fall behind by before its reader is let go. */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;

@@ -1,11 +1,11 @@
 /**
- * Service faults applied to a call (faults.ts says what each kind is): cut at once, held then cut, answered
+ * Service faults applied to a call (faults/service-faults.ts says what each kind is): cut at once, held then cut, answered
  * "service not available", or processed and then answered late or never. Calls held for a fault are let go
  * when the sandbox closes.
  */
-import { errorEnvelope, type Envelope } from '../core/index.js';
-import type { Fault } from './faults.js';
-import type { Exchange } from './router.js';
+import { errorEnvelope, type Envelope } from '../../core/index.js';
+import type { Fault } from '../faults/service-faults.js';
+import type { Exchange } from '../http/router.js';
 
 /** Timers of held calls, all cleared at close. */
 export class HeldCalls {

@@ -3,19 +3,19 @@
  * payers, the callbacks and their deliveries, and what the control API queued (faults, delivery faults,
  * expectations), each change told as an event. No HTTP here: the routes of each job act on this.
  */
-import { CallbackDispatcher } from './callbacks.js';
+import { CallbackDispatcher } from '../callbacks/dispatcher.js';
 import { SandboxClock } from './clock.js';
-import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from './config.js';
-import { orderView, refundView } from './control-api.js';
-import { DeliveryFaultQueue } from './delivery-faults.js';
+import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from '../config.js';
+import { orderView, refundView } from '../control/api.js';
+import { DeliveryFaultQueue } from '../faults/delivery-faults.js';
 import { EventHub } from './events.js';
-import { ExpectationBook } from './expectations.js';
-import { FaultQueue } from './faults.js';
+import { ExpectationBook } from '../scenarios/expectations.js';
+import { FaultQueue } from '../faults/service-faults.js';
 import { Outbox } from './notifications.js';
 import { OrderBook } from './orders.js';
 import type { SavedState } from './persistence.js';
-import { readSandboxFile, type ScenariosInput } from './scenario-file.js';
-import type { Scenarios } from './scenarios.js';
+import { readSandboxFile, type ScenariosInput } from '../scenarios/scenario-file.js';
+import type { Scenarios } from '../scenarios/test-values.js';
 
 export interface SandboxWorld {
   book: OrderBook;
@@ -32,7 +32,7 @@ export interface SandboxWorld {
   tick(): void;
 }
 
-/** What the world is made of: `SandboxOptions`' part of it (server.ts documents each). */
+/** What the world is made of: `SandboxOptions`' part of it (../server.ts documents each). */
 export interface WorldOptions {
   merchants?: readonly SandboxMerchant[] | undefined;
   merchantId?: string | undefined;

@@ -3,16 +3,16 @@
  * It runs wherever `fetch` does (Node, browsers), so the demo, the test suites and `npm run load` all drive
  * the sandbox through it. Published as `svc-checkout/sandbox/control`.
  */
-import { fillPath } from '../core/index.js';
-import type { DeliveryAttempt, DeliveryView } from './callbacks.js';
-import type { orderView, refundView, SandboxSnapshot } from './control-api.js';
-import type { DeliveryFault, DeliveryFaultKind, TamperField } from './delivery-faults.js';
-import type { SandboxEvent, SandboxEventType } from './events.js';
-import type { Expectation, ExpectationInput } from './expectations.js';
-import type { Fault, FaultKind } from './faults.js';
-import type { SentMessage } from './notifications.js';
-import { FORM_TOKEN_FIELD, SANDBOX_PATHS, type SandboxOperation } from './paths.js';
-import type { Scenarios } from './scenarios.js';
+import { fillPath } from '../../core/index.js';
+import type { DeliveryAttempt, DeliveryView } from '../callbacks/dispatcher.js';
+import type { orderView, refundView, SandboxSnapshot } from './api.js';
+import type { DeliveryFault, DeliveryFaultKind, TamperField } from '../faults/delivery-faults.js';
+import type { SandboxEvent, SandboxEventType } from '../world/events.js';
+import type { Expectation, ExpectationInput } from '../scenarios/expectations.js';
+import type { Fault, FaultKind } from '../faults/service-faults.js';
+import type { SentMessage } from '../world/notifications.js';
+import { FORM_TOKEN_FIELD, SANDBOX_PATHS, type SandboxOperation } from '../paths.js';
+import type { Scenarios } from '../scenarios/test-values.js';
 
 export interface SandboxControlOptions {
   /** A fetch implementation; default the global one. */

@@ -1,15 +1,15 @@
 /**
  * Sends the callback of every status change, signed with scheme v2, and retries with backoff until the
  * merchant answers 2xx or 72 sandbox hours have passed since the first attempt. Every attempt is recorded,
- * with the signature sent and the merchant's answer. Delivery faults (delivery-faults.ts) make attempts go
+ * with the signature sent and the merchant's answer. Delivery faults (faults/delivery-faults.ts) make attempts go
  * wrong on purpose; `resend` and `replay` send a logged callback again on request.
  */
-import { CALLBACK_TYPE, canonicalJson, type CallbackBody } from '../core/index.js';
-import { isLoopbackUrl } from '../core/addresses.js';
-import { SIGNING_HEADERS } from '../core/signing.js';
-import { signCallback } from './signing.js';
-import { HOUR, MINUTE, type SandboxClock } from './clock.js';
-import type { ResolvedMerchant } from './config.js';
+import { CALLBACK_TYPE, canonicalJson, type CallbackBody } from '../../core/index.js';
+import { isLoopbackUrl } from '../../core/addresses.js';
+import { SIGNING_HEADERS } from '../../core/signing.js';
+import { signCallback } from '../signing.js';
+import { HOUR, MINUTE, type SandboxClock } from '../world/clock.js';
+import type { ResolvedMerchant } from '../config.js';
 import {
   DELIVERY_FAULTS,
   OUT_OF_ORDER_MAX_HOLD_MINUTES,
@@ -18,8 +18,8 @@ import {
   type DeliveryFault,
   type DeliveryFaultKind,
   type DeliveryFaultQueue,
-} from './delivery-faults.js';
-import type { Order } from './orders.js';
+} from '../faults/delivery-faults.js';
+import type { Order } from '../world/orders.js';
 
 /** Pause before each retry; the last one repeats until the 72 hours are over. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR];

@@ -1,6 +1,6 @@
 /**
  * What happens in a sandbox, as events: the dashboard draws from them, tests wait on them, and the data file
- * is written when one is published. Served as Server-Sent Events at /sandbox/v1/events (event-stream.ts): a
+ * is written when one is published. Served as Server-Sent Events at /sandbox/v1/events (http/event-stream.ts): a
  * `snapshot` of everything first, then one event per change, each carrying the whole changed item.
  */
 
