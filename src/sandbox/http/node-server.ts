@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { printable } from '../../server/http.js';
-import { sendJson } from './router.js';
+import { sendJson } from './json-answer.js';
+import { printable } from './printable.js';
 
 export interface HttpServer {
   /** The base URL, e.g. http://127.0.0.1:4010. */

@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operationAt, type ServiceOperation } from '../../core/index.js';
-import { jsonAnswer, printable } from '../../server/http.js';
-import { readNodeBody, writeAnswer } from '../../server/node.js';
-import type { SandboxClock } from '../world/clock.js';
+import { readBody } from './body.js';
 import type { DevelopmentGuard } from './guard.js';
+import { sendJson } from './json-answer.js';
+import { printable } from './printable.js';
 
 export interface Exchange {
   readonly request: IncomingMessage;
@@ -35,7 +35,8 @@ export interface Exchange {
 export type Route = (exchange: Exchange) => boolean | Promise<boolean>;
 
 export interface RouterOptions {
-  clock: SandboxClock;
+  /** The service's clock (the sandbox's, moved or not): its answers are dated by it. */
+  clock: { now(): number };
   guard: DevelopmentGuard;
   publicUrl: string;
   maxBodyBytes: number;
@@ -77,7 +78,7 @@ export function createRouter(options: RouterOptions): (request: IncomingMessage,
       response.writeHead(204, cors).end();
       return;
     }
-    const raw = method === 'GET' || method === 'HEAD' ? new Uint8Array() : await readNodeBody(request, maxBodyBytes);
+    const raw = method === 'GET' || method === 'HEAD' ? new Uint8Array() : await readBody(request, maxBodyBytes);
     if (raw === 'too-large') {
       finish(413, { message: `the body is larger than ${maxBodyBytes} bytes` }, { Connection: 'close' });
       return;
@@ -87,8 +88,4 @@ export function createRouter(options: RouterOptions): (request: IncomingMessage,
     for (const route of routes) if (await route(exchange)) return;
     finish(404, { message: `no such path: ${url.pathname}` });
   };
-}
-
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  writeAnswer(response, jsonAnswer(status, body, headers));
 }
