@@ -2,7 +2,8 @@
  * The control API under /sandbox/v1/: what the payer, the bank, the network and time would do, on demand, for
  * tests, the demo, the dashboard and merchants. Answers are plain JSON with HTTP statuses (this API is the
  * sandbox's own, not the service's): 400 names the fields, 404 and 409 say what is missing or already
- * settled. Its routes over HTTP are routes.ts's; the event stream (/sandbox/v1/events) is http/event-stream.ts's.
+ * settled. What it shows of orders, refunds and the clock is views.ts's; its routes over HTTP are routes.ts's,
+ * and its event stream (/sandbox/v1/events) is events.ts's.
  */
 import {
   integer,
@@ -16,115 +17,20 @@ import {
   type RuleTable,
   type Violation,
 } from '../../core/index.js';
-import { SANDBOX_PATHS } from '../paths.js';
-import { LATEST_TIME, MINUTE, type SandboxClock } from '../world/clock.js';
-import { checkDeliveryFault, DELIVERY_FAULTS, TAMPER_FIELDS } from '../faults/delivery-faults.js';
-import { SANDBOX_EVENT_TYPES } from '../world/events.js';
-import { applyToOrder, applyToRefund, checkExpectation, EXPECTATION_TARGETS } from '../scenarios/expectations.js';
+import { checkDeliveryFault } from '../faults/delivery-faults.js';
 import { FAULT_KINDS, type FaultKind } from '../faults/service-faults.js';
-import type { Order, Refund } from '../world/orders.js';
+import { SANDBOX_PATHS } from '../paths.js';
+import { applyToOrder, applyToRefund, checkExpectation } from '../scenarios/expectations.js';
 import { FAILURES } from '../scenarios/test-values.js';
+import { LATEST_TIME, MINUTE } from '../world/clock.js';
+import type { Order } from '../world/orders.js';
 import type { SandboxWorld } from '../world/world.js';
+import { clockView, orderView, refundView, snapshot, vocabulary } from './views.js';
 
 export interface ControlAnswer {
   status: number;
   body: unknown;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** What the control API shows of an order. Account numbers are never kept, only their last four digits. */
-export function orderView(order: Order) {
-  return {
-    orderNo: order.orderNo,
-    reference: order.reference,
-    merchantId: order.merchantId,
-    payMethod: order.payMethod,
-    status: order.status,
-    amount: order.amount,
-    vat: order.vat,
-    country: order.country,
-    productName: order.productName,
-    createdAt: iso(order.createdAt),
-    expiresAt: iso(order.expiresAt),
-    updatedAt: iso(order.updatedAt),
-    nextAction: order.nextAction ?? null,
-    referenceCode: order.referenceCode ?? null,
-    sn: order.sn ?? null,
-    accountLast4: order.bank?.accountLast4 ?? null,
-    callbackUrl: order.callbackUrl ?? null,
-    failureCode: order.failureCode ?? null,
-    failureReason: order.failureReason ?? null,
-    codeAttempts: order.codeAttempts,
-    refundedTotal: order.refundedTotal,
-    /** How an expectation says it will end. */
-    plan: order.plan ? { ...order.plan, at: order.plan.at === undefined ? null : iso(order.plan.at) } : null,
-    /** What happened to it, oldest first. */
-    life: order.life.map((entry) => ({ ...entry, at: iso(entry.at) })),
-  };
-}
-
-export function refundView(refund: Refund) {
-  return {
-    reference: refund.reference,
-    originalReference: refund.originalReference,
-    orderNo: refund.orderNo,
-    originalOrderNo: refund.originalOrderNo,
-    merchantId: refund.merchantId,
-    country: refund.country,
-    amount: refund.amount,
-    refundWay: refund.refundWay,
-    orderStatus: refund.orderStatus,
-    errorCode: refund.errorCode ?? null,
-    errorMsg: refund.errorMsg ?? null,
-    createdAt: iso(refund.createdAt),
-    pendingAt: iso(refund.pendingAt),
-    settlesAt: iso(refund.settlesAt),
-    outcome: refund.outcome,
-    expectationId: refund.expectationId ?? null,
-    life: refund.life.map((entry) => ({ ...entry, at: iso(entry.at) })),
-  };
-}
-
-export function clockView(clock: SandboxClock) {
-  return { now: iso(clock.now()), nowMs: clock.now(), offsetMs: clock.offsetMs };
-}
-
-/** The words the dashboard and clients build their controls from: every table decided in one place. */
-export function vocabulary() {
-  return {
-    faultKinds: FAULT_KINDS,
-    deliveryFaults: DELIVERY_FAULTS,
-    tamperFields: Object.keys(TAMPER_FIELDS),
-    expectationTargets: EXPECTATION_TARGETS,
-    terminalStatuses: [...TERMINAL_PAYMENT_STATUSES],
-    eventTypes: SANDBOX_EVENT_TYPES,
-  };
-}
-
-/** Everything at once: GET /sandbox/v1/state, and the first event of every stream. */
-export function snapshot(state: SandboxWorld) {
-  return {
-    clock: clockView(state.clock),
-    merchants: [...state.merchants.values()].map((merchant) => ({
-      merchantId: merchant.merchantId,
-      name: merchant.name,
-      methods: merchant.methods,
-      available: merchant.available,
-      webhookUrl: merchant.webhookUrl ?? null,
-    })),
-    orders: state.book.list().map(orderView),
-    refunds: state.book.refunds().map(refundView),
-    messages: state.outbox.list(),
-    deliveries: state.dispatcher.deliveries(),
-    faults: state.faults.list(),
-    deliveryFaults: state.deliveryFaults.list(),
-    expectations: state.expectations.list(),
-    vocabulary: vocabulary(),
-  };
-}
-
-export type SandboxSnapshot = ReturnType<typeof snapshot>;
 
 const positiveMinutes: Format = (value, field) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 5_256_000) {
@@ -400,11 +306,6 @@ function ownersOf(state: SandboxWorld, merchantId: string | undefined): string[]
 function filterOf(query: URLSearchParams): { orderNo?: string } {
   const orderNo = query.get('orderNo');
   return orderNo ? { orderNo } : {};
-}
-
-/** The control routes that take this path, for 405's Allow (the event stream is http/event-stream.ts's). */
-export function controlMethods(pathname: string): string[] {
-  return ROUTES.filter((route) => matchPath(route.path, pathname) !== undefined).map((route) => route.method);
 }
 
 /** Answers a control call, or returns undefined when the path is not the control API's. */

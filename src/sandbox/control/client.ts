@@ -5,7 +5,7 @@
  */
 import { fillPath } from '../../core/index.js';
 import type { DeliveryAttempt, DeliveryView } from '../callbacks/dispatcher.js';
-import type { orderView, refundView, SandboxSnapshot } from './api.js';
+import type { orderView, refundView, SandboxSnapshot } from './views.js';
 import type { DeliveryFault, DeliveryFaultKind, TamperField } from '../faults/delivery-faults.js';
 import type { SandboxEvent, SandboxEventType } from '../world/events.js';
 import type { Expectation, ExpectationInput } from '../scenarios/expectations.js';

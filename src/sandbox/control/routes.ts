@@ -6,8 +6,8 @@
 import { parseJson, SERVICE_PATHS } from '../../core/index.js';
 import { decodeUtf8 } from '../../core/signing.js';
 import { handleControl } from './api.js';
+import { controlEvents } from './events.js';
 import { DASHBOARD_CSS, dashboardHtml, dashboardPolicy, dashboardScript } from '../dashboard/page.js';
-import { EventStreams } from '../http/event-stream.js';
 import { SANDBOX_PATHS } from '../paths.js';
 import type { Route } from '../http/router.js';
 import type { SandboxWorld } from '../world/world.js';
@@ -26,14 +26,14 @@ export interface ControlRoutes {
 }
 
 export function controlRoutes(world: SandboxWorld, options: { publicUrl: string; heartbeatMs: number }): ControlRoutes {
-  const streams = new EventStreams(world, options.heartbeatMs);
+  const events = controlEvents(world, options.heartbeatMs);
   const merchants = [...world.merchants.values()];
 
   const route: Route = async (exchange) => {
     const { request, response, method, url, path, raw, cors, started, log, finish } = exchange;
     if (url.pathname === SANDBOX_PATHS.events) {
       if (method !== 'GET') finish(405, { message: 'use GET' }, { ...cors, Allow: 'GET' });
-      else streams.serve(exchange);
+      else events.serve(exchange);
       return true;
     }
     if (url.pathname.startsWith('/sandbox/v1/')) {
@@ -76,5 +76,5 @@ export function controlRoutes(world: SandboxWorld, options: { publicUrl: string;
     return false;
   };
 
-  return { route, close: () => streams.close() };
+  return { route, close: () => events.close() };
 }

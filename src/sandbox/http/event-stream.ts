@@ -1,34 +1,30 @@
 /**
- * The event stream, GET /sandbox/v1/events (Server-Sent Events): a snapshot of the whole world first, then
- * every event as it is published (`?types=` keeps some), and a comment now and then so that proxies keep it
- * open. A reader that stops reading is let go; every stream ends when the sandbox closes.
+ * Server-Sent Events over node:http: a stream opens with its first event, then carries every event it is handed,
+ * and a comment now and then so that proxies keep it open. A reader that stops reading is let go; every stream
+ * ends when the sandbox closes. Which events a stream carries, and how they read, is its route's to say.
  */
 import type { ServerResponse } from 'node:http';
-import { snapshot } from '../control/api.js';
-import { formatServerSentEvent, SANDBOX_EVENT_TYPES, type SandboxEventType } from '../world/events.js';
 import type { Exchange } from './router.js';
-import type { SandboxWorld } from '../world/world.js';
 
 /** Bytes an event stream may fall behind by before its reader is let go. */
 const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
 
+/** An event as a stream carries it: its id, its type as the event's name, and the whole of it as the data. */
+export interface StreamEvent {
+  id: number;
+  type: string;
+}
+
+/** Hands each event to `send` until the function it returns is called (the reader went away). */
+export type Subscribe = (send: (event: StreamEvent) => void) => () => void;
+
 export class EventStreams {
   readonly #open = new Set<ServerResponse>();
 
-  constructor(
-    private readonly world: SandboxWorld,
-    private readonly heartbeatMs: number,
-  ) {}
+  constructor(private readonly heartbeatMs: number) {}
 
-  serve({ url, response, cors, log, path, finish }: Exchange): void {
-    const { world } = this;
-    const asked = url.searchParams.get('types');
-    const types = asked ? asked.split(',').map((type) => type.trim()) : undefined;
-    const unknown = types?.filter((type) => !Object.hasOwn(SANDBOX_EVENT_TYPES, type));
-    if (unknown && unknown.length > 0) {
-      return finish(400, { message: `types: ${unknown.join(', ')} is not an event type; they are ${Object.keys(SANDBOX_EVENT_TYPES).join(', ')}`, errors: [{ field: 'types', rule: 'enum', message: 'unknown event type' }] }, cors);
-    }
-    world.tick();
+  /** Answers the exchange with a stream: `first`, then whatever `subscribe` hands on. */
+  open({ response, cors, log, path }: Exchange, first: StreamEvent, subscribe: Subscribe): void {
     log(`GET ${path} 200 stream`);
     response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -38,11 +34,9 @@ export class EventStreams {
       ...cors,
     });
     response.write('retry: 2000\n\n');
-    response.write(formatServerSentEvent({ id: 0, type: 'snapshot', at: world.clock.now(), data: snapshot(world) }));
-    const wanted = (type: SandboxEventType) => !types || type === 'reset' || types.includes(type);
-    const unsubscribe = world.events.subscribe((event) => {
-      if (!wanted(event.type)) return;
-      // A reader that stopped reading is let go: it reconnects and gets a new snapshot.
+    response.write(formatServerSentEvent(first));
+    const unsubscribe = subscribe((event) => {
+      // A reader that stopped reading is let go: it reconnects and starts afresh.
       if (response.writableLength > MAX_STREAM_BACKLOG) response.destroy();
       else response.write(formatServerSentEvent(event));
     });
@@ -59,4 +53,9 @@ export class EventStreams {
   close(): void {
     for (const stream of this.#open) stream.end();
   }
+}
+
+/** One event in the text/event-stream format: its id, its type as the event name, its JSON on one line. */
+export function formatServerSentEvent(event: StreamEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }

@@ -1,7 +1,8 @@
 /**
  * What happens in a sandbox, as events: the dashboard draws from them, tests wait on them, and the data file
- * is written when one is published. Served as Server-Sent Events at /sandbox/v1/events (http/event-stream.ts): a
- * `snapshot` of everything first, then one event per change, each carrying the whole changed item.
+ * is written when one is published. Served as Server-Sent Events at /sandbox/v1/events (control/events.ts): a
+ * `snapshot` of everything first, then one event per change, each carrying the whole changed item (an order or
+ * a refund as the control API shows it).
  */
 
 /** Every event type, and what its `data` is. Decided here once; the dashboard and README follow it. */
@@ -40,7 +41,7 @@ export class EventHub {
 
   /**
    * Publishes an event. Its data is made only when someone listens (a stream, a test): a sandbox nobody watches
-   * does not build views of every order it changes.
+   * does not copy out every delivery and queue it changes.
    */
   publish(type: SandboxEventType, data: () => unknown): void {
     this.#id += 1;
@@ -70,9 +71,4 @@ export class EventHub {
   get subscribers(): number {
     return this.#listeners.size;
   }
-}
-
-/** One event in the text/event-stream format: its id, its type as the event name, its JSON on one line. */
-export function formatServerSentEvent(event: SandboxEvent): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }

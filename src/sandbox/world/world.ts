@@ -1,12 +1,12 @@
 /**
  * The sandbox's world: its merchants and test values, its clock, the orders and refunds, the messages sent to
  * payers, the callbacks and their deliveries, and what the control API queued (faults, delivery faults,
- * expectations), each change told as an event. No HTTP here: the routes of each job act on this.
+ * expectations), each change told as an event that carries what changed. No HTTP here, and no views: the
+ * routes of each job act on the world, and the control API says how what it keeps is shown.
  */
 import { CallbackDispatcher } from '../callbacks/dispatcher.js';
 import { SandboxClock } from './clock.js';
 import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from '../config.js';
-import { orderView, refundView } from '../control/api.js';
 import { DeliveryFaultQueue } from '../faults/delivery-faults.js';
 import { EventHub } from './events.js';
 import { ExpectationBook } from '../scenarios/expectations.js';
@@ -76,12 +76,12 @@ export function createWorld(options: WorldOptions): SandboxWorld {
     if (order.plan) expectations.done(order.plan.expectationId, `order ${order.orderNo} ended ${order.status}`);
     queueMicrotask(() => dispatcher.deliverDue());
   });
-  book.onUpdate((order) => events.publish('order', () => orderView(order)));
+  book.onUpdate((order) => events.publish('order', () => order));
   book.onRefund((refund) => {
     if (refund.expectationId && (refund.orderStatus === 'SUCCESS' || refund.orderStatus === 'FAIL')) {
       expectations.done(refund.expectationId, `refund ${refund.reference} ended ${refund.orderStatus}`);
     }
-    events.publish('refund', () => refundView(refund));
+    events.publish('refund', () => refund);
   });
   outbox.onSent((message) => events.publish('message', () => message));
   dispatcher.onChange((notifyId) => events.publish('delivery', () => dispatcher.delivery(notifyId)));
