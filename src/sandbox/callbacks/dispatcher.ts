@@ -1,60 +1,21 @@
 /**
  * Sends the callback of every status change, signed with scheme v2, and retries with backoff until the
- * merchant answers 2xx or 72 sandbox hours have passed since the first attempt. Every attempt is recorded,
- * with the signature sent and the merchant's answer. Delivery faults (faults/delivery-faults.ts) make attempts go
- * wrong on purpose; `resend` and `replay` send a logged callback again on request.
+ * merchant answers 2xx or 72 sandbox hours have passed since the first attempt. Every attempt is recorded
+ * (attempts.ts), with the signature sent and the merchant's answer. Delivery faults (faults/delivery-faults.ts)
+ * make attempts go wrong on purpose (requests.ts says how); `resend` and `replay` send a logged callback again
+ * on request.
  */
 import { CALLBACK_TYPE, canonicalJson, type CallbackBody } from '../../core/index.js';
-import { isLoopbackUrl } from '../../core/addresses.js';
-import { SIGNING_HEADERS } from '../../core/signing.js';
-import { signCallback } from '../signing.js';
-import { HOUR, MINUTE, type SandboxClock } from '../world/clock.js';
 import type { ResolvedMerchant } from '../config.js';
-import {
-  DELIVERY_FAULTS,
-  OUT_OF_ORDER_MAX_HOLD_MINUTES,
-  STALE_TIMESTAMP_MS,
-  TAMPER_FIELDS,
-  type DeliveryFault,
-  type DeliveryFaultKind,
-  type DeliveryFaultQueue,
-} from '../faults/delivery-faults.js';
+import { OUT_OF_ORDER_MAX_HOLD_MINUTES, type DeliveryFaultKind, type DeliveryFaultQueue } from '../faults/delivery-faults.js';
+import { HOUR, MINUTE, type SandboxClock } from '../world/clock.js';
 import type { Order } from '../world/orders.js';
+import { AttemptLog, post, unsendable, type AttemptTrigger, type DeliveryAttempt } from './attempts.js';
+import { faulty, replayed, signed, type Send } from './requests.js';
 
 /** Pause before each retry; the last one repeats until the 72 hours are over. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR];
 export const RETRY_WINDOW_MS = 72 * HOUR;
-/** How much of a merchant's answer the log keeps. */
-export const ANSWER_LOG_CHARS = 1_000;
-
-/** Why an attempt was made: the delivery itself (first or retry), or one made on purpose. */
-export type AttemptTrigger = 'delivery' | 'duplicate' | 'resend' | 'replay';
-
-export interface DeliveryAttempt {
-  /** Grows by one per attempt of this sandbox. */
-  id: number;
-  notifyId: string;
-  orderNo: string;
-  /** 1 for the first attempt of this notifyId, then 2, 3, … whatever the trigger. */
-  attempt: number;
-  trigger: AttemptTrigger;
-  /** The delivery fault this attempt met, if any. */
-  fault?: DeliveryFaultKind;
-  /** What the fault did, in words. */
-  note?: string;
-  /** Sandbox time of the attempt, milliseconds. */
-  at: number;
-  url: string | null;
-  headers: Record<string, string>;
-  /** The bytes sent. */
-  body: string;
-  /** The merchant's HTTP status, or null when there was no answer. */
-  status: number | null;
-  /** The start of the merchant's answer. */
-  answer?: string;
-  error?: string;
-  acknowledged: boolean;
-}
 
 export type DeliveryState = 'waiting' | 'sending' | 'held' | 'acknowledged' | 'abandoned' | 'omitted';
 
@@ -116,12 +77,10 @@ export interface CallbackDispatcherOptions {
   allowRemoteCallbacks?: boolean;
 }
 
-type Send = { headers: Record<string, string>; body: string; fault?: DeliveryFaultKind; note?: string };
-
 export class CallbackDispatcher {
   #deliveries: Delivery[] = [];
-  #attempts: DeliveryAttempt[] = [];
   #replays: PlannedReplay[] = [];
+  readonly #log: AttemptLog;
   readonly #sending = new Set<Promise<unknown>>();
   readonly #listeners: ((notifyId: string) => void)[] = [];
   readonly #clock: SandboxClock;
@@ -130,10 +89,10 @@ export class CallbackDispatcher {
   readonly #timeoutMs: number;
   readonly #allowRemote: boolean;
   #counter = 0;
-  #attemptCounter = 0;
 
   constructor(options: CallbackDispatcherOptions) {
     this.#clock = options.clock;
+    this.#log = new AttemptLog(options.clock);
     this.#merchant = options.merchant;
     this.#faults = options.faults;
     this.#timeoutMs = options.timeoutMs ?? 5_000;
@@ -189,9 +148,9 @@ export class CallbackDispatcher {
     if (due.length === 0) return;
     this.#replays = this.#replays.filter((replay) => replay.at > now);
     for (const replay of due) {
-      const original = this.#attempts.find((attempt) => attempt.id === replay.attemptId);
+      const original = this.#log.byId(replay.attemptId);
       const delivery = original && this.#find(original.notifyId);
-      if (original && delivery) this.#track(this.#replayOf(delivery, original, 'replay'));
+      if (original && delivery) this.#track(this.#send(delivery, 'replay', replayed(original)));
     }
   }
 
@@ -201,9 +160,7 @@ export class CallbackDispatcher {
   }
 
   attempts(filter: { orderNo?: string; notifyId?: string } = {}): DeliveryAttempt[] {
-    return this.#attempts.filter(
-      (attempt) => (filter.orderNo === undefined || attempt.orderNo === filter.orderNo) && (filter.notifyId === undefined || attempt.notifyId === filter.notifyId),
-    );
+    return this.#log.list(filter);
   }
 
   deliveries(filter: { orderNo?: string } = {}): DeliveryView[] {
@@ -220,7 +177,7 @@ export class CallbackDispatcher {
     const delivery = this.#find(notifyId);
     if (!delivery) return undefined;
     const merchant = this.#merchant(delivery.merchantId);
-    const send = merchant ? await this.#signed(delivery, merchant) : { headers: {}, body: delivery.body };
+    const send = merchant ? await signed(merchant, delivery.body) : { headers: {}, body: delivery.body };
     const record = await this.#track(this.#send(delivery, 'resend', send, merchant ? undefined : `merchant ${delivery.merchantId} is not configured`));
     if (record.acknowledged && delivery.state !== 'acknowledged') {
       delivery.state = 'acknowledged';
@@ -236,34 +193,34 @@ export class CallbackDispatcher {
   async replay(notifyId: string): Promise<DeliveryAttempt | null | undefined> {
     const delivery = this.#find(notifyId);
     if (!delivery) return undefined;
-    const original = this.#attempts.findLast((attempt) => attempt.notifyId === notifyId && Object.keys(attempt.headers).length > 0);
+    const original = this.#log.lastSent(notifyId);
     if (!original) return null;
-    return this.#track(this.#replayOf(delivery, original, 'replay'));
+    return this.#track(this.#send(delivery, 'replay', replayed(original)));
   }
 
   clear(): void {
     this.#deliveries = [];
-    this.#attempts = [];
+    this.#log.clear();
     this.#replays = [];
   }
 
   toData(): DispatcherData {
+    const { attempts, attemptCounter } = this.#log.toData();
     return {
       deliveries: this.#deliveries.map((delivery) => ({ ...delivery })),
-      attempts: this.#attempts,
+      attempts,
       replays: this.#replays,
       counter: this.#counter,
-      attemptCounter: this.#attemptCounter,
+      attemptCounter,
     };
   }
 
   restore(data: DispatcherData): void {
     // An attempt cut short by the stop is made again.
     this.#deliveries = data.deliveries.map((delivery) => (delivery.state === 'sending' ? { ...delivery, state: 'waiting' } : { ...delivery }));
-    this.#attempts = [...data.attempts];
+    this.#log.restore(data);
     this.#replays = [...data.replays];
     this.#counter = data.counter;
-    this.#attemptCounter = data.attemptCounter;
   }
 
   #find(notifyId: string): Delivery | undefined {
@@ -300,43 +257,20 @@ export class CallbackDispatcher {
     delivery.nextAttemptAt = this.#clock.now();
   }
 
-  /** Records an attempt that sent nothing, and why. */
-  #unsent(delivery: Delivery, error: string, fault?: DeliveryFaultKind): DeliveryAttempt {
-    delivery.attempts += 1;
-    this.#attemptCounter += 1;
-    const record: DeliveryAttempt = {
-      id: this.#attemptCounter,
-      notifyId: delivery.notifyId,
-      orderNo: delivery.orderNo,
-      attempt: delivery.attempts,
-      trigger: 'delivery',
-      ...(fault ? { fault } : {}),
-      at: this.#clock.now(),
-      url: delivery.url ?? null,
-      headers: {},
-      body: delivery.body,
-      status: null,
-      error,
-      acknowledged: false,
-    };
-    this.#attempts.push(record);
-    return record;
-  }
-
   async #attempt(delivery: Delivery): Promise<void> {
     delivery.state = 'sending';
     delivery.tries += 1;
     delivery.firstAttemptAt ??= this.#clock.now();
     const merchant = this.#merchant(delivery.merchantId);
     const stop = (state: DeliveryState, error: string, fault?: DeliveryFaultKind) => {
-      this.#unsent(delivery, error, fault);
+      // An attempt that sent nothing is recorded all the same, with why.
+      delivery.attempts += 1;
+      this.#log.record(delivery, 'delivery', { headers: {}, body: delivery.body, ...(fault ? { fault } : {}) }, error);
       delivery.state = state;
       this.#changed(delivery);
     };
-    if (!delivery.url) return stop('abandoned', 'the order has no callbackUrl and the merchant no webhook URL');
-    if (!this.#allowRemote && !isLoopbackUrl(delivery.url)) {
-      return stop('abandoned', 'not sent: the callback URL is not on this machine (start the sandbox with --allow-remote-callbacks to allow it)');
-    }
+    const refused = unsendable(delivery.url, this.#allowRemote);
+    if (refused) return stop('abandoned', refused);
     if (!merchant) return stop('abandoned', `not sent: merchant ${delivery.merchantId} is not configured any more`);
 
     const fault = delivery.released ? undefined : this.#faults?.take(delivery);
@@ -351,10 +285,10 @@ export class CallbackDispatcher {
       return;
     }
 
-    const record = await this.#send(delivery, 'delivery', await this.#faulty(delivery, merchant, fault));
+    const record = await this.#send(delivery, 'delivery', await faulty(merchant, delivery.body, fault));
     // Whatever was held back goes now, after this one.
     for (const held of this.#deliveries) if (held.state === 'held' && held !== delivery) this.#release(held);
-    if (fault?.kind === 'duplicate') await this.#send(delivery, 'duplicate', await this.#signed(delivery, merchant));
+    if (fault?.kind === 'duplicate') await this.#send(delivery, 'duplicate', await signed(merchant, delivery.body));
     if (fault?.kind === 'replay') this.#replays.push({ attemptId: record.id, at: this.#clock.now() + (fault.afterMinutes ?? 0) * MINUTE });
 
     if (record.acknowledged) {
@@ -373,110 +307,13 @@ export class CallbackDispatcher {
     if (this.#deliveries.some((item) => item.state === 'waiting' && item.nextAttemptAt <= this.#clock.now())) this.deliverDue();
   }
 
-  async #signed(delivery: Delivery, merchant: ResolvedMerchant, timestamp = String(Date.now()), body = delivery.body): Promise<Send> {
-    return {
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        [SIGNING_HEADERS.authorization]: await signCallback(timestamp, body, merchant.privateKey),
-        [SIGNING_HEADERS.merchantId]: merchant.merchantId,
-        [SIGNING_HEADERS.timestamp]: timestamp,
-      },
-    };
-  }
-
-  /** What an attempt that met `fault` sends. RequestTimestamp is real time: the merchant checks it against its own clock. */
-  async #faulty(delivery: Delivery, merchant: ResolvedMerchant, fault: DeliveryFault | undefined): Promise<Send> {
-    switch (fault?.kind) {
-      case 'badSignature': {
-        const send = await this.#signed(delivery, merchant);
-        const signature = send.headers['Authorization'] as string;
-        const last = signature.at(-1) as string;
-        send.headers['Authorization'] = `${signature.slice(0, -1)}${((parseInt(last, 16) + 1) % 16).toString(16)}`;
-        return { ...send, fault: 'badSignature', note: 'the last hex digit of the signature was changed' };
-      }
-      case 'tamper': {
-        const send = await this.#signed(delivery, merchant);
-        const field = fault.field ?? 'amount.total';
-        const body = JSON.parse(delivery.body) as Record<string, unknown>;
-        const before = field === 'amount.total' ? (body['amount'] as { total: unknown }).total : body[field];
-        TAMPER_FIELDS[field](body);
-        const after = field === 'amount.total' ? (body['amount'] as { total: unknown }).total : body[field];
-        return { ...send, body: canonicalJson(body), fault: 'tamper', note: `${field} changed from ${String(before)} to ${String(after)} after signing` };
-      }
-      case 'staleTimestamp':
-        return { ...(await this.#signed(delivery, merchant, String(Date.now() - STALE_TIMESTAMP_MS))), fault: 'staleTimestamp', note: 'RequestTimestamp is an hour old' };
-      case 'invalidBody': {
-        const { status: _status, ...rest } = JSON.parse(delivery.body) as Record<string, unknown>;
-        const send = await this.#signed(delivery, merchant, String(Date.now()), canonicalJson(rest));
-        return { ...send, fault: 'invalidBody', note: 'signed without status, which the specification requires' };
-      }
-      case 'duplicate':
-      case 'replay':
-        return { ...(await this.#signed(delivery, merchant)), fault: fault.kind, note: DELIVERY_FAULTS[fault.kind].does };
-      default:
-        return this.#signed(delivery, merchant);
-    }
-  }
-
-  #replayOf(delivery: Delivery, original: DeliveryAttempt, trigger: AttemptTrigger): Promise<DeliveryAttempt> {
-    return this.#send(delivery, trigger, {
-      headers: { ...original.headers },
-      body: original.body,
-      fault: 'replay',
-      note: `the bytes and headers of attempt ${original.attempt}, sent again as they were`,
-    });
-  }
-
-  /** Posts one attempt and records it with the merchant's answer. */
+  /** Posts one attempt, unless it may not be sent, and records it with the merchant's answer. */
   async #send(delivery: Delivery, trigger: AttemptTrigger, send: Send, refusal?: string): Promise<DeliveryAttempt> {
     delivery.attempts += 1;
-    this.#attemptCounter += 1;
-    const record: DeliveryAttempt = {
-      id: this.#attemptCounter,
-      notifyId: delivery.notifyId,
-      orderNo: delivery.orderNo,
-      attempt: delivery.attempts,
-      trigger,
-      ...(send.fault ? { fault: send.fault } : {}),
-      ...(send.note ? { note: send.note } : {}),
-      at: this.#clock.now(),
-      url: delivery.url ?? null,
-      headers: send.headers,
-      body: send.body,
-      status: null,
-      acknowledged: false,
-    };
-    this.#attempts.push(record);
-    const url = delivery.url;
-    const blocked =
-      refusal ??
-      (!url
-        ? 'the order has no callbackUrl and the merchant no webhook URL'
-        : !this.#allowRemote && !isLoopbackUrl(url)
-          ? 'not sent: the callback URL is not on this machine (start the sandbox with --allow-remote-callbacks to allow it)'
-          : undefined);
-    if (blocked || !url) {
-      record.error = blocked ?? 'no URL';
-      this.#changed(delivery);
-      return record;
-    }
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: send.headers,
-        body: send.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
-      record.status = response.status;
-      const answer = await response.text().catch(() => '');
-      if (answer) record.answer = answer.slice(0, ANSWER_LOG_CHARS);
-      record.acknowledged = response.status >= 200 && response.status < 300;
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      record.error = cause?.code ?? (error instanceof Error ? error.name : 'failed');
-    }
+    const record = this.#log.record(delivery, trigger, send);
+    const blocked = refusal ?? unsendable(delivery.url, this.#allowRemote);
+    if (blocked || !delivery.url) record.error = blocked ?? 'no URL';
+    else await post(record, delivery.url, this.#timeoutMs);
     this.#changed(delivery);
     return record;
   }

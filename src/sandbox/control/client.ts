@@ -4,7 +4,8 @@
  * the sandbox through it. Published as `svc-checkout/sandbox/control`.
  */
 import { fillPath } from '../../core/index.js';
-import type { DeliveryAttempt, DeliveryView } from '../callbacks/dispatcher.js';
+import type { DeliveryAttempt } from '../callbacks/attempts.js';
+import type { DeliveryView } from '../callbacks/dispatcher.js';
 import type { orderView, refundView, SandboxSnapshot } from './views.js';
 import type { DeliveryFault, DeliveryFaultKind, TamperField } from '../faults/delivery-faults.js';
 import type { SandboxEvent, SandboxEventType } from '../world/events.js';
