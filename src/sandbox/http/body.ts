@@ -21,7 +21,7 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Uint8
     };
     request.on('data', take);
     request.once('end', () => resolve(Buffer.concat(received, length)));
-    request.once('error', reject);
+    request.on('error', reject);
     // A promise settles once: after the end, this changes nothing; before it, the client went away mid-body.
     request.once('close', () => reject(new Error('the request was closed before its body ended')));
   });
