@@ -7,9 +7,9 @@
 import { CHECKOUT_TOKEN_HEADER, formatMinorUnits, parseCheckoutToken } from '../src/core/index.js';
 import '../src/element/index.js';
 import type { SvcCheckout } from '../src/element/index.js';
-import { SandboxControl } from '../src/sandbox/control-client.js';
+import { SandboxControl } from '../src/sandbox/control/client.js';
 import { SANDBOX_PATHS } from '../src/sandbox/paths.js';
-import type { FaultKind } from '../src/sandbox/faults.js';
+import type { FaultKind } from '../src/sandbox/faults/service-faults.js';
 import { describeCallback, describeEvent, matchesFilter, type LogLine } from './log-lines.js';
 import { DEMO_DEFAULT_EXPIRE_AT, DEMO_FAULTS_PATH, DEMO_ORDERS_PATH, type DemoOrder, type HeldFault } from './orders.js';
 

@@ -5,7 +5,7 @@
  * the kit's `fetch` option, so that the create and nothing else meets it.
  */
 import { SERVICE_PATHS } from '../src/core/index.js';
-import { ConsumableQueue } from '../src/sandbox/consumable-queue.js';
+import { ConsumableQueue } from '../src/sandbox/world/consumable-queue.js';
 import { FAULT_KINDS, SandboxControl, type FaultKind } from '../src/sandbox/index.js';
 import type { HeldFault } from './orders.js';
 

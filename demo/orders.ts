@@ -4,7 +4,7 @@
  * plugin (which issues the tokens) and the page.
  */
 import { LIMITS } from '../src/core/rules.js';
-import type { FaultKind } from '../src/sandbox/faults.js';
+import type { FaultKind } from '../src/sandbox/faults/service-faults.js';
 import type { CheckoutOrder } from '../src/server/tokens/tokens.js';
 
 /** `POST` `{reference?, expireAt?}`: a checkout token for that order of this visitor, or for a new one. */

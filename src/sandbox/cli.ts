@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../core/index.js';
 import { SandboxConfigError } from './config.js';
-import { DataFileError } from './persistence.js';
-import { parseSandboxFile } from './scenario-file.js';
+import { DataFileError } from './world/persistence.js';
+import { parseSandboxFile } from './scenarios/scenario-file.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './server.js';
 import { DEFAULT_MERCHANT } from './config.js';
 

@@ -37,7 +37,7 @@ export class SandboxConfigError extends Error {
   override readonly name = 'SandboxConfigError';
   constructor(
     message: string,
-    /** Where in a file the problem is, as keys and indexes (scenario-file.ts turns it into a line). */
+    /** Where in a file the problem is, as keys and indexes (scenarios/scenario-file.ts turns it into a line). */
     readonly path: readonly (string | number)[] = [],
   ) {
     super(message);

@@ -1,21 +1,21 @@
 /**
- * `createSandbox`: the sandbox started in-process, its parts wired by job. The world (world.ts) keeps what the
- * service knows; the routes answer for it: the service's API (service-routes.ts, with fault-injection.ts), the
- * 3-D Secure check (three-ds-routes.ts), and the control API, event stream and dashboard (control-routes.ts),
- * each asked in turn by the router (router.ts) behind one node:http server (http-server.ts).
+ * `createSandbox`: the sandbox started in-process, its parts wired by job. The world (world/) keeps what the
+ * service knows; the routes answer for it: the service's API (service/, with its fault injection), the 3-D
+ * Secure check (three-ds/), and the control API, event stream and dashboard (control/routes.ts), each asked in
+ * turn by the router (http/router.ts) behind one node:http server (http/node-server.ts).
  */
-import type { SandboxClock } from './clock.js';
+import type { SandboxClock } from './world/clock.js';
 import type { ResolvedMerchant, SandboxMerchant } from './config.js';
-import { controlRoutes } from './control-routes.js';
-import { HeldCalls } from './fault-injection.js';
-import { DevelopmentGuard } from './guard.js';
-import { startHttpServer } from './http-server.js';
-import { DataFileWriter, readDataFile } from './persistence.js';
-import { createRouter } from './router.js';
-import type { ScenariosInput } from './scenario-file.js';
-import { serviceRoutes } from './service-routes.js';
-import { threeDsRoutes } from './three-ds-routes.js';
-import { createWorld, restoreWorld, worldData } from './world.js';
+import { controlRoutes } from './control/routes.js';
+import { HeldCalls } from './service/fault-injection.js';
+import { DevelopmentGuard } from './http/guard.js';
+import { startHttpServer } from './http/node-server.js';
+import { DataFileWriter, readDataFile } from './world/persistence.js';
+import { createRouter } from './http/router.js';
+import type { ScenariosInput } from './scenarios/scenario-file.js';
+import { serviceRoutes } from './service/routes.js';
+import { threeDsRoutes } from './three-ds/routes.js';
+import { createWorld, restoreWorld, worldData } from './world/world.js';
 
 export interface SandboxOptions {
   /** Default 0: any free port (the CLI's default is 4010). */

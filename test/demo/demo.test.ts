@@ -84,7 +84,7 @@ describe('the demo page', () => {
 
 describe('a checkout of our own on the headless session', () => {
   it('pays with each method through a plain DOM page, with no Lit on it', async () => {
-    const { SandboxControl } = await import('../../src/sandbox/control-client.js');
+    const { SandboxControl } = await import('../../src/sandbox/control/client.js');
     const sandbox = new SandboxControl(origin);
     const open = async () => {
       await page.goto(`${origin}/demo/custom-ui.html`, { waitUntil: 'load' });
@@ -218,7 +218,7 @@ describe('the demo page as a QA tool', () => {
   }, 30_000);
 
   it('lists the faults waiting, the next-create-only ones too, clears them, and spends a next-create fault on the create', async () => {
-    const { SandboxControl } = await import('../../src/sandbox/control-client.js');
+    const { SandboxControl } = await import('../../src/sandbox/control/client.js');
     const sandbox = new SandboxControl(origin);
     await open();
     await until('the empty list', async () => (await faultItems()).join() === 'none: None: every call goes through.');
@@ -251,7 +251,7 @@ describe('the demo page as a QA tool', () => {
   }, 30_000);
 
   it("sets an order's expiry through the shop's server: the new token carries it to the element, the kit and the service", async () => {
-    const { SandboxControl } = await import('../../src/sandbox/control-client.js');
+    const { SandboxControl } = await import('../../src/sandbox/control/client.js');
     const sandbox = new SandboxControl(origin);
     await open();
     const reference = await newOrder(7);

@@ -28,7 +28,7 @@ import {
 } from '../../src/core/index.js';
 import { signRequest } from '../../src/server/index.js';
 import { createSandbox, DEFAULT_MERCHANT, DELIVERY_FAULT_KINDS, FAULT_KINDS, type Sandbox, type SandboxMerchant } from '../../src/sandbox/index.js';
-import { EXPECTATION_FIELDS } from '../../src/sandbox/expectations.js';
+import { EXPECTATION_FIELDS } from '../../src/sandbox/scenarios/expectations.js';
 import { bankAccountRequest, posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';
 import { ACCEPTS, candidates, fieldPaths, isAbsent, shapeNamed, withField, wrongType } from './requests.js';

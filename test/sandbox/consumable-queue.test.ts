@@ -1,10 +1,10 @@
 // The one queue behind service faults, delivery faults and expectations (consumable-queue.ts): oldest first,
 // spent as its owner says, ids that never repeat across a restart, copies out, a listener per change.
 import { describe, expect, it } from 'vitest';
-import { SandboxClock } from '../../src/sandbox/clock.js';
-import { DeliveryFaultQueue } from '../../src/sandbox/delivery-faults.js';
-import { ExpectationBook } from '../../src/sandbox/expectations.js';
-import { FaultQueue } from '../../src/sandbox/faults.js';
+import { SandboxClock } from '../../src/sandbox/world/clock.js';
+import { DeliveryFaultQueue } from '../../src/sandbox/faults/delivery-faults.js';
+import { ExpectationBook } from '../../src/sandbox/scenarios/expectations.js';
+import { FaultQueue } from '../../src/sandbox/faults/service-faults.js';
 
 describe('a consumable queue', () => {
   it('meets the oldest item first and lets it go once its count is spent', () => {

@@ -3,7 +3,7 @@
 // notifyId), and a logged callback can be sent again on request.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS } from '../../src/core/index.js';
-import type { SandboxDeliveryFaultInput, SandboxDeliveryView } from '../../src/sandbox/control-client.js';
+import type { SandboxDeliveryFaultInput, SandboxDeliveryView } from '../../src/sandbox/control/client.js';
 import { DELIVERY_FAULT_KINDS, type Sandbox } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { eventually, wire, type Wired } from '../support/sandbox-fixture.js';

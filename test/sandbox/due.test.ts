@@ -3,9 +3,9 @@
 // the order they fell due, however many orders ended before.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SandboxClock, MINUTE } from '../../src/sandbox/clock.js';
-import { DueQueue } from '../../src/sandbox/due-queue.js';
-import { OrderBook, type Order } from '../../src/sandbox/orders.js';
+import { SandboxClock, MINUTE } from '../../src/sandbox/world/clock.js';
+import { DueQueue } from '../../src/sandbox/world/due-queue.js';
+import { OrderBook, type Order } from '../../src/sandbox/world/orders.js';
 
 describe('DueQueue', () => {
   it('gives what is due, earliest first, ties in the order queued, and nothing before its time', () => {

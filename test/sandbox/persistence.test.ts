@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/server/index.js';
 import { createSandbox, DataFileError, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
-import { writeFileAtomically } from '../../src/sandbox/persistence.js';
+import { writeFileAtomically } from '../../src/sandbox/world/persistence.js';
 import { posRequest, referenceCodeRequest } from '../core/fixtures.js';
 import { listen } from '../support/fake-service.js';
 import { eventually } from '../support/sandbox-fixture.js';

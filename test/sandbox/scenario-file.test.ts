@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/server/index.js';
 import { createSandbox, DEFAULT_SCENARIOS, parseSandboxFile, SandboxConfigError, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
-import { parseLocatedJson } from '../../src/sandbox/json-locations.js';
+import { parseLocatedJson } from '../../src/sandbox/scenarios/json-locations.js';
 import { bankAccountRequest, posRequest } from '../core/fixtures.js';
 
 let sandbox: Sandbox | undefined;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillPath } from '../../src/core/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_PATHS } from '../../src/sandbox/paths.js';
-import { threeDsLanguage } from '../../src/sandbox/three-ds.js';
+import { threeDsLanguage } from '../../src/sandbox/three-ds/page.js';
 import { ServiceClient } from '../../src/server/index.js';
 import { bankAccountRequest } from '../core/fixtures.js';
 

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER } from '../../src/core/index.js';
 import { initShop, shopNameOf } from '../../src/scaffold/init.js';
-import { SandboxControl } from '../../src/sandbox/control-client.js';
+import { SandboxControl } from '../../src/sandbox/control/client.js';
 import { npmInstall, packedTarball } from '../support/tarball.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';

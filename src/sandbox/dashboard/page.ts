@@ -1,10 +1,13 @@
 /**
  * The dashboard's files: a page with no value of its own in it (everything it shows arrives through the event
- * stream and is put on the page as text), its stylesheet, and its script (app.ts), each served at its own path
- * so that the page runs under a policy that allows no inline script or style at all.
+ * stream and is put on the page as text), its stylesheet, and its script (app.ts and its parts), each served at
+ * its own path so that the page runs under a policy that allows no inline script or style at all.
  */
-import { framingSources } from '../guard.js';
+import { framingSources } from '../http/guard.js';
 import { dashboardApp } from './app.js';
+import { dashboardControls } from './controls.js';
+import { dashboardElements } from './elements.js';
+import { dashboardSections } from './sections.js';
 
 /** Only the dashboard's own script, styles and API; framed only by this machine's pages. */
 export function dashboardPolicy(publicUrl: string): string {
@@ -92,7 +95,11 @@ ol.life { margin: .25rem 0; padding-inline-start: 1.25rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
-/** The script, as one self-contained function (app.ts) called with the page's window and document. */
+/**
+ * The script: the app given its parts, each one self-contained function written out as its source text (app.ts),
+ * then run with the page's window and document.
+ */
 export function dashboardScript(): string {
-  return `"use strict";\n(${dashboardApp.toString()})(window, document);\n`;
+  const parts = `{ elements: ${dashboardElements.toString()}, sections: ${dashboardSections.toString()}, controls: ${dashboardControls.toString()} }`;
+  return `"use strict";\n(${dashboardApp.toString()})(${parts})(window, document);\n`;
 }

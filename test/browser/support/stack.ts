@@ -4,7 +4,7 @@
  */
 import { executeServerCommand } from '@web/test-runner-commands';
 import { CHECKOUT_TOKEN_HEADER } from '../../../src/core/index.js';
-import { SandboxControl } from '../../../src/sandbox/control-client.js';
+import { SandboxControl } from '../../../src/sandbox/control/client.js';
 import type { CheckoutOrder } from '../../../src/server/tokens/tokens.js';
 
 /** The order every test's shop sells, unless the test says otherwise. */
