@@ -14,10 +14,10 @@ import { isLiveAddressAllowed, isLoopbackHost, isLoopbackUrl } from '../core/add
 import { MemoryCallbackStore, type CallbackStore } from './callback-store.js';
 import { callbackReceiver, handOver, type CallbackEvent } from './callbacks.js';
 import { rememberedLocalOrigin } from './client-address.js';
-import { ElementFiles, type ElementScript } from './element-files.js';
+import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { listened, requestChannel, traceRequest, traceStreamRequest, type RequestTrace } from './diagnostics.js';
 import { healthAnswer } from './health.js';
-import { framePreflight, frameReadable, withFrameCallHeaders } from './frame-calls.js';
+import { framePreflight, frameReadable, withFrameCallHeaders } from './element/frame-calls.js';
 import {
   errorMessage,
   logValue,
@@ -44,7 +44,7 @@ import {
   type ReconciliationStore,
   type SweepReport,
 } from './reconciliation.js';
-import { returnPage } from './return-page.js';
+import { returnPage } from './element/return-page.js';
 import { requestScopedIo } from './runtime.js';
 import { issueCheckoutToken, type CheckoutOrder, type IssueCheckoutTokenOptions } from './tokens.js';
 import { count, ServiceClient, ServiceConfigError, type ServiceClientOptions } from './service-client.js';
@@ -59,7 +59,7 @@ import { receiveTimings } from './timings.js';
 export { OrderRejection } from './payments.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource, OpenClient } from './payments.js';
 export type { CallbackEvent } from './callbacks.js';
-export type { ElementScript, ElementTagOptions } from './element-files.js';
+export type { ElementScript, ElementTagOptions } from './element/element-files.js';
 
 export interface MerchantHandlerOptions extends ServiceClientOptions {
   /** A path prefix the handler is mounted under (e.g. `/checkout`); requests outside it get 404. */

@@ -11,8 +11,8 @@
  * elsewhere (an edge runtime) the routes answer 404 and the script's integrity cannot be given: serve dist/cdn as
  * the platform's static files there, and set the element's `endpoint`.
  */
-import { FRAME_PAGE } from '../core/paths.js';
-import { nodeCrypto, nodeFs } from './runtime.js';
+import { FRAME_PAGE } from '../../core/paths.js';
+import { nodeCrypto, nodeFs } from '../runtime.js';
 
 /** The entry's file name: the address a page loads, and the one every chunk imports back. */
 export const ELEMENT_ENTRY = 'svc-checkout.js';
@@ -68,12 +68,12 @@ function framePolicy(body: Uint8Array, kitOrigin: string, ancestors: readonly st
 }
 
 /**
- * Where the files are: the folder beside the kit's own (dist/server -> dist/cdn). None where the kit's module has no
+ * Where the files are: the folder beside the kit's own (dist/server/element -> dist/cdn). None where the kit's module has no
  * address of its own (bundled for an edge runtime, which has no files to read either).
  */
 function defaultFolder(): URL | undefined {
   try {
-    return new URL('../cdn/', import.meta.url);
+    return new URL('../../cdn/', import.meta.url);
   } catch {
     return undefined;
   }
