@@ -1,6 +1,6 @@
 // Lighthouse on the whole-shop example (examples/shop/server.mjs beside a sandbox), as a payer's phone sees it:
 // npm's lighthouse driving Debian's Chromium (CHROME_PATH, else /usr/bin/chromium), mobile, its simulated slow 4G.
-// Not in npm test: a run takes a minute or more and its score moves from run to run.
+// Not in npm test: three runs of each page take about four and a half minutes, and a score moves from run to run.
 //
 // The shop's page as the kit writes it: the performance score, what "Enable text compression" would still save
 // (nothing, now that the kit serves the element's files compressed), the render-blocking requests, the layout shift,
@@ -19,12 +19,12 @@ import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { start, stop } from './kit-overhead.mjs';
-import { median } from './stats.mjs';
 
-// Lighthouse 12.2 (the last that installs from this lock on Node 20) reads Chromium's traces with a trace engine older
-// than Debian's Chromium: frames reported without `chrome_frame_reporter` throw, and the render-blocking and
-// layout-shift audits fail with "Cannot read properties of undefined (reading 'frame_sequence')". Those frames are
-// passed over as it loads (they only correct the timestamps of screenshots).
+// Lighthouse is pinned at 12.2.3: 13 wants Node 22, and npm ci was seen to refuse locks made with 12.3 to 13.4. Its
+// trace engine is older than Debian's Chromium: frames reported without `chrome_frame_reporter` throw, and the
+// render-blocking and layout-shift audits fail with "Cannot read properties of undefined (reading 'frame_sequence')".
+// Those frames are passed over as it loads (they only correct the timestamps of screenshots); if the engine's text
+// ever differs, the audits fail again and this section says so rather than reading "nothing found".
 const TRACE_ENGINE_FIX = `export async function load(url, context, next) {
   const loaded = await next(url, context);
   if (!url.endsWith('/trace_engine/models/trace/handlers/ScreenshotsHandler.js')) return loaded;
