@@ -2,11 +2,11 @@
 // type in, the isolated frame against the element's own form (isolated="false"), in headless Chromium on loopback.
 // Each page in a new browser context with its cache disabled: the bank account form's chunk comes over the network
 // in both, the frame's page too when isolated. The frame's page is served by the kit's own code
-// (dist/server/element-files.js), with its headers.
+// (dist/server/element/element-files.js), with its headers.
 import { createServer } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
-import { ElementFiles } from '../dist/server/element-files.js';
+import { ElementFiles } from '../dist/server/element/element-files.js';
 import { issueCheckoutToken } from '../dist/server/index.js';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { BROWSER_OPTIONS, load } from './startup.mjs';

@@ -3,6 +3,8 @@
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/isolated.mjs      Bank account chosen to a field to type in: the isolated frame against the inline form
+//   bench/lighthouse.mjs    Lighthouse on examples/shop, mobile: score, text compression, render-blocking requests,
+//                           layout shift, and the placeholder's stylesheet blocking against not
 //   bench/polling.mjs       the element's poller over a 30-minute wait on the sandbox clock
 //   bench/stream.mjs        the status stream: callback-to-payer latency, queries in a 30-minute wait, open streams
 //   bench/kit-overhead.mjs  status and create through the merchant kit against a bare forwarder (bench/forwarder.mjs),
@@ -15,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { measureChannels } from './channels.mjs';
 import { measureIsolated } from './isolated.mjs';
 import { measureKitOverhead } from './kit-overhead.mjs';
+import { measureLighthouse } from './lighthouse.mjs';
 import { measureMicro } from './micro.mjs';
 import { measurePolling } from './polling.mjs';
 import { measureSize } from './size.mjs';
@@ -47,6 +50,7 @@ await section('Size', async () => {
 });
 await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
 await section('Isolated fields: the bank account details in their frame', () => measureIsolated(row, note));
+await section('Lighthouse: the whole-shop example on a phone', () => measureLighthouse(row, note));
 let polling;
 await section('Polling cost', async () => {
   polling = await measurePolling(row, note);

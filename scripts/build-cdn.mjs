@@ -11,6 +11,7 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { buildCdn, buildFrame, FRAME_FILE } from './cdn-build.mjs';
+import { precompress } from './precompress.mjs';
 
 const outdir = 'dist/cdn';
 // Written into the folder being built (scripts/build.mjs), which then becomes dist/; named as in dist/.
@@ -29,5 +30,8 @@ console.log(`${outdir}/${FRAME_FILE}: ${frame.html.length} bytes, ${brotliCompre
 // What holds the element's place until its script has run: CSS of the page (svc-checkout:not(:defined)), not of the
 // element, so none of it is in the first frame.
 await copyFile('src/element/svc-checkout.css', `${writeDir}/svc-checkout.css`);
+// Last, once every file is there: each text file's brotli and gzip copies beside it, which the kit sends as they are.
+const copies = await precompress(writeDir);
+console.log(`${outdir}: ${copies.length} compressed copies (.br, .gz) beside its files`);
 await mkdir('build', { recursive: true });
 await writeFile('build/cdn.meta.json', JSON.stringify(meta, null, 2));

@@ -171,7 +171,7 @@ export const FRAME_FILE = 'svc-checkout-frame.html';
  * The isolated frame's page: its template with its styles and its one script inline (src/isolated-fields). A classic
  * script, not a module: a document of an opaque origin would fetch a module in CORS mode, and inline it costs no
  * second request; the kit's Content-Security-Policy names the script and the styles by their hashes
- * (src/server/element-files.ts). Nothing of the element is in it, nor of it in the element's files.
+ * (src/server/element/element-files.ts). Nothing of the element is in it, nor of it in the element's files.
  */
 export async function buildFrame() {
   const bundle = await rollup({

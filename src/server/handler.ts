@@ -15,13 +15,13 @@ import { callbackReceiver } from './callbacks/receiver.js';
 import { handOver, type CallbackEvent, type HandOverOptions } from './callbacks/hand-over.js';
 import { kitCheckouts, type OpenCheckoutOptions, type OpenedCheckout } from './checkouts/open.js';
 import { resolveHandlerConfig, type MerchantHandlerOptions } from './config/handler.js';
-import { ElementFiles, type ElementScript } from './element-files.js';
+import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { errorMessage, logValue, NODE_FAST_PATH, problemAnswer, type KitRequest } from './http/http.js';
 import { healthAnswer } from './observability/health.js';
 import { receiveTimings } from './observability/timings.js';
 import { paymentRoutes } from './payments/routes.js';
 import { Reconciler, type SweepReport } from './reconciliation/reconciler.js';
-import { returnPage } from './return-page.js';
+import { returnPage } from './element/return-page.js';
 import { elementCalls, nodeFastPath } from './routes/element-calls.js';
 import { webHandler } from './routes/web.js';
 import { rememberedLocalOrigin } from './runtime/client-address.js';
@@ -38,7 +38,7 @@ export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, MerchantHandl
 export type { OpenClient } from './payments/status.js';
 export type { CallbackEvent } from './callbacks/hand-over.js';
 export type { OpenCheckoutOptions, OpenedCheckout } from './checkouts/open.js';
-export type { ElementScript, ElementTagOptions } from './element-files.js';
+export type { ElementScript, ElementTagOptions } from './element/element-files.js';
 
 export interface MerchantHandler {
   (request: Request): Promise<Response>;

@@ -5,7 +5,7 @@
  * takes a request view and the body's bytes and writes the answer with no Web Request or Response made.
  */
 import { isPayMethod, isPlainObject } from '../../core/index.js';
-import { withFrameCallHeaders } from '../frame-calls.js';
+import { withFrameCallHeaders } from '../element/frame-calls.js';
 import { withJson, type Answer, type KitRequest, type NodeFastPath } from '../http/http.js';
 import { listened, requestChannel, traceRequest, type RequestTrace } from '../observability/channels.js';
 import type { Route } from '../payments/context.js';

@@ -5,7 +5,7 @@
  * and answered 500, readable by the isolated frame when it was its call.
  */
 import type { MerchantOperation } from '../../core/index.js';
-import { framePreflight, frameReadable } from '../frame-calls.js';
+import { framePreflight, frameReadable } from '../element/frame-calls.js';
 import { JSON_TYPE, problem, readBody, toResponse, type Answer, type KitRequest } from '../http/http.js';
 import { allowOf, routeFor, type ElementOperation, type RouteSpec } from './table.js';
 

@@ -9,8 +9,8 @@
  * routes act only with a checkout or order token (which the page holds, and anyone can send without a browser), and
  * no cookie or other ambient credential reaches them from such a frame.
  */
-import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, type MerchantOperation } from '../core/index.js';
-import type { Answer } from './http/http.js';
+import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, type MerchantOperation } from '../../core/index.js';
+import type { Answer } from '../http/http.js';
 
 /** The origin the frame's requests carry. */
 const OPAQUE_ORIGIN = 'null';

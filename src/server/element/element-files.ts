@@ -10,9 +10,15 @@
  * build and the chunks of another. They are read through node:fs where the runtime has it (Node ≥ 20.16, Bun, Deno);
  * elsewhere (an edge runtime) the routes answer 404 and the script's integrity cannot be given: serve dist/cdn as
  * the platform's static files there, and set the element's `endpoint`.
+ *
+ * The build writes each text file's brotli and gzip copies beside it (`svc-checkout.js.br`, `.gz`:
+ * scripts/precompress.mjs). They are read with the files, and each request gets the one its `Accept-Encoding` asks
+ * for (encoding.ts), as it is: a shop that compresses nothing of its own still sends the bytes the size budget counts,
+ * and no request spends CPU on compressing.
  */
-import { FRAME_PAGE } from '../core/paths.js';
-import { nodeCrypto, nodeFs } from './runtime/modules.js';
+import { FRAME_PAGE } from '../../core/paths.js';
+import { nodeCrypto, nodeFs } from '../runtime/modules.js';
+import { chooseEncoding, type ContentCoding } from './encoding.js';
 
 /** The entry's file name: the address a page loads, and the one every chunk imports back. */
 export const ELEMENT_ENTRY = 'svc-checkout.js';
@@ -33,13 +39,44 @@ const TYPES: Record<string, string> = {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-interface ElementFile {
+/** The file as it is, or one of its compressed copies. */
+interface Representation {
   body: Uint8Array<ArrayBuffer>;
-  type: string;
-  caching: string;
-  /** A strong validator: the file's SHA-384, for the fixed names' revalidation (304). */
+  /** A strong validator: the file's SHA-384, and the coding's name after it for a copy (304s per encoding). */
   etag: string;
 }
+
+type Compressed = Exclude<ContentCoding, 'identity'>;
+
+/** A compressed copy, checked to decode to its file's bytes the first time it is chosen (most never are: maps). */
+interface Copy extends Representation {
+  checked?: boolean;
+}
+
+interface ElementFile extends Representation {
+  type: string;
+  caching: string;
+  /** The file's SHA-384, which its copies must decode to. */
+  hash: string;
+  /** Its compressed copies; one found not to hold the file is dropped. */
+  encoded: Partial<Record<Compressed, Copy>>;
+}
+
+/** The build's copies beside a file: their suffixes and codings. */
+const COPIES = { '.br': 'br', '.gz': 'gzip' } as const;
+
+/** What decodes a copy, to check it against its file: node:zlib, looked up as runtime.ts looks up node:fs. */
+interface NodeZlib {
+  brotliDecompressSync(bytes: Uint8Array): Uint8Array;
+  gunzipSync(bytes: Uint8Array): Uint8Array;
+}
+const nodeZlib = (() => {
+  try {
+    return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined;
+  } catch {
+    return undefined;
+  }
+})();
 
 /**
  * What the isolated frame's page may do (docs/isolated-fields.md): run its one script and use its one stylesheet,
@@ -68,12 +105,12 @@ function framePolicy(body: Uint8Array, kitOrigin: string, ancestors: readonly st
 }
 
 /**
- * Where the files are: the folder beside the kit's own (dist/server -> dist/cdn). None where the kit's module has no
+ * Where the files are: the folder beside the kit's own (dist/server/element -> dist/cdn). None where the kit's module has no
  * address of its own (bundled for an edge runtime, which has no files to read either).
  */
 function defaultFolder(): URL | undefined {
   try {
-    return new URL('../cdn/', import.meta.url);
+    return new URL('../../cdn/', import.meta.url);
   } catch {
     return undefined;
   }
@@ -160,23 +197,36 @@ export class ElementFiles implements ElementScript {
     return typeof files === 'string' ? undefined : files.get(path.slice(1));
   }
 
-  /** The answer to a request for one of the files, or undefined when `path` names none (the kit's other routes). */
+  /**
+   * The answer to a request for one of the files, or undefined when `path` names none (the kit's other routes): in
+   * the encoding its `Accept-Encoding` prefers of those the file has, said in `Vary` to every cache on the way.
+   */
   serve(path: string, request: Request): Response | undefined {
     const file = this.#fileAt(path);
     if (!file) return undefined;
-    const headers: Record<string, string> = {
-      'Content-Type': file.type,
-      'Cache-Control': file.caching,
-      ETag: file.etag,
-      'X-Content-Type-Options': 'nosniff',
-      ...(path === `/${FRAME_PAGE}` ? this.#frameHeaders(file, new URL(request.url).origin) : {}),
-    };
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new Response('only GET and HEAD are served here', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': TYPES['.txt']! } });
     }
-    if (matchesEtag(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
-    headers['Content-Length'] = String(file.body.byteLength);
-    return new Response(request.method === 'HEAD' ? null : file.body, { status: 200, headers });
+    const vary: Record<string, string> = Object.keys(file.encoded).length > 0 ? { Vary: 'Accept-Encoding' } : {};
+    const coding = encodingOf(file, request.headers.get('accept-encoding'));
+    if (!coding) {
+      const refusal = `this file is served as ${codingsOf(file).join(', ')}; Accept-Encoding refuses each`;
+      return new Response(refusal, { status: 406, headers: { ...vary, 'Content-Type': TYPES['.txt']! } });
+    }
+    const sent = coding === 'identity' ? file : file.encoded[coding]!;
+    const headers: Record<string, string> = {
+      'Content-Type': file.type,
+      'Cache-Control': file.caching,
+      ETag: sent.etag,
+      ...vary,
+      'X-Content-Type-Options': 'nosniff',
+      ...(path === `/${FRAME_PAGE}` ? this.#frameHeaders(file, new URL(request.url).origin) : {}),
+    };
+    // A 304 says nothing of the body's coding: a cache keeps the one it stored with the same ETag.
+    if (matchesEtag(request.headers.get('if-none-match'), sent.etag)) return new Response(null, { status: 304, headers });
+    if (coding !== 'identity') headers['Content-Encoding'] = coding;
+    headers['Content-Length'] = String(sent.body.byteLength);
+    return new Response(request.method === 'HEAD' ? null : sent.body, { status: 200, headers });
   }
 
   /**
@@ -220,16 +270,51 @@ export class ElementFiles implements ElementScript {
         // Not kept: a build that lands in the folder later is read then.
         return `the element's files are not at ${folder.href}: run \`npm run build\` (${(error as Error).message})`;
       }
-      for (const entry of entries) {
-        const type = TYPES[/\.[^.]+$/.exec(entry.name)?.[0] ?? ''];
-        if (!entry.isFile() || !type) continue;
-        const body = nodeFs.readFileSync(new URL(`${prefix}${entry.name}`, folder));
+      const names = new Set(entries.filter((entry) => entry.isFile()).map((entry) => entry.name));
+      for (const name of names) {
+        const type = TYPES[/\.[^.]+$/.exec(name)?.[0] ?? ''];
+        if (!type) continue;
+        const read = (file: string) => nodeFs!.readFileSync(new URL(`${prefix}${file}`, folder));
+        const body = read(name);
+        const hash = sha384(body);
+        const encoded: ElementFile['encoded'] = {};
+        for (const [suffix, coding] of Object.entries(COPIES)) {
+          if (names.has(`${name}${suffix}`)) encoded[coding] = { body: read(`${name}${suffix}`), etag: `"${hash}-${coding}"` };
+        }
         const hashed = prefix === 'chunks/';
-        files.set(`${prefix}${entry.name}`, { body, type, caching: hashed ? IMMUTABLE : REVALIDATE, etag: `"${sha384(body)}"` });
+        files.set(`${prefix}${name}`, { body, type, caching: hashed ? IMMUTABLE : REVALIDATE, etag: `"${hash}"`, hash, encoded });
       }
     }
     this.#files = files;
     return files;
+  }
+}
+
+const codingsOf = (file: ElementFile): ContentCoding[] => ['identity', ...(Object.keys(file.encoded) as Compressed[])];
+
+/**
+ * The coding a request gets of a file (undefined: none it accepts). A copy is checked the first time it is chosen:
+ * one that does not hold the file's bytes (left from another build, beside a file replaced by hand) would give a
+ * browser other code than the integrity names, which it then refuses; it is dropped, and the next choice made.
+ */
+function encodingOf(file: ElementFile, acceptEncoding: string | null): ContentCoding | undefined {
+  for (;;) {
+    const coding = chooseEncoding(acceptEncoding, codingsOf(file));
+    if (coding === undefined || coding === 'identity') return coding;
+    const copy = file.encoded[coding]!;
+    copy.checked ??= decodesTo(copy.body, coding, file.hash);
+    if (copy.checked) return coding;
+    delete file.encoded[coding];
+  }
+}
+
+/** Whether a copy decodes to the bytes of this SHA-384; never where node:zlib is missing to tell. */
+function decodesTo(copy: Uint8Array, coding: Compressed, hash: string): boolean {
+  if (!nodeZlib) return false;
+  try {
+    return sha384(coding === 'br' ? nodeZlib.brotliDecompressSync(copy) : nodeZlib.gunzipSync(copy)) === hash;
+  } catch {
+    return false;
   }
 }
 

@@ -3,7 +3,7 @@
  * window was opened without access to the shop's tab, so this page cannot reach back through `opener`: it tells
  * the shop's tabs over a same-origin BroadcastChannel, then closes itself. It is never a second copy of the shop.
  */
-import { RETURN_CHANNEL, RETURN_MESSAGE } from '../core/index.js';
+import { RETURN_CHANNEL, RETURN_MESSAGE } from '../../core/index.js';
 
 const SCRIPT = `new BroadcastChannel(${JSON.stringify(RETURN_CHANNEL)}).postMessage({type:${JSON.stringify(RETURN_MESSAGE)}});setTimeout(function(){window.close()},50);`;
 
