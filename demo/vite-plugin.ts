@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plugin, ViteDevServer } from 'vite';
 import { jsonAnswer } from '../src/server/http/http.js';
-import { readNodeBody, writeAnswer } from '../src/server/runtime/node.js';
+import { readNodeBody, writeAnswer } from '../src/server/runtime/node-fast-path.js';
 import { DEFAULT_MERCHANT, startDevStack, type DevStack } from '../src/sandbox/index.js';
 import { NextCreateFaults } from './next-create-faults.js';
 import {

@@ -149,21 +149,23 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   };
   const calls = elementCalls(payments.routes, failed);
   const health = healthAnswer(client, Object.values(stores));
+  const receiveCallback = callbackReceiver({
+    ...config.credentials,
+    ...handOverOptions,
+    checkoutStore: stores.checkouts,
+    toleranceSeconds: config.callbackToleranceSeconds,
+    now,
+    onVerified: (event) => publish(event, 'callback'),
+  });
   const handle = webHandler({
     basePath: config.basePath,
     maxBodyBytes: config.maxBodyBytes,
     files: (path, request) => elementFiles.serve(path, request),
     failed,
+    element: calls,
     handlers: {
-      element: calls,
-      callbacks: callbackReceiver({
-        ...config.credentials,
-        ...handOverOptions,
-        checkoutStore: stores.checkouts,
-        toleranceSeconds: config.callbackToleranceSeconds,
-        now,
-        onVerified: (event) => publish(event, 'callback'),
-      }),
+      // A signed route: its body is always read (as it came, which is what was signed).
+      callbacks: (request, body) => receiveCallback(request, body ?? new Uint8Array()),
       events: eventsRoute({ hub, ownHub: () => newHub(new MemoryStatusBus()), statuses: payments }),
       returnPage: () => returnPage(),
       health: (request) => health(request.method),

@@ -2,7 +2,7 @@
 // request target that is not a URL, and TRACE, which fetch refuses. None of them is a 500.
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeListener, type NodeListener } from '../../src/server/index.js';
+import { createMerchantHandler, toNodeListener, type NodeListener } from '../../src/server/index.js';
 import { listen } from '../support/fake-service.js';
 
 let server: { url: string; close(): Promise<void> } | undefined;
@@ -70,11 +70,21 @@ describe('toNodeListener with requests a Web Request cannot carry as they came',
     expect(errors).toEqual([]);
   });
 
-  it('answers 405 to TRACE, which fetch refuses to carry, or leaves it to the next middleware', async () => {
-    const url = await serve(toNodeListener(echo, { onError: (error) => errors.push(error) }));
+  it("answers TRACE, which fetch refuses to carry, from the kit's route table (405 and its Allow, or 404), 501 for another handler, or leaves it to the next middleware", async () => {
+    const kit = createMerchantHandler({ merchantId: '100001', privateKey: 'k'.repeat(32), environment: { baseUrl: 'http://127.0.0.1:9' }, elementFiles: false });
+    let url = await serve(toNodeListener(kit, { onError: (error) => errors.push(error) }));
+    for (const [path, allow] of [['/payments', 'POST'], ['/payments/events', 'GET'], ['/return', 'GET, HEAD']] as const) {
+      const answer = await raw(url, 'TRACE', path);
+      expect(answer, path).toMatchObject({ status: 405, allow, nosniff: 'nosniff' });
+      expect(JSON.parse(answer.body).message, path).toMatch(/^only (GET|POST)( and HEAD are| is) served here$/);
+    }
+    expect((await raw(url, 'TRACE', '/nowhere')).status).toBe(404);
+    await server!.close();
+
+    url = await serve(toNodeListener(echo, { onError: (error) => errors.push(error) }));
     const answer = await raw(url, 'TRACE', '/payments');
-    expect(answer).toMatchObject({ status: 405, allow: 'POST', nosniff: 'nosniff' });
-    expect(JSON.parse(answer.body)).toEqual({ message: 'only POST is served here' });
+    expect(answer).toMatchObject({ status: 501, allow: undefined, nosniff: 'nosniff' });
+    expect(JSON.parse(answer.body)).toEqual({ message: 'TRACE is not served here' });
     expect(errors).toEqual([]);
 
     let passedOn = 0;

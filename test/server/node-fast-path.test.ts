@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../../src/core/index.js';
 import { createMerchantHandler, issueOrderToken, OrderRejection, toNodeListener, type MerchantHandlerOptions, type NodeListener } from '../../src/server/index.js';
+import { allowOf, routeFor } from '../../src/server/routes/table.js';
 import { closeAgent, send, tally, watchUnhandled } from '../property/support.js';
 import { listen, startFakeService, type FakeService } from '../support/fake-service.js';
 import { caseOf, credentials, merchantId, NOW, ORDERS, privateKey, proofHeaders, received, scripted, seen } from '../support/kit-cases.js';
@@ -89,7 +90,15 @@ describe('toNodeListener: the fast path answers as the Web path does', () => {
           const raw = { method: generated.method, path: generated.path, headers, body: generated.method === 'TRACE' ? undefined : generated.body, chunked: generated.chunked };
           const before = [fast.service.requests.length, web.service.requests.length] as const;
           const [fastAnswer, webAnswer] = [await send(fast.kit.url, raw), await send(web.kit.url, raw)];
-          expect(seen(fastAnswer)).toEqual(seen(webAnswer));
+          if (generated.method === 'TRACE') {
+            // Fetch cannot carry TRACE: the kit answers it from its route table (405 and the route's Allow, or 404);
+            // a handler wrapped in a function of the shop's (the Web side here) has no table to tell: 501.
+            // A target that is no URL is 404 on both sides.
+            const route = webAnswer.status === 404 ? undefined : routeFor(new URL(generated.path, 'http://kit').pathname, '');
+            if (webAnswer.status !== 404) expect(webAnswer.status).toBe(501);
+            expect(fastAnswer.status).toBe(route ? 405 : 404);
+            if (route) expect(fastAnswer.headers['allow']).toBe(allowOf(route));
+          } else expect(seen(fastAnswer)).toEqual(seen(webAnswer));
           expect(received(fast.service, before[0])).toEqual(received(web.service, before[1]));
           // The fast path writes a Content-Length; the Web path sends its Response's body chunked.
           const tookFastPath = fastAnswer.headers['content-length'] !== undefined;

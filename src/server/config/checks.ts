@@ -77,3 +77,17 @@ export function choiceOption<T extends string>(option: string, value: unknown, c
   if (typeof value !== 'string' || !choices.includes(value as T)) throw optionError(option, `one of ${choices.map((choice) => `'${choice}'`).join(', ')}`, value);
   return value as T;
 }
+
+/**
+ * A folder as a file: URL with its trailing slash, from a URL, a file: URL's text or an absolute path (Windows' too);
+ * `false` stays false (none), and nothing given stays undefined (the default). The kit imports no node:url for it.
+ */
+export function folderOption(option: string, value: unknown): URL | false | undefined {
+  if (value === undefined || value === false) return value;
+  let url: URL | undefined;
+  if (value instanceof URL || (typeof value === 'string' && value.startsWith('file:'))) url = new URL(value);
+  else if (typeof value === 'string' && /^[A-Za-z]:[\\/]/.test(value)) url = new URL(`file:///${value.replaceAll('\\', '/')}`);
+  else if (typeof value === 'string' && value.startsWith('/')) url = new URL(value, 'file:///');
+  if (!url || url.protocol !== 'file:') throw optionError(option, 'false, an absolute path or a file: URL', value);
+  return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
+}

@@ -19,7 +19,7 @@ import type { StatusBus } from '../stores/status-bus/port.js';
 import { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
 import type { ThrottleLimits } from '../limits/table.js';
-import { choiceOption, hookOption, liveUrlOption, numberOption, originsOption, storeOption } from './checks.js';
+import { choiceOption, folderOption, hookOption, liveUrlOption, numberOption, originsOption, storeOption } from './checks.js';
 import { optionError, ServiceConfigError, withoutSecrets } from './errors.js';
 import { resolveLimits } from './limits.js';
 import { resolveReconcileOptions, type ReconcileOptions, type ResolvedReconcileOptions } from './reconcile.js';
@@ -173,7 +173,8 @@ export interface KitConfig {
   /** Removes the private key from a text (the merchant's own words sent to a browser, too). */
   readonly redact: (text: string) => string;
   readonly now: () => number;
-  readonly elementFiles: string | URL | false | undefined;
+  /** Where the element's files are (a folder's file: URL); `false`: none served; undefined: the package's own. */
+  readonly elementFiles: URL | false | undefined;
 }
 
 const ORDER_SOURCES = ['checkout-token', 'authorize', 'browser'] as const;
@@ -238,9 +239,6 @@ function resolve(options: MerchantHandlerOptions, service: ServiceConfig): KitCo
   if (options.timers !== undefined && (typeof options.timers?.setTimeout !== 'function' || typeof options.timers?.clearTimeout !== 'function')) {
     throw optionError('timers', 'an object with setTimeout and clearTimeout', options.timers);
   }
-  if (options.elementFiles !== undefined && options.elementFiles !== false && typeof options.elementFiles !== 'string' && !(options.elementFiles instanceof URL)) {
-    throw optionError('elementFiles', 'false, a path or a file: URL', options.elementFiles);
-  }
   const onCallback = hookOption('onCallback', options.onCallback);
   return Object.freeze({
     service,
@@ -268,6 +266,6 @@ function resolve(options: MerchantHandlerOptions, service: ServiceConfig): KitCo
     logger: redacting(options.logger ?? console, redact),
     redact,
     now,
-    elementFiles: options.elementFiles,
+    elementFiles: folderOption('elementFiles', options.elementFiles),
   });
 }

@@ -156,11 +156,11 @@ export class ElementFiles implements ElementScript {
   readonly #framePolicies = new Map<string, string>();
 
   /**
-   * `folder`: where the CDN build is (default: the package's own); `false`: the kit serves none. `frameAncestors`:
+   * `folder`: where the CDN build is, a folder's file: URL resolved by the configuration (default: the package's own); `false`: the kit serves none. `frameAncestors`:
    * the origins of the shop's pages, which may frame the isolated frame besides the kit's own.
    */
-  constructor(folder: string | URL | false | undefined, basePath: string, frameAncestors: readonly string[] = []) {
-    this.#folder = folder === false ? undefined : folder === undefined ? defaultFolder() : toFolderUrl(folder);
+  constructor(folder: URL | false | undefined, basePath: string, frameAncestors: readonly string[] = []) {
+    this.#folder = folder === false ? undefined : folder === undefined ? defaultFolder() : folder;
     this.#basePath = basePath;
     this.#frameAncestors = frameAncestors;
   }
@@ -316,16 +316,6 @@ function decodesTo(copy: Uint8Array, coding: Compressed, hash: string): boolean 
   } catch {
     return false;
   }
-}
-
-/** A folder as a file: URL with its trailing slash: a URL, a file: URL's text, or an absolute path (the kit imports no node:url). */
-function toFolderUrl(folder: string | URL): URL {
-  let url: URL;
-  if (folder instanceof URL || folder.startsWith('file:')) url = new URL(folder);
-  else if (/^[A-Za-z]:[\\/]/.test(folder)) url = new URL(`file:///${folder.replaceAll('\\', '/')}`);
-  else if (folder.startsWith('/')) url = new URL(folder, 'file:///');
-  else throw new Error(`svc-checkout: elementFiles must be an absolute path or a file: URL, not ${folder}`);
-  return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
 }
 
 /** `If-None-Match: "a", "b"` or `*`, against one strong ETag. */

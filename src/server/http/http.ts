@@ -86,6 +86,8 @@ export interface NodeFastPath {
   exact(target: string): ((request: KitRequest, body: Uint8Array) => Promise<Answer>) | undefined;
   /** Logs what went wrong before a call could run (the body could not be read), as the Web handler does: 500. */
   failed(error: unknown): Answer;
+  /** The answer to a method fetch cannot carry (TRACE) at this path: its route's 405 and `Allow`, or 404. */
+  refuse(pathname: string): Response;
 }
 
 export const NODE_FAST_PATH = Symbol('svc-checkout.nodeFastPath');

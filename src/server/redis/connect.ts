@@ -41,7 +41,7 @@ import type { StatusBus } from '../stores/status-bus/port.js';
 import { RedisStatusBus } from '../stores/status-bus/redis.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
 import { RedisThrottleStore } from '../stores/throttle/redis.js';
-import { Connection } from './connection.js';
+import { RedisConnection } from './connection.js';
 import { Epoch } from './epoch.js';
 import { Health } from './health.js';
 
@@ -156,7 +156,7 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
   }
 
   // Set below: the link reports to the connection and the bus, which need the link.
-  let connection: Connection | undefined;
+  let connection: RedisConnection | undefined;
   let statusBus: RedisStatusBus | undefined;
   const events: LinkEvents = {
     lost: (cause) => {
@@ -171,7 +171,7 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
   const link = isCluster(client) ? clusterLink(client, events) : isSentinel(client) ? sentinelLink(client, events) : clientLink(client, events, !given);
   const epochKey = `${prefix}epoch`;
   let epoch: Epoch | undefined;
-  connection = new Connection(link, health, commandTimeoutMs, options.recoveryHoldMs, () => epoch!.beat());
+  connection = new RedisConnection(link, health, commandTimeoutMs, options.recoveryHoldMs, () => epoch!.beat());
   statusBus = new RedisStatusBus(connection, `${prefix}status`, options.merchantId);
   const bus = statusBus;
   // Redis going away reaches the streams: they query the service until it is back.

@@ -21,7 +21,7 @@ const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|s
  * away every command fails at once; the heartbeat, once a second (four times while away), finds it back, and
  * the recovery tasks run before it counts as back.
  */
-export class Connection {
+export class RedisConnection {
   #probing: Promise<boolean> | undefined;
   #beat: ReturnType<typeof setTimeout> | undefined;
   #recovering: Promise<void> | undefined;

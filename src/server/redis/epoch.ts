@@ -1,12 +1,12 @@
 /** Redis came back without the kit's data: the epoch key tells. */
 import type { Logger } from '../http/http.js';
-import type { Connection } from './connection.js';
+import type { RedisConnection } from './connection.js';
 
 /** Says when Redis came back without the kit's data: its epoch key, written once, gone or replaced. */
 export class Epoch {
   #value: string | undefined;
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: RedisConnection,
     private readonly key: string,
     private readonly logger: Logger,
     private readonly where: string,

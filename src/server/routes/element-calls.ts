@@ -6,10 +6,10 @@
  */
 import { isPayMethod, isPlainObject } from '../../core/index.js';
 import { withFrameCallHeaders } from '../element/frame-calls.js';
-import { withJson, type Answer, type KitRequest, type NodeFastPath } from '../http/http.js';
+import { problem, withJson, type Answer, type KitRequest, type NodeFastPath } from '../http/http.js';
 import { listened, requestChannel, traceRequest, type RequestTrace } from '../observability/channels.js';
 import type { Route } from '../payments/context.js';
-import { ELEMENT_OPERATIONS, ROUTES, routeFor, type ElementOperation } from './table.js';
+import { ELEMENT_OPERATIONS, methodRefused, ROUTES, routeFor, type ElementOperation } from './table.js';
 
 export type ElementCall = (request: KitRequest, body: Uint8Array) => Promise<Answer>;
 
@@ -40,6 +40,10 @@ export function nodeFastPath(calls: Readonly<Record<ElementOperation, ElementCal
     maxBodyBytes,
     failed,
     exact: (target) => exact.get(target),
+    refuse: (pathname) => {
+      const route = routeFor(pathname, basePath);
+      return route ? methodRefused(route) : problem(404, 'no such path');
+    },
     route: (pathname) => {
       const route = routeFor(pathname, basePath);
       return route?.body === 'json' ? calls[route.operation as ElementOperation] : undefined;

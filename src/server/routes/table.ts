@@ -1,9 +1,10 @@
 /**
  * Every route of the kit in one table, derived from the merchant paths of src/core (`MERCHANT_PATHS`): the methods it
  * serves (which make its `Allow`), what its body is, and whether the isolated frame calls it from its opaque origin
- * (its CORS). The Web handler (web.ts) and the Node fast path (fast-path.ts) both read it.
+ * (its CORS). The Web handler (web.ts) and the Node fast path (element-calls.ts) both read it; a `json` or `signed` body is read within the handler's `maxBodyBytes` (413 past it).
  */
 import { ISOLATED_CALLS, MERCHANT_PATHS, type MerchantOperation } from '../../core/index.js';
+import { problem } from '../http/http.js';
 
 export type RouteMethod = 'GET' | 'HEAD' | 'POST';
 
@@ -56,6 +57,12 @@ export const ROUTES: Readonly<Record<MerchantOperation, RouteSpec>> = Object.fre
 
 /** A route's `Allow`. */
 export const allowOf = (route: RouteSpec): string => route.methods.join(', ');
+
+/** The answer to a method a route does not serve: 405 with its `Allow`. */
+export function methodRefused(route: RouteSpec): Response {
+  const { methods } = route;
+  return problem(405, `only ${methods.join(' and ')} ${methods.length > 1 ? 'are' : 'is'} served here`, {}, { Allow: allowOf(route) });
+}
 
 /** The route a path under the base path names, or undefined (a trailing slash names the same route). */
 export function routeFor(pathname: string, basePath: string): RouteSpec | undefined {

@@ -1,7 +1,7 @@
 /** The callbacks' store in Redis (`svc-checkout/server/redis`): outcomes claimed and completed across processes. */
 import type { SharedStoreState } from '../shared.js';
 import { StoreUnavailableError } from '../shared.js';
-import { CircuitOpenError, type Connection } from '../../redis/connection.js';
+import { CircuitOpenError, type RedisConnection } from '../../redis/connection.js';
 import type { CallbackClaim, CallbackStore } from './port.js';
 
 // Each script runs atomically in Redis: no other process's command comes between its reads and writes. Every
@@ -40,7 +40,7 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
   readonly #unsure = new Map<string, string>();
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: RedisConnection,
     private readonly prefix: string,
     private readonly leaseMs: number,
     private readonly ttlMs: number,

@@ -1,6 +1,6 @@
 /** What the kit knows of each checkout, in Redis (`svc-checkout/server/redis`). */
 import type { SharedStoreState } from '../shared.js';
-import type { Connection } from '../../redis/connection.js';
+import type { RedisConnection } from '../../redis/connection.js';
 import { CHECKOUT_RECORD_TTL_MS, type CheckoutRecord, type CheckoutStore } from './port.js';
 
 // Each script runs atomically in Redis: no other process's command comes between its reads and writes. Every
@@ -31,7 +31,7 @@ export class RedisCheckoutStore implements CheckoutStore, SharedStoreState {
     return this.connection.available;
   }
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: RedisConnection,
     private readonly prefix: string,
     readonly merchantId: string | undefined,
     private readonly ttlMs = CHECKOUT_RECORD_TTL_MS,

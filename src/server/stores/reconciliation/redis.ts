@@ -1,6 +1,6 @@
 /** The orders to reconcile, in Redis (`svc-checkout/server/redis`): shared by the processes' sweeps. */
 import type { SharedStoreState } from '../shared.js';
-import type { Connection } from '../../redis/connection.js';
+import type { RedisConnection } from '../../redis/connection.js';
 import type { ReconciliationStore, TrackedOrder } from './port.js';
 
 // Each script runs atomically in Redis: no other process's command comes between its reads and writes. Every
@@ -43,7 +43,7 @@ export class RedisReconciliationStore implements ReconciliationStore, SharedStor
   }
   readonly #keys: [due: string, orders: string];
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: RedisConnection,
     prefix: string,
     private readonly maxOrders: number,
     readonly merchantId: string | undefined,

@@ -1,7 +1,7 @@
 /** Status updates through Redis pub/sub (`svc-checkout/server/redis`). */
 import type { SharedStoreState } from '../shared.js';
 import { StoreUnavailableError } from '../shared.js';
-import type { Connection } from '../../redis/connection.js';
+import type { RedisConnection } from '../../redis/connection.js';
 import { statusUpdateOf, type StatusBus, type StatusBusListener, type StatusUpdate } from './port.js';
 
 /** Status updates through Redis pub/sub: to this process's listeners at once, to the other processes through Redis. */
@@ -16,7 +16,7 @@ export class RedisStatusBus implements StatusBus, SharedStoreState {
   #live = false;
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: RedisConnection,
     readonly channel: string,
     readonly merchantId: string | undefined,
   ) {}

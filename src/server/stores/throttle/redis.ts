@@ -1,7 +1,7 @@
 /** The throttle's store in Redis (`svc-checkout/server/redis`): counts and open places shared across processes. */
 import type { SharedStoreState } from '../shared.js';
 import { StoreUnavailableError } from '../shared.js';
-import type { Connection } from '../../redis/connection.js';
+import type { RedisConnection } from '../../redis/connection.js';
 import { MemoryThrottleStore } from './memory.js';
 import type { Holding, Place, ThrottleResult, ThrottleStore } from './port.js';
 
@@ -92,7 +92,7 @@ export class RedisThrottleStore implements ThrottleStore, SharedStoreState {
   #renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: RedisConnection,
     private readonly prefix: string,
     readonly merchantId: string | undefined,
     private readonly leaseMs = 30_000,
