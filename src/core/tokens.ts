@@ -3,7 +3,7 @@
  * server fixes an order before the page shows it, and the order token, which the merchant kit hands back for
  * the order a create made. Both are `<kind>.<payload>.<tag>`: the payload is the claims as canonical JSON
  * with short keys, base64url; the tag is an HMAC the kit computes with a key derived from the merchant's
- * private key for this purpose only (src/server/tokens.ts). Here they are only read: the element shows what a
+ * private key for this purpose only (src/server/tokens/tokens.ts). Here they are only read: the element shows what a
  * checkout token says, and the kit checks the tag before it believes any of it.
  */
 import { integer, type Format } from './formats.js';

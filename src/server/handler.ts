@@ -186,10 +186,14 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
 
 /**
  * The origin this request reached the kit at, when it is a loopback address: the socket's own end under
- * toNodeListener (no header can change it), else the request's URL (other runtimes know no socket).
+ * toNodeListener (no header can change it), else the request's URL (other runtimes know no socket). A server
+ * listens at one or two origins: the last one's answer is kept, so that a create parses no URL for it.
  */
 function loopbackOrigin(request: KitRequest): string | undefined {
   const local = rememberedLocalOrigin(request);
   const origin = local === undefined ? new URL(request.url).origin : local;
-  return origin !== null && isLoopbackHost(new URL(origin).hostname) ? origin : undefined;
+  if (origin === null) return undefined;
+  if (origin !== lastOrigin.origin) lastOrigin = { origin, loopback: isLoopbackHost(new URL(origin).hostname) };
+  return lastOrigin.loopback ? origin : undefined;
 }
+let lastOrigin: { origin: string; loopback: boolean } = { origin: '', loopback: false };

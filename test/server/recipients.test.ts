@@ -1,4 +1,5 @@
 // Who a reference code message goes to, as the per-recipient limits count them.
+import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
 import { emailKeyOf, phoneKeyOf } from '../../src/server/payments/recipients.js';
 
@@ -9,6 +10,24 @@ describe('phoneKeyOf', () => {
     }
     expect(phoneKeyOf('08031234567', 'NG')).toBe('+2348031234567');
     expect(phoneKeyOf('+2348031234567', 'EG')).toBe('+2348031234567');
+  });
+
+  it('says of a number written in E.164 what the library says, whether or not it parses it', () => {
+    const countries = ['EG', 'SA', 'AE', 'NG', 'KE', 'US', 'CA', 'GB', 'IT', 'DE', 'FR', 'RU', 'JP', 'IN', 'BR', 'MX', 'CI', 'SN', 'MA', 'JO'];
+    let seed = 7;
+    const random = (below: number) => (seed = (seed * 48_271) % 2_147_483_647) % below;
+    for (const country of countries) {
+      const code = getCountryCallingCode(country as CountryCode);
+      for (let index = 0; index < 120; index++) {
+        // Every length around the country's, and national numbers that start with anything, 0 and 1 among them.
+        const national = Array.from({ length: 6 + random(9) }, () => String(random(10))).join('');
+        for (const phone of [`+${code}${national}`, `+${code}0${national}`, `+${code}1${national}`]) {
+          const parsed = parsePhoneNumberFromString(phone, country as CountryCode);
+          const library = parsed?.isPossible() ? parsed.number : phone.replace(/\D/g, '');
+          expect(phoneKeyOf(phone, country), `${phone} in ${country}`).toBe(library);
+        }
+      }
+    }
   });
 
   it('counts a number it cannot read by its digits', () => {

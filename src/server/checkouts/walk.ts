@@ -5,7 +5,7 @@
  * a tab, decides which attempt a create makes: the next one after every attempt the service knows, and none while an
  * attempt at this amount is paid or pending (unless the payer left it), nor once the cart was paid at another amount.
  *
- * What the service says is asked here, one status query per attempt; a record of the kit's (checkout-store.ts) spares
+ * What the service says is asked here, one status query per attempt; a record of the kit's (src/server/stores/checkouts) spares
  * the queries it can prove needless.
  */
 import {

@@ -65,7 +65,7 @@ interface ElementFile extends Representation {
 /** The build's copies beside a file: their suffixes and codings. */
 const COPIES = { '.br': 'br', '.gz': 'gzip' } as const;
 
-/** What decodes a copy, to check it against its file: node:zlib, looked up as runtime.ts looks up node:fs. */
+/** What decodes a copy, to check it against its file: node:zlib, looked up as src/server/runtime/modules.ts looks up node:fs. */
 interface NodeZlib {
   brotliDecompressSync(bytes: Uint8Array): Uint8Array;
   gunzipSync(bytes: Uint8Array): Uint8Array;

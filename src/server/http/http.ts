@@ -24,7 +24,7 @@ export interface Answer {
   body: string;
 }
 
-/** Any JSON answer, never cached nor sniffed: the kit's and the sandbox's. */
+/** Any JSON answer of the kit's, never cached nor sniffed. */
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
   return { status, headers: { ...COMMON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }

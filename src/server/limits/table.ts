@@ -1,6 +1,6 @@
 /**
  * Every limit the kit puts on what a browser can make it do, in one table: what it counts, what one count is
- * keyed by, and its default. The handler applies them (payments.ts, handler.ts), its `limits` option is typed from
+ * keyed by, and its default. The handler applies them (src/server/payments, handler.ts), its `limits` option is typed from
  * them, and docs/limits.md lists them (test/docs/limits.test.ts holds the page to this table).
  *
  * Two kinds: a rate (`limit` calls in each fixed window of `windowSeconds`) and a ceiling on what is open at once

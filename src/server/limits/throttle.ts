@@ -5,7 +5,7 @@
 import { errorEnvelope } from '../../core/index.js';
 import { envelopeAnswer, type Answer } from '../http/http.js';
 import type { MemoryThrottleStore } from '../stores/throttle/memory.js';
-import type { ThrottleResult, ThrottleStore } from '../stores/throttle/port.js';
+import type { ThrottleStore } from '../stores/throttle/port.js';
 import type { OpenLimitName, RateLimitName, ThrottleLimits } from './table.js';
 
 export interface Throttled {
@@ -15,23 +15,18 @@ export interface Throttled {
 
 /**
  * Counts one call against each `[limit, key]` pair in order, and stops at the first that refuses it. Keys name
- * what is limited; they are namespaced by limit here. Answers at once when the store does (memory), so that a
- * create does not wait a turn per limit; a promise only when the store answers with one (Redis).
+ * what is limited; they are namespaced by limit here.
  */
-export function throttle(
+export async function throttle(
   store: ThrottleStore,
   limits: ThrottleLimits,
   checks: readonly (readonly [RateLimitName, string | undefined])[],
-  from = 0,
-): Throttled | undefined | Promise<Throttled | undefined> {
-  for (let index = from; index < checks.length; index++) {
-    const [name, key] = checks[index]!;
+): Promise<Throttled | undefined> {
+  for (const [name, key] of checks) {
     const limit = limits[name];
     if (limit === false || key === undefined || key === '') continue;
-    const result = store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000);
-    if (isThenable(result)) return Promise.resolve(result).then((settled) => refusal(name, settled) ?? throttle(store, limits, checks, index + 1));
-    const refused = refusal(name, result);
-    if (refused) return refused;
+    const result = await store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000);
+    if (!result.allowed) return { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
   }
   return undefined;
 }
@@ -73,12 +68,4 @@ export function tooMany(throttled: Throttled, message = `too many requests, plea
     data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
   });
   return envelopeAnswer(answer, { 'Retry-After': String(throttled.retryAfterSeconds) });
-}
-
-function isThenable(value: ThrottleResult | PromiseLike<ThrottleResult>): value is PromiseLike<ThrottleResult> {
-  return typeof (value as PromiseLike<ThrottleResult>).then === 'function';
-}
-
-function refusal(name: RateLimitName, result: ThrottleResult): Throttled | undefined {
-  return result.allowed ? undefined : { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
 }

@@ -19,7 +19,7 @@ import type { KitConfig } from '../config/handler.js';
 import { envelopeAnswer, isAbort, webRequestOf, type Answer, type KitRequest } from '../http/http.js';
 import { clientKeyOf, rememberedClientAddress } from '../runtime/client-address.js';
 import { ServiceError, type ServiceClient } from '../service/client.js';
-import { checkCheckoutToken, checkOrderToken, ORDER_TOKEN_GRACE_SECONDS, orderToken } from '../tokens/tokens.js';
+import { issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, verifyCheckoutToken, verifyOrderToken } from '../tokens/tokens.js';
 import { OrderRejection } from './rejection.js';
 
 /** A route reads a Web Request or the Node adapter's view of one, and answers without building a Response. */
@@ -91,7 +91,7 @@ export function paymentContext(config: KitConfig, client: ServiceClient): Paymen
     },
 
     async orderTokenFor(claims, expireAt) {
-      return orderToken(credentials.privateKey, {
+      return issueOrderToken(credentials.privateKey, {
         merchantId: credentials.merchantId,
         ...claims,
         // The order's own life, and a day for a page that comes back to it (3-D Secure, a reload).
@@ -109,13 +109,13 @@ export function paymentContext(config: KitConfig, client: ServiceClient): Paymen
     },
 
     async checkoutProof(token) {
-      const proof = await checkCheckoutToken(token, credentials, now());
+      const proof = await verifyCheckoutToken(token, credentials, now());
       return proof.ok ? proof : { ok: false, response: refused(proof.reason) };
     },
 
     async orderProof(token) {
       if (!token) return { ok: false, response: refused('order-token') };
-      const proof = await checkOrderToken(token, credentials, now());
+      const proof = await verifyOrderToken(token, credentials, now());
       if (proof.ok) return proof;
       logger.warn(`svc-checkout: an order call was refused: its Svc-Order-Token is ${proof.reason}`);
       return { ok: false, response: refused(proof.reason) };

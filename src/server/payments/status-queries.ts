@@ -101,8 +101,7 @@ export class SharedStatusQueries {
   async #run<R>(key: string, query: StatusRequest, admit: () => R | undefined | Promise<R | undefined>, shared: Shared<R>): Promise<Envelope | Refused<R>> {
     let kept = false;
     try {
-      let refused = admit();
-      if (refused instanceof Promise) refused = await refused;
+      const refused = await admit();
       if (refused !== undefined) return { refused: refused as R };
       const answer = await this.#options.send(query, shared.abort);
       shared.answeredAt = this.#options.now();

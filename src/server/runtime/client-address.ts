@@ -8,7 +8,7 @@
 const addresses = new WeakMap<object, string | (() => string | undefined)>();
 
 /**
- * `request`: the Web Request the adapter built, or its view of Node's request (http.ts, `KitRequest`). The address
+ * `request`: the Web Request the adapter built, or its view of Node's request (src/server/http/http.ts, `KitRequest`). The address
  * may be given as a function, read when first needed (most calls never need it).
  */
 export function rememberClientAddress(request: object, address: string | (() => string | undefined) | undefined): void {

@@ -20,7 +20,7 @@ export interface NodeCrypto {
   createHash(algorithm: 'sha256' | 'sha384'): { update(data: Uint8Array): { digest(encoding: 'base64'): string } };
 }
 
-/** What the kit reads of a folder: the element's CDN files (element-files.ts). */
+/** What the kit reads of a folder: the element's CDN files (src/server/element/element-files.ts). */
 export interface NodeFs {
   readFileSync(path: URL): Uint8Array<ArrayBuffer>;
   readdirSync(path: URL, options: { withFileTypes: true }): { name: string; isFile(): boolean }[];
@@ -59,7 +59,7 @@ export interface NodeSocket {
   setTimeout(ms: number): unknown;
   setKeepAlive(enable: boolean, initialDelayMs: number): unknown;
   unref(): unknown;
-  /** What the kit's pool notes on a connection (transport.ts). */
+  /** What the kit's pool notes on a connection (src/server/service/transport.ts). */
   [note: symbol]: unknown;
 }
 
@@ -130,7 +130,7 @@ export const nodeHttps = builtin<NodeHttp>('node:https');
 
 /**
  * node:diagnostics_channel, or undefined (the Edge Runtime, workerd without nodejs_compat, Node before 20.16): then the
- * kit has no channels and publishes nothing (diagnostics.ts).
+ * kit has no channels and publishes nothing (src/server/observability/channels.ts).
  */
 export const nodeDiagnostics = builtin<NodeDiagnosticsChannel>('node:diagnostics_channel');
 

@@ -60,7 +60,7 @@ export function writeAnswer(response: NodeResponse, answer: Answer): void {
 }
 
 /**
- * Reads at most `limit` bytes, as readBody (http.ts) does from a Web Request: a declared length over the limit
+ * Reads at most `limit` bytes, as readBody (src/server/http/http.ts) does from a Web Request: a declared length over the limit
  * is refused unread, and reading stops as soon as the body proves larger. The kit's element calls read their
  * bodies with it.
  */

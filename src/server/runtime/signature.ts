@@ -1,7 +1,7 @@
 /**
  * The kit's HMAC-SHA512, and the signing contract (src/core/signing.ts) bound to it: computed with node:crypto where
  * the runtime has it (a few microseconds, in the same tick) and with WebCrypto anywhere else, so that the kit runs on
- * Node, serverless and edge runtimes alike; runtime.ts decides which, once.
+ * Node, serverless and edge runtimes alike; modules.ts decides which, once.
  */
 import {
   requireKey,
@@ -71,11 +71,8 @@ async function webHmac(key: string | Uint8Array, data: string | Uint8Array): Pro
   return hmac(cryptoKey, utf8Bytes(data));
 }
 
-/**
- * HMAC-SHA512 at once, where node:crypto is there; undefined elsewhere (then use `hmacSha512Bytes`). For the
- * kit's hot paths, which need not wait a turn for a few microseconds of work.
- */
-export function hmacSha512Now(key: string | Uint8Array, data: string | Uint8Array): Uint8Array | undefined {
+/** HMAC-SHA512 from node:crypto, where it is there; undefined elsewhere (WebCrypto's is asynchronous). */
+function hmacSha512Now(key: string | Uint8Array, data: string | Uint8Array): Uint8Array | undefined {
   return nodeCrypto?.createHmac('sha512', key).update(data).digest();
 }
 
@@ -103,12 +100,6 @@ export async function signRequest(body: string | Uint8Array, privateKey: string)
   return hmacSha512HexNow(privateKey, body) ?? signRequestWith(hmacSha512Bytes, body, privateKey);
 }
 
-/** `signRequest` at once, where node:crypto is there (the service client's hot path); undefined elsewhere. */
-export function signRequestNow(body: string | Uint8Array, privateKey: string): string | undefined {
-  requireKey(privateKey);
-  return hmacSha512HexNow(privateKey, body);
-}
-
 /** The callback signature, scheme v2: lowercase hex HMAC-SHA512 of `RequestTimestamp` + body. */
 export function signCallback(timestamp: string | number, body: string | Uint8Array, privateKey: string): Promise<string> {
   return signCallbackWith(hmacSha512Bytes, timestamp, body, privateKey);
@@ -125,7 +116,7 @@ export function verifyCallback(options: VerifyCallbackOptions): Promise<Callback
 
 /**
  * Checks a request signature as the service does: `Authorization: Bearer <signature>` over the raw bytes
- * received, compared in constant time. The sandbox uses it; so can anyone who receives signed requests.
+ * received, compared in constant time. For anyone who receives signed requests (the sandbox checks them with the same rules, src/core/signing.ts).
  */
 export function verifyRequest(options: VerifyRequestOptions): Promise<boolean> {
   return verifyRequestWith(hmacSha512Bytes, options);

@@ -26,7 +26,7 @@ import {
 } from '../../core/index.js';
 import { resolveServiceConfig, retriesOption, type ServiceClientOptions, type ServiceConfig } from '../config/service.js';
 import { elapsed, listened, serviceChannel, traced, type ServiceCallTrace } from '../observability/channels.js';
-import { signRequest, signRequestNow } from '../runtime/signature.js';
+import { signRequest } from '../runtime/signature.js';
 import { fetchExchange, nodeExchange, TransportFailure, type AbortSignalLike, type Exchange } from './transport.js';
 
 export interface CallOptions {
@@ -151,7 +151,7 @@ export class ServiceClient {
    */
   async send<T = unknown>(operation: ServiceOperation, body: unknown, options: CallOptions = {}): Promise<Envelope<T>> {
     const text = canonicalJson(body);
-    const signature = signRequestNow(text, this.#privateKey) ?? (await signRequest(text, this.#privateKey));
+    const signature = await signRequest(text, this.#privateKey);
     const path = SERVICE_OPERATIONS[operation].path;
     const headers = {
       'Content-Type': 'application/json',

@@ -8,7 +8,7 @@ import { byteLength, nodeHttp, nodeHttps, type NodeIncoming } from '../runtime/m
 
 /**
  * What the client reads of a caller's signal: an `AbortSignal` is one. The Node adapter passes a lighter one for
- * the payer's request (node.ts): an AbortSignal costs more to make and to listen to than a status query's own
+ * the payer's request (src/server/runtime/node-fast-path.ts): an AbortSignal costs more to make and to listen to than a status query's own
  * work. Where a Web API needs a real one (fetch), `webSignal` makes it.
  */
 export interface AbortSignalLike {
@@ -20,7 +20,7 @@ export interface AbortSignalLike {
 
 /**
  * An abort signal with the members of an AbortSignal that the kit's own code uses, and `abort()`: for the payer's
- * request (node.ts) and a status query several requests share (status-queries.ts). Making an AbortController and
+ * request (src/server/runtime/node-fast-path.ts) and a status query several requests share (src/server/payments/status-queries.ts). Making an AbortController and
  * listening to it costs about as much as a status query's own work.
  */
 export class LightAbort implements AbortSignalLike {

@@ -48,7 +48,7 @@ export interface StatusHubOptions {
   /** One status query to the service, tried once. */
   query(query: StatusRequest, signal: AbortSignal): Promise<Envelope>;
   bus: StatusBus;
-  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): string | Promise<string>;
+  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
   options: ResolvedStreamOptions;
   timers: Timers;
   now(): number;

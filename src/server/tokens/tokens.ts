@@ -27,7 +27,7 @@ import {
 import { isLiveAddressAllowed } from '../../core/addresses.js';
 import { BoundedMap } from '../stores/bounded-map.js';
 import { nodeBuffer } from '../runtime/modules.js';
-import { constantTimeEqual, hmacSha512Bytes, hmacSha512Now } from '../runtime/signature.js';
+import { constantTimeEqual, hmacSha512Bytes } from '../runtime/signature.js';
 
 /** The order the merchant's server decides; the kit adds who issued it and until when. */
 export type CheckoutOrder = Omit<CheckoutTokenClaims, 'merchantId' | 'issuedAt' | 'expiresAt'>;
@@ -66,7 +66,7 @@ const PURPOSES: Record<TokenKind, string> = { checkout: 'svc-checkout:checkout-t
  * collection than checking it again would.
  */
 interface Keyring {
-  key: Uint8Array | Promise<Uint8Array>;
+  key: Promise<Uint8Array>;
   proved: BoundedMap<string, Readonly<{ merchantId: string; expiresAt: number }>>;
 }
 
@@ -91,29 +91,22 @@ function findKeyring(privateKey: string, kind: TokenKind): Keyring {
   let ring = keyrings.get(id);
   if (!ring) {
     if (keyrings.size >= KEYRINGS_LIMIT) keyrings.delete(keyrings.keys().next().value as string);
-    const key = hmacSha512Now(privateKey, PURPOSES[kind]) ?? hmacSha512Bytes(privateKey, PURPOSES[kind]);
+    const key = hmacSha512Bytes(privateKey, PURPOSES[kind]);
     const created: Keyring = { key, proved: new BoundedMap(PROVED_LIMIT) };
-    if (key instanceof Promise) {
-      void key.then(
-        (bytes) => (created.key = bytes),
-        () => {
-          keyrings.delete(id);
-          if (lastRing[kind]?.ring === created) delete lastRing[kind];
-        },
-      );
-    }
+    key.catch(() => {
+      keyrings.delete(id);
+      if (lastRing[kind]?.ring === created) delete lastRing[kind];
+    });
     ring = created;
     keyrings.set(id, ring);
   }
   return ring;
 }
 
-/** The tag of `signed`: at once with node:crypto, else through WebCrypto. */
-function tagOf(privateKey: string, kind: TokenKind, signed: string): Uint8Array | Promise<Uint8Array> {
+/** The tag of `signed` under the key of its kind. */
+async function tagOf(privateKey: string, kind: TokenKind, signed: string): Promise<Uint8Array> {
   const ring = keyringFor(privateKey, kind);
-  const now = ring.key instanceof Promise ? undefined : hmacSha512Now(ring.key, signed);
-  if (now) return now.subarray(0, TAG_BYTES);
-  return (async () => (await hmacSha512Bytes(await ring.key, signed)).subarray(0, TAG_BYTES))();
+  return (await hmacSha512Bytes(await ring.key, signed)).subarray(0, TAG_BYTES);
 }
 
 function deepFreeze<T>(value: T): T {
@@ -131,10 +124,9 @@ function base64Url(input: string | Uint8Array): string {
   return bytes.toString('base64url');
 }
 
-function seal(privateKey: string, kind: TokenKind, payload: string): string | Promise<string> {
+async function seal(privateKey: string, kind: TokenKind, payload: string): Promise<string> {
   const signed = `${TOKEN_KINDS[kind]}.${payload}`;
-  const tag = tagOf(privateKey, kind, signed);
-  return tag instanceof Promise ? tag.then((bytes) => `${signed}.${base64Url(bytes)}`) : `${signed}.${base64Url(tag)}`;
+  return `${signed}.${base64Url(await tagOf(privateKey, kind, signed))}`;
 }
 
 /**
@@ -173,7 +165,7 @@ const CALLBACK_PURPOSE = 'svc-checkout:callback-checkout:v1';
 const callbackKeys = new Map<string, Promise<Uint8Array>>();
 
 /**
- * The kit's tag over what a callback address says of its attempt (checkouts.ts): the service signs only a callback's
+ * The kit's tag over what a callback address says of its attempt (src/server/checkouts/walk.ts): the service signs only a callback's
  * body, so what the kit put in the address is believed only under this tag, keyed for this purpose alone.
  */
 export async function callbackCheckoutTag(privateKey: string, text: string): Promise<string> {
@@ -193,12 +185,7 @@ export async function callbackCheckoutTag(privateKey: string, text: string): Pro
 export const ORDER_TOKEN_GRACE_SECONDS = 86_400;
 
 /** The order token for an order a create made (the kit issues it; merchants rarely need to). */
-export async function issueOrderToken(privateKey: string, claims: OrderTokenClaims): Promise<string> {
-  return orderToken(privateKey, claims);
-}
-
-/** `issueOrderToken` for the kit's own routes: at once where node:crypto is there. */
-export function orderToken(privateKey: string, claims: OrderTokenClaims): string | Promise<string> {
+export function issueOrderToken(privateKey: string, claims: OrderTokenClaims): Promise<string> {
   return seal(privateKey, 'order', encodeOrderPayload(claims, base64Url));
 }
 
@@ -207,39 +194,26 @@ export type TokenCheck<T> = { ok: true; claims: T } | { ok: false; reason: Token
 /**
  * Checks a token: its form, then its tag (so that nothing a forger wrote is believed), then that it is this
  * merchant's and still valid. An order token this key has proved before skips the first two. Never throws for
- * anything the sender controls. The claims are frozen: the same object may answer the next check of the same
- * token. Answers at once where it can (a token proved before, or node:crypto at hand); a promise only for WebCrypto.
+ * anything the sender controls. The claims are frozen: the same object may answer the next check of the same token.
  */
-function check<T extends { merchantId: string; expiresAt: number }>(
+async function check<T extends { merchantId: string; expiresAt: number }>(
   token: unknown,
   kind: TokenKind,
   parse: (token: unknown) => TokenParse<T>,
   credentials: TokenCredentials,
   nowMs: number,
-): TokenCheck<T> | Promise<TokenCheck<T>> {
+): Promise<TokenCheck<T>> {
   const ring = keyringFor(credentials.privateKey, kind);
   const proved = typeof token === 'string' ? (ring.proved.get(token) as T | undefined) : undefined;
   if (proved) return judge(proved, credentials, nowMs);
   const parsed = parse(token);
   if (!parsed.ok) return parsed;
   const read: ParsedToken<T> = parsed.token;
-  const expected = tagOf(credentials.privateKey, kind, read.signed);
-  if (expected instanceof Promise) return expected.then((tag) => settle(ring, token as string, read, tag, credentials, nowMs));
-  return settle(ring, token as string, read, expected, credentials, nowMs);
-}
-
-function settle<T extends { merchantId: string; expiresAt: number }>(
-  ring: Keyring,
-  token: string,
-  read: ParsedToken<T>,
-  expected: Uint8Array,
-  credentials: TokenCredentials,
-  nowMs: number,
-): TokenCheck<T> {
+  const expected = await tagOf(credentials.privateKey, kind, read.signed);
   const given = base64UrlBytes(read.tag);
   if (!given || !constantTimeEqual(given, expected)) return { ok: false, reason: 'forged' };
   const claims = deepFreeze(read.claims);
-  if (read.kind === 'order') ring.proved.set(token, claims);
+  if (read.kind === 'order') ring.proved.set(token as string, claims);
   return judge(claims, credentials, nowMs);
 }
 
@@ -249,20 +223,10 @@ function judge<T extends { merchantId: string; expiresAt: number }>(claims: T, c
   return { ok: true, claims };
 }
 
-/** `verifyCheckoutToken` for the kit's own routes: at once where it can be (see `check`). */
-export function checkCheckoutToken(token: unknown, credentials: TokenCredentials, now: number): TokenCheck<CheckoutTokenClaims> | Promise<TokenCheck<CheckoutTokenClaims>> {
+export function verifyCheckoutToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<CheckoutTokenClaims>> {
   return check(token, 'checkout', parseCheckoutToken, credentials, now);
 }
 
-/** `verifyOrderToken` for the kit's own routes: at once where it can be (see `check`). */
-export function checkOrderToken(token: unknown, credentials: TokenCredentials, now: number): TokenCheck<OrderTokenClaims> | Promise<TokenCheck<OrderTokenClaims>> {
+export function verifyOrderToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<OrderTokenClaims>> {
   return check(token, 'order', parseOrderToken, credentials, now);
-}
-
-export async function verifyCheckoutToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<CheckoutTokenClaims>> {
-  return checkCheckoutToken(token, credentials, now);
-}
-
-export async function verifyOrderToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<OrderTokenClaims>> {
-  return checkOrderToken(token, credentials, now);
 }

@@ -7,7 +7,7 @@ import { CHECKOUT_RECORD_TTL_MS, type CheckoutRecord, type CheckoutStore } from 
 // key of one script shares one hash slot (a cluster runs a script on one node).
 
 /**
- * A checkout's record (checkout-store.ts) is a hash: `f` the last attempt forwarded, `l` the earlier scheme's orders,
+ * A checkout's record (port.ts) is a hash: `f` the last attempt forwarded, `l` the earlier scheme's orders,
  * `a:<n>` what attempt n was made for. KEYS[1] the record; ARGV[1] the attempts seen (never lowers `f`); ARGV[2] the
  * earlier scheme's count; ARGV[3] the record's life in ms.
  */
