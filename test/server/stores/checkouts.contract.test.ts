@@ -4,10 +4,10 @@
  * each attempt was made for, and counts the earlier scheme's orders once looked for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryCheckoutStore } from '../../src/server/index.js';
-import { type CheckoutStore } from '../../src/server/stores/checkouts/port.js';
-import { connectRedis, type RedisKit } from '../../src/server/redis/connect.js';
-import { startRedis, type TestRedis } from '../support/redis-server.js';
+import { MemoryCheckoutStore } from '../../../src/server/index.js';
+import { type CheckoutStore } from '../../../src/server/stores/checkouts/port.js';
+import { connectRedis, type RedisKit } from '../../../src/server/redis/connect.js';
+import { startRedis, type TestRedis } from '../../support/redis-server.js';
 
 const EGP = (total: number) => ({ total, currency: 'EGP' });
 
