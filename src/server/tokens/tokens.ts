@@ -25,6 +25,7 @@ import {
   type Violation,
 } from '../../core/index.js';
 import { isLiveAddressAllowed } from '../../core/addresses.js';
+import { numberOption } from '../config/checks.js';
 import { BoundedMap } from '../stores/bounded-map.js';
 import { nodeBuffer } from '../runtime/modules.js';
 import { constantTimeEqual, hmacSha512Bytes } from '../runtime/signature.js';
@@ -139,10 +140,13 @@ export async function issueCheckoutToken(
   order: CheckoutOrder,
   options: IssueCheckoutTokenOptions = {},
 ): Promise<string> {
-  const lifetime = options.expiresInSeconds ?? DEFAULT_CHECKOUT_TOKEN_SECONDS;
-  if (!Number.isInteger(lifetime) || lifetime < 1 || lifetime > MAX_CHECKOUT_TOKEN_SECONDS) {
-    throw new RangeError(`expiresInSeconds must be a whole number from 1 to ${MAX_CHECKOUT_TOKEN_SECONDS}`);
-  }
+  const lifetime = numberOption('expiresInSeconds', options.expiresInSeconds, {
+    fallback: DEFAULT_CHECKOUT_TOKEN_SECONDS,
+    min: 1,
+    max: MAX_CHECKOUT_TOKEN_SECONDS,
+    integer: true,
+    unit: 'seconds',
+  });
   const issuedAt = Math.floor((options.now ?? Date.now()) / 1000);
   const checked = validateCheckoutClaims({ ...order, merchantId: credentials.merchantId, issuedAt, expiresAt: issuedAt + lifetime });
   if (!checked.ok) throw new CheckoutTokenError(checked.violations);

@@ -1,5 +1,5 @@
 /**
- * The checkout store's contract (src/server/checkout-store.ts), run against each adapter: memory, and Redis shared by
+ * The checkout store's contract (src/server/stores/checkouts/port.ts), run against each adapter: memory, and Redis shared by
  * two connections as two kit processes share it. A record never says fewer attempts than were forwarded, keeps what
  * each attempt was made for, and counts the earlier scheme's orders once looked for.
  */
