@@ -20,16 +20,13 @@ import { ORDER_TOKEN_HEADER } from '../dist/core/index.js';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { issueOrderToken } from '../dist/server/index.js';
 import { CONCURRENCY, load, start, stop } from './kit-overhead.mjs';
+import { LOAD } from './load.mjs';
 import { cpuMsOf } from './process-cpu.mjs';
 import { quantile } from './stats.mjs';
 
 /** Nobody listening, against the kit before its channels: the ratio of throughputs at least this. */
 export const NOBODY_RATIO_TARGET = 0.98;
-const ROUNDS = 15;
-const COUNT = 2_000;
-const WARM_UP = 1_000;
-const IN_PROCESS_ROUNDS = 21;
-const IN_PROCESS_COUNT = 3_000;
+const { rounds: ROUNDS, count: COUNT, warmUp: WARM_UP, inProcessRounds: IN_PROCESS_ROUNDS, inProcessCount: IN_PROCESS_COUNT } = LOAD.channels;
 /** What the service answers every status query (bench/channels-service.mjs answers the same). */
 const SERVICE_ANSWER = JSON.stringify({
   code: '00000',

@@ -9,11 +9,11 @@ import puppeteer from 'puppeteer-core';
 import { ElementFiles } from '../dist/server/element/element-files.js';
 import { issueCheckoutToken } from '../dist/server/index.js';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
+import { LOAD } from './load.mjs';
 import { BROWSER_OPTIONS, load } from './startup.mjs';
 import { median, quantile } from './stats.mjs';
 
-const RUNS = 20;
-const WARM_UP_RUNS = 2;
+const { runs: RUNS, warmUpRuns: WARM_UP_RUNS } = LOAD.isolated;
 /** The issue's target: the frame may cost this much over the inline form. */
 export const ISOLATION_TARGET_MS = 50;
 

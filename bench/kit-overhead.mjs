@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { canonicalJson, CHECKOUT_TOKEN_HEADER, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../dist/core/index.js';
 import { DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { issueCheckoutToken, signRequest } from '../dist/server/index.js';
+import { LOAD } from './load.mjs';
 import { cpuMsOf } from './process-cpu.mjs';
 import { quantile } from './stats.mjs';
 
@@ -25,10 +26,11 @@ const RUNTIMES = {
   deno: { name: 'Deno', command: 'node_modules/.bin/deno', args: ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', 'bench/runtime-server.mjs'] },
   bun: { name: 'Bun', command: 'node_modules/.bin/bun', args: ['bench/runtime-server.mjs'] },
 };
-/** Rounds of each side, taking turns; each ratio is the median of the rounds' own (kit against the floor of the same round). */
-const ROUNDS = 7;
-const WARM_UP = 300;
-const COUNTS = { status: 1_500, create: 800 };
+/**
+ * Rounds of each side, taking turns (each ratio is the median of the rounds' own: kit against the floor of the same
+ * round); the requests that warm each side up, and those of a round, per operation.
+ */
+const { rounds: ROUNDS, warmUp: WARM_UP, counts: COUNTS } = LOAD.kitOverhead;
 
 /** Starts a process (Node unless said) and waits for the http:// address it prints. */
 export async function start(what, args, env = {}, command = process.execPath) {

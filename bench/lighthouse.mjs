@@ -11,6 +11,7 @@
 // when it really comes late.
 //
 //   node bench/lighthouse.mjs        this section alone (after npm run build); LIGHTHOUSE_RUNS=1 for a quick look
+//                                    (bench/load.mjs: how many runs, and the smoke load's settings)
 import { createHash } from 'node:crypto';
 import { createServer, request as forward } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { start, stop } from './kit-overhead.mjs';
+import { LOAD } from './load.mjs';
 
 // Lighthouse is pinned at 12.2.3: 13 wants Node 22, and npm ci was seen to refuse locks made with 12.3 to 13.4. Its
 // trace engine is older than Debian's Chromium: frames reported without `chrome_frame_reporter` throw, and the
@@ -34,7 +36,7 @@ register(`data:text/javascript,${encodeURIComponent(TRACE_ENGINE_FIX)}`);
 const { default: lighthouse } = await import('lighthouse');
 const { version: LIGHTHOUSE_VERSION } = (await import('lighthouse/package.json', { with: { type: 'json' } })).default;
 
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const RUNS = LOAD.lighthouse.runs;
 const CHROMIUM = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 /** The stylesheet's link as `tags()` writes it. */
@@ -97,7 +99,7 @@ async function audit(url, flags = {}) {
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   try {
     const port = Number(new URL(browser.wsEndpoint()).port);
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...flags });
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...LOAD.lighthouse.flags, ...flags });
     if (!result?.lhr || result.lhr.runtimeError) throw new Error(`lighthouse: ${result?.lhr?.runtimeError?.message ?? 'no report'}`);
     return result.lhr;
   } finally {
@@ -181,11 +183,13 @@ export async function measureLighthouse(row, note) {
       met: page.entryOnWire <= 15_360,
     });
 
-    note(`\nThe placeholder's stylesheet, three ways, on the shop's page with a footer below the checkout; Chromium's own throttling (slow 4G), ${RUNS} runs each:`);
+    const { throttlingMethod } = LOAD.lighthouse.stylesheets;
+    const throttled = throttlingMethod === 'devtools' ? "Chromium's own throttling (slow 4G)" : `throttling: ${throttlingMethod} (smoke load)`;
+    note(`\nThe placeholder's stylesheet, three ways, on the shop's page with a footer below the checkout; ${throttled}, ${RUNS} runs each:`);
     for (const [way, stylesheet] of Object.entries(STYLESHEETS)) {
       const proxy = await rewritingProxy(shop.url, stylesheet);
       try {
-        const result = await runs(proxy.url, { throttlingMethod: 'devtools' });
+        const result = await runs(proxy.url, { throttlingMethod });
         row({
           what: `placeholder's stylesheet ${way}: cumulative layout shift (each run)`,
           figure: list(result.shifts, 3),

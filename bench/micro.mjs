@@ -6,10 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { canonicalJson, CHECKOUT_TOKEN_HEADER, SERVICE_PATHS, validateCreateRequest } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { createMerchantHandler, issueCheckoutToken, MemoryThrottleStore, signCallback, signRequest, toNodeListener, verifyCallback } from '../dist/server/index.js';
+import { LOAD } from './load.mjs';
 import { quantile } from './stats.mjs';
 
+const { rateMs, warmUp, oneAtATime, perRound } = LOAD.micro;
+
 /** Runs `task` for about `ms`, three times; the median rate. */
-async function rate(task, ms = 500) {
+async function rate(task, ms = rateMs) {
   const rates = [];
   for (let round = 0; round < 3; round++) {
     let done = 0;
@@ -79,7 +82,8 @@ export async function measureMicro(row) {
   };
   // The checkout tokens the shop's server would have rendered, made before anything is timed.
   const tokens = [];
-  for (let index = 1; index <= 1_300; index++) {
+  // Each side's warm-up, its creates one at a time, and its share of four rounds of both.
+  for (let index = 1; index <= warmUp + oneAtATime + 4 * perRound; index++) {
     const { reference: _reference, payMethod: _method, notify: _notify, ...decided } = order;
     tokens.push(await issueCheckoutToken({ merchantId: DEFAULT_MERCHANT.merchantId, privateKey: key }, { ...decided, reference: `bench-kit-${index}` }));
   }
@@ -104,9 +108,9 @@ export async function measureMicro(row) {
     },
   };
   try {
-    for (const send of Object.values(sides)) for (let warm = 0; warm < 50; warm++) await send();
+    for (const send of Object.values(sides)) for (let warm = 0; warm < warmUp; warm++) await send();
     const latencies = { kit: [], direct: [] };
-    for (let index = 0; index < 400; index++) {
+    for (let index = 0; index < oneAtATime; index++) {
       // Turn by turn, so that both meet the same, growing, order book.
       for (const side of ['kit', 'direct']) {
         const start = performance.now();
@@ -117,9 +121,8 @@ export async function measureMicro(row) {
     const at = (side) => [0.5, 0.95, 0.99].map((q) => quantile(latencies[side], q).toFixed(2)).join(' / ');
     row({ what: 'create through kit + sandbox in one process, one at a time: p50 / p95 / p99', figure: `${at('kit')} ms`, compared: `straight to the sandbox, signed: ${at('direct')} ms` });
 
-    // Four rounds of 200 each, taking turns (the sandbox's book grows with every create).
+    // Four rounds of `perRound` each (200 in the full load), taking turns (the sandbox's book grows with every create).
     const concurrent = 16;
-    const perRound = 200;
     const elapsed = { kit: 0, direct: 0 };
     for (let round = 0; round < 4; round++) {
       for (const side of round % 2 === 0 ? ['kit', 'direct'] : ['direct', 'kit']) {

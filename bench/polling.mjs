@@ -6,15 +6,16 @@ import { createServer } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { createMerchantHandler, toNodeListener } from '../dist/server/index.js';
+import { LOAD } from './load.mjs';
 import { quantile } from './stats.mjs';
 
 export const REQUEST_TARGET = 60;
 export const NOTICE_TARGET_MS = 3_000;
-const NO_PAYMENT_MINUTES = 30;
-/** Twenty moments over the first minute, one in each 3 s, each at another point of the 2.5 s cycle. */
-const FIRST_MINUTE_PAYMENTS = Array.from({ length: 20 }, (_, index) => Math.round(3_000 * (index + ((0.5 + index * 0.618_034) % 1))));
-/** Later moments: 5, 10 and 20 minutes, and 20 s and 40 s after each. */
-const LATER_PAYMENTS = [5, 10, 20].flatMap((minutes) => [0, 20_000, 40_000].map((offset) => minutes * 60_000 + offset));
+const { noPaymentMinutes: NO_PAYMENT_MINUTES, firstMinutePayments, laterMinutes, laterOffsetsSeconds } = LOAD.polling;
+/** Twenty moments over the first minute (the full load), one in each 3 s, each at another point of the 2.5 s cycle. */
+const FIRST_MINUTE_PAYMENTS = Array.from({ length: firstMinutePayments }, (_, index) => Math.round(3_000 * (index + ((0.5 + index * 0.618_034) % 1))));
+/** Later moments (the full load): 5, 10 and 20 minutes, and 20 s and 40 s after each. */
+const LATER_PAYMENTS = laterMinutes.flatMap((minutes) => laterOffsetsSeconds.map((offset) => minutes * 60_000 + offset * 1_000));
 
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -71,7 +72,7 @@ export async function measurePolling(row, note) {
       });
       const laterDelays = result.later.map((entry) => entry.delayMs);
       row({
-        what: `${label}: payment noticed, paid at 5, 10, 20 min (+0, 20, 40 s)`,
+        what: `${label}: payment noticed, paid at ${laterMinutes.join(', ')} min (+${laterOffsetsSeconds.join(', ')} s)`,
         figure: `worst ${seconds(Math.max(...laterDelays))}, median ${seconds(quantile(laterDelays, 0.5))}`,
         compared: `checks every ${seconds(results.backoff.at(-1) * results.intervalMs)} there`,
       });

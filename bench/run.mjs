@@ -1,5 +1,6 @@
 // npm run bench: sizes and speeds of what ships, each figure beside what it is compared with, all measured in this
-// run, and one table at the end. It reports; it never fails on a figure. Compare runs made on the same machine.
+// run, and one table at the end. It reports; it never fails on a figure. A section that throws says so where it
+// stopped, the run goes on to the next, and exits 1 after the table. Compare runs made on the same machine.
 //   bench/size.mjs          the CDN file against a one-input Lit element (bench/floor/), and what takes its bytes
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/isolated.mjs      Bank account chosen to a field to type in: the isolated frame against the inline form
@@ -12,12 +13,15 @@
 //   bench/channels.mjs      status through the kit before its diagnostics channels, with them and nobody listening, and
 //                           with a subscriber on every channel
 //   bench/micro.mjs         signing, validation, canonical JSON; kit and sandbox in one process
+// `node bench/run.mjs --smoke` (or BENCH_SMOKE=1) runs every section once on a tiny load (bench/load.mjs): its figures
+// mean nothing; test/tooling/bench-smoke.test.ts runs it in npm test, so that no section stops running unnoticed.
 import { availableParallelism, cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { measureChannels } from './channels.mjs';
 import { measureIsolated } from './isolated.mjs';
 import { measureKitOverhead } from './kit-overhead.mjs';
 import { measureLighthouse } from './lighthouse.mjs';
+import { SMOKE } from './load.mjs';
 import { measureMicro } from './micro.mjs';
 import { measurePolling } from './polling.mjs';
 import { measureSize } from './size.mjs';
@@ -25,6 +29,9 @@ import { measureStartUp } from './startup.mjs';
 import { measureStream } from './stream.mjs';
 
 process.chdir(new URL('..', import.meta.url).pathname);
+
+const SMOKE_WARNING = 'SMOKE RUN (bench/load.mjs): every section once on a tiny load; its figures mean nothing, compare none of them';
+if (SMOKE) console.log(SMOKE_WARNING);
 
 const sections = [];
 let current;
@@ -34,12 +41,20 @@ const row = (entry) => {
   current.rows.push(entry);
   console.log(`  ${entry.what}: ${entry.figure}${entry.compared ? ` | ${entry.compared}` : ''}${entry.target ? ` | target ${entry.target}` : ''}`);
 };
+/** The sections that threw: each said where it stopped, and the run went on to the next; the run fails at its end. */
+const failed = [];
 async function section(title, measure) {
   current = { title, rows: [] };
   sections.push(current);
   const start = performance.now();
   console.log(`\n## ${title}`);
-  await measure();
+  try {
+    await measure();
+  } catch (error) {
+    failed.push(title);
+    console.log(`  FAILED: ${error?.message ?? error} (stack on stderr)`);
+    console.error(`## ${title}: failed\n`, error);
+  }
   console.log(`  (${((performance.now() - start) / 1000).toFixed(1)} s)`);
 }
 
@@ -73,3 +88,8 @@ for (const part of sections) {
 }
 const cores = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
 console.log(`\nnode ${process.version}, ${process.platform} ${process.arch}, ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}); ${((performance.now() - began) / 1000).toFixed(0)} s`);
+if (SMOKE) console.log(SMOKE_WARNING);
+if (failed.length > 0) {
+  console.log(`\nFAILED: ${failed.length} section${failed.length > 1 ? 's' : ''} threw: ${failed.join('; ')}`);
+  process.exitCode = 1;
+}

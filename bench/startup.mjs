@@ -4,10 +4,10 @@ import { createServer } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
 import { ARABIC_FILE } from '../scripts/cdn-build.mjs';
+import { LOAD } from './load.mjs';
 import { median, quantile } from './stats.mjs';
 
-export const RUNS = 20;
-const WARM_UP_RUNS = 2;
+const { runs: RUNS, warmUpRuns: WARM_UP_RUNS } = LOAD.startUp;
 /** One frame at 60 Hz: the start-up target is the floor's time plus this. */
 export const FRAME_MS = 16;
 

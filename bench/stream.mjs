@@ -14,14 +14,13 @@ import { createInterface } from 'node:readline';
 import { CALLBACK_TYPE, canonicalJson, EventStreamReader, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATHS } from '../dist/core/index.js';
 import { createSandbox, DEFAULT_MERCHANT } from '../dist/sandbox/index.js';
 import { createMerchantHandler, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, ServiceClient, signCallback } from '../dist/server/index.js';
+import { LOAD } from './load.mjs';
 import { cpuMsOf } from './process-cpu.mjs';
 import { quantile } from './stats.mjs';
 
 export const STREAM_P99_TARGET_MS = 250;
 export const QUIET_QUERIES_TARGET = 3;
-const LATENCY_SAMPLES = 300;
-const OPEN_STREAMS = 2_000;
-const OPENING = 100;
+const { latencySamples: LATENCY_SAMPLES, openStreams: OPEN_STREAMS, opening: OPENING, waitMinutes: WAIT_MINUTES } = LOAD.stream;
 const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
 
@@ -199,11 +198,12 @@ async function latencies(callbackUrl, streamUrl, orders) {
 // --- Status queries on a virtual clock --------------------------------------------------------------------------
 
 /**
- * The kit in this process, its timers and clock virtual, and one payer streaming one pending order for 30 virtual
- * minutes. `callbacks`: other orders' callbacks reach the kit every minute (and one did before the payer came), as
- * in a shop that sells; otherwise none ever does. Returns the status queries made for the watched order.
+ * The kit in this process, its timers and clock virtual, and one payer streaming one pending order for `minutes`
+ * virtual minutes (30 in the full load). `callbacks`: other orders' callbacks reach the kit every minute (and one did
+ * before the payer came), as in a shop that sells; otherwise none ever does. Returns the status queries made for the
+ * watched order.
  */
-async function queriesOverAWait(sandboxUrl, { callbacks, minutes = 30 }) {
+async function queriesOverAWait(sandboxUrl, { callbacks, minutes = WAIT_MINUTES }) {
   const clock = { now: Date.now(), timers: new Map(), nextId: 1 };
   const timers = {
     setTimeout: (callback, delay) => {
@@ -348,21 +348,21 @@ export async function measureStream(row, note, polling) {
       note(`  (no ${REDIS_SERVER}: the two-process figure is left out)`);
     }
 
-    // 3. Status queries over a 30-minute wait, on a virtual clock.
+    // 3. Status queries over a 30-minute wait (the full load), on a virtual clock.
     const quiet = await queriesOverAWait(sandbox.url, { callbacks: true });
     const none = await queriesOverAWait(sandbox.url, { callbacks: false });
     const elementRequests = polling?.flows?.Pos?.requests;
-    note('\nStatus queries for one streamed order over 30 minutes on a virtual clock (the kit in this process, its timers and clock injected;');
+    note(`\nStatus queries for one streamed order over ${WAIT_MINUTES} minutes on a virtual clock (the kit in this process, its timers and clock injected;`);
     note('every query a real one to the sandbox). "Callbacks arriving": another order\'s callback every minute; "none": no callback ever.');
     row({
-      what: 'status queries in a 30-minute wait, callbacks arriving',
+      what: `status queries in a ${WAIT_MINUTES}-minute wait, callbacks arriving`,
       figure: `${quiet}`,
       compared: `element polling: ${elementRequests ?? 57}`,
       target: `≤ ${QUIET_QUERIES_TARGET}`,
       met: quiet <= QUIET_QUERIES_TARGET,
     });
     row({
-      what: 'status queries in a 30-minute wait, no callback ever',
+      what: `status queries in a ${WAIT_MINUTES}-minute wait, no callback ever`,
       figure: `${none}`,
       compared: `element polling: ${elementRequests ?? 57}, per tab (the stream's: per order, however many tabs)`,
     });
