@@ -11,6 +11,7 @@ import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
 import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
+import { OrderRejection } from './dist/server/index.js';
 import { buildApp } from './test/apps/build.mjs';
 
 await assertDistFresh();
@@ -76,12 +77,37 @@ function devStacks() {
             statusPerOrder: { limit: 10_000, windowSeconds: 60 },
             statusPerClient: { limit: 10_000, windowSeconds: 60 },
             streamsPerClient: { limit: 1_000 },
+            ticketsPerClient: { limit: 1_000, windowSeconds: 600 },
           },
           ...(payload?.handler ?? {}),
+          ...(payload?.handler?.orders === 'authorize' ? shopSession() : {}),
         },
       });
       stacks.set(id, stack);
       return { id, prefix, endpoint: `${prefix}${stack.basePath}`, merchantId: stack.sandbox.merchants[0].merchantId };
+    },
+  };
+}
+
+/** The cookie a test page sets as the payer's session with the shop (`orders: 'authorize'` stacks). */
+const SESSION_COOKIE = 'svc-test-session';
+
+/**
+ * A shop whose `authorize` hook decides each order from the payer's session, as docs/kit.md shows it: without the
+ * session's cookie nothing is authorized; with it, the cart's amount is the shop's (EGP 125.00, whatever the page
+ * says), its reference the page's (the shop rendered it).
+ */
+function shopSession() {
+  const session = (request) => (request.headers.get('cookie') ?? '').split(/;\s*/).includes(`${SESSION_COOKIE}=1`);
+  return {
+    authorize(order, request) {
+      if (!session(request)) throw new OrderRejection('Your session with the shop has ended.', { field: 'reference' });
+      return { ...order, amount: { total: 12_500, currency: 'EGP' } };
+    },
+    authorizeAction(_operation, body, request) {
+      // An order's own call (its token proved it): the isolated frame's OTP and PIN, which carry no cookie.
+      if (body.reference === undefined) return;
+      if (!session(request)) throw new OrderRejection('Your session with the shop has ended.', { field: 'reference' });
     },
   };
 }

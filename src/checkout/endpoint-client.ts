@@ -9,6 +9,7 @@ import {
   ORDER_TOKEN_HEADER,
   isPlainObject,
   MERCHANT_PATHS,
+  TICKET_HEADER,
   type ClientErrorCode,
   type Envelope,
   type MerchantOperation,
@@ -91,12 +92,13 @@ export class EndpointClient {
 }
 
 /** The headers of a call: JSON, and the proofs it carries. */
-export function requestHeaders(checkoutToken: string | undefined, orderToken: string | undefined): Record<string, string> {
+export function requestHeaders(checkoutToken: string | undefined, orderToken: string | undefined, ticket?: string): Record<string, string> {
   return {
     'Content-Type': 'application/json',
     Accept: 'application/json',
     ...(checkoutToken ? { [CHECKOUT_TOKEN_HEADER]: checkoutToken } : {}),
     ...(orderToken ? { [ORDER_TOKEN_HEADER]: orderToken } : {}),
+    ...(ticket ? { [TICKET_HEADER]: ticket } : {}),
   };
 }
 

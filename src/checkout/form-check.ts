@@ -38,6 +38,7 @@ export function checkOf(model: Model): FormCheck | undefined {
     all,
     isolated: isolated.map((field) => field.name),
     value: result.ok && fromFrame.length === 0 ? (result.value as CreatePaymentRequest) : undefined,
+    withoutIsolated: result.ok && isolated.length > 0 ? (result.value as CreatePaymentRequest) : undefined,
   };
 }
 

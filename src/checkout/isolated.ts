@@ -20,9 +20,13 @@ export interface IsolatedReport {
   broken: Readonly<Partial<Record<FieldName, string>>>;
 }
 
-/** The proof a call carries to the kit: the checkout token for a create, the order's token for a code. */
+/**
+ * The proof a call carries to the kit: the checkout token for a create, or, where the shop's `authorize` hook decides
+ * orders, the ticket the page asked for (docs/isolated-fields.md); the order's token for a code.
+ */
 export interface IsolatedProof {
   checkoutToken?: string | undefined;
+  ticket?: string | undefined;
   orderToken?: string | undefined;
 }
 
@@ -35,6 +39,11 @@ export interface IsolatedFields {
    * answer as `EndpointClient.post` gives it (its envelope, order token and expiry), rejects as it does.
    */
   send(call: IsolatedCall, body: Record<string, unknown>, proof: IsolatedProof): Promise<EndpointAnswer<unknown>>;
+  /**
+   * The create's proof, as soon as the session has it: a bank account frame shows the payer what it says they pay, and
+   * lets them type only once it does.
+   */
+  bind?(proof: IsolatedProof): void;
 }
 
 /** What a view does with the frame it attached. */

@@ -60,6 +60,8 @@ export interface FormCheck {
   isolated: readonly FieldName[];
   /** The create request, when nothing is wrong; without the isolated fields' values. */
   value: CreatePaymentRequest | undefined;
+  /** The create request less the isolated fields, when nothing else is wrong: what a ticket is asked for. */
+  withoutIsolated: CreatePaymentRequest | undefined;
 }
 
 export interface Model {

@@ -16,7 +16,9 @@ import type { FieldName } from './fields.js';
 import { IDLE_STATE } from './first-frame.js';
 import { StatusFollower, type FollowerStreamHandlers, type FollowMode } from './follower.js';
 import type { IsolatedFields, IsolatedLink } from './isolated.js';
+import { checkOf } from './form-check.js';
 import { transition } from './machine.js';
+import { TicketKeeper } from './tickets.js';
 import { initialModel, orderTokenFor, savedOf, statusReferenceOf, type Effect, type MachineEvent, type Model } from './model.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
@@ -60,6 +62,10 @@ export class CheckoutSession {
   #stopReturns: (() => void) | undefined;
   /** The isolated frame the view attached last, while it is there. */
   #isolated: IsolatedFields | undefined;
+  /** The frame attached last, until it has been given its create's proof (or there is none to give it). */
+  #unbound: IsolatedFields | undefined;
+  /** The tickets of its creates, where no checkout token proves them (tickets.ts). */
+  readonly #tickets = new TicketKeeper((body) => this.#client().post('ticket', body), () => this.#env.now());
   #disposed = false;
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
@@ -225,6 +231,7 @@ export class CheckoutSession {
   isolate(fields: IsolatedFields): IsolatedLink {
     this.#isolated = fields;
     this.#dispatch({ type: 'isolated', report: fields.report });
+    void this.#bind(fields);
     return {
       report: (report, edited) => {
         if (this.#isolated === fields) this.#dispatch({ type: 'isolated', report, edited });
@@ -233,6 +240,7 @@ export class CheckoutSession {
         if (this.#isolated === fields) this.#dispatch({ type: 'isolated-failed', reason });
       },
       detach: () => {
+        if (this.#unbound === fields) this.#unbound = undefined;
         if (this.#isolated !== fields) return;
         this.#isolated = undefined;
         this.#dispatch({ type: 'isolated', report: undefined });
@@ -253,6 +261,8 @@ export class CheckoutSession {
     this.#persist();
     this.#keepTicking();
     this.#keepWatchingLeft();
+    // A frame attached before the session knew its configuration is given its proof once it does.
+    if (this.#unbound && model.config) void this.#bind(this.#unbound);
     if (model.state !== before.state) for (const listener of [...this.#stateListeners]) listener(model.state);
     for (const effect of effects) this.#run(effect);
     if (!this.#model.request) for (const resolve of this.#idle.splice(0)) resolve();
@@ -389,16 +399,59 @@ export class CheckoutSession {
     }
   }
 
-  /** A call through the isolated frame: it adds its fields' values, and posts with the proof to the kit itself. */
+  /**
+   * Gives a bank account frame the create's proof as soon as there is one, so that it shows the payer what they pay
+   * (and takes their keys from then on): the checkout token, or a ticket for the order the form would send. A ticket
+   * the kit refuses (the shop's `authorize` refused the cart, a limit) leaves the fields shut, and says why.
+   */
+  async #bind(fields: IsolatedFields): Promise<void> {
+    this.#unbound = undefined;
+    if (!fields.bind || fields.report.fields.every((field) => field !== 'bankAccountNumber')) return;
+    // Not configured yet: given its proof when the session is (#dispatch).
+    if (!this.#model.config) return void (this.#unbound = fields);
+    const checkoutToken = this.#model.config.checkoutToken;
+    if (checkoutToken) return fields.bind({ checkoutToken });
+    const body = checkOf(this.#model)?.withoutIsolated;
+    if (!body) return;
+    const answer = await this.#tickets.for(body as unknown as Record<string, unknown>).catch((error: Error) => error);
+    if (this.#isolated !== fields) return;
+    if (answer instanceof Error || 'refusal' in answer) {
+      const why = answer instanceof Error ? answer.message : `${answer.refusal.envelope.code} ${answer.refusal.envelope.message}`;
+      this.#dispatch({ type: 'isolated-failed', reason: `no ticket for the bank account details (${why})` });
+      return;
+    }
+    fields.bind({ ticket: answer.ticket });
+  }
+
+  /**
+   * A call through the isolated frame: it adds its fields' values, and posts with the proof to the kit itself. A create
+   * without a checkout token carries a ticket, asked for first (once more if the kit says the one it carried was used).
+   */
   async #postIsolated(effect: Extract<Effect, { type: 'post-isolated' }>): Promise<void> {
     const fields = this.#isolated;
     try {
       if (!fields) throw new EndpointError('NETWORK', `${effect.call}: the isolated fields are gone`);
-      const answer = await fields.send(effect.call, effect.body, { checkoutToken: this.#model.config?.checkoutToken, orderToken: effect.orderToken });
+      const checkoutToken = this.#model.config?.checkoutToken;
+      let answer: EndpointAnswer<unknown>;
+      if (effect.call !== 'create' || checkoutToken) {
+        answer = await fields.send(effect.call, effect.body, { checkoutToken, orderToken: effect.orderToken });
+      } else {
+        answer = await this.#sendWithTicket(fields, effect.body, false);
+        const reason = (answer.envelope.data as { reason?: unknown } | null)?.reason;
+        if (answer.envelope.code === '02000' && (reason === 'used' || reason === 'expired')) answer = await this.#sendWithTicket(fields, effect.body, true);
+      }
       this.#dispatch({ type: 'answer', request: effect.request, answer });
     } catch (error) {
       this.#dispatch({ type: 'no-answer', request: effect.request, error: error as Error });
     }
+  }
+
+  async #sendWithTicket(fields: IsolatedFields, body: Record<string, unknown>, fresh: boolean): Promise<EndpointAnswer<unknown>> {
+    const held = await this.#tickets.for(body, fresh);
+    if ('refusal' in held) return held.refusal;
+    fields.bind?.({ ticket: held.ticket });
+    this.#tickets.used(held.ticket);
+    return fields.send('create', body, { ticket: held.ticket });
   }
 
   /**

@@ -59,6 +59,13 @@ export const MERCHANT_PATHS = {
    * them on `svc-checkout:timing` (src/core/timings.ts, docs/observability.md).
    */
   timings: '/timings',
+  /**
+   * `POST`, from the shop's page (same origin, with its cookies): a ticket for the isolated frame's bank account create
+   * when orders come from the shop's `authorize` hook (or, in development, the browser). The kit runs `authorize` here,
+   * keeps the order it decided, and answers a short-lived, single-use ticket the frame's create then carries
+   * (`TICKET_HEADER`): the frame sends no cookie, and needs none.
+   */
+  ticket: '/payments/ticket',
 } as const;
 
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
@@ -94,6 +101,9 @@ export const ORDER_TOKEN_HEADER = 'Svc-Order-Token';
  * decided (src/core/tokens.ts). Without it the kit creates nothing and reads nothing.
  */
 export const CHECKOUT_TOKEN_HEADER = 'Svc-Checkout-Token';
+
+/** The header the isolated frame's create carries a ticket in (`MERCHANT_PATHS.ticket`), where it has no checkout token. */
+export const TICKET_HEADER = 'Svc-Ticket';
 
 /** Fills `{name}` parameters, encoding each value. */
 export function fillPath(template: string, params: Record<string, string>): string {

@@ -1,12 +1,13 @@
 /**
- * The wire form of the two tokens (src/core/tokens.ts), and nothing that checks them: their kinds, short keys,
+ * The wire form of the tokens (src/core/tokens.ts), and nothing that checks them: their kinds, short keys,
  * base64url, and a reader of the payload. Light on purpose: the element's first frame reads what a checkout
- * token says (to show it) with this alone; the rules that validate the claims load with the session.
+ * token says (to show it) with this alone, and the isolated frame what a checkout token or a ticket says the payer
+ * pays; the rules that validate the claims load with the session.
  */
 import { parseJson } from './json.js';
 import type { CheckoutTokenClaims } from './tokens.js';
 
-export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1' } as const;
+export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1', ticket: 'tk1' } as const;
 export type TokenKind = keyof typeof TOKEN_KINDS;
 
 /** Attempts of a checkout: `reference`, `reference--2`, … up to this many unless the token says otherwise. */
@@ -39,7 +40,47 @@ export const CHECKOUT_KEYS = {
   expiresAt: 'exp',
 } as const;
 
-export type TokenRefusal = 'missing' | 'malformed' | 'forged' | 'expired' | 'merchant' | 'reference';
+/**
+ * A ticket's claims by their wire names (src/core/tokens.ts, `TicketClaims`): what the payer pays has the checkout
+ * token's own keys (`amt`, `cur`, `mn`), so that the isolated frame reads either proof alike.
+ */
+export const TICKET_KEYS = {
+  merchantId: CHECKOUT_KEYS.merchantId,
+  id: 'tid',
+  total: CHECKOUT_KEYS.total,
+  currency: CHECKOUT_KEYS.currency,
+  merchantName: CHECKOUT_KEYS.merchantName,
+  expiresAt: CHECKOUT_KEYS.expiresAt,
+} as const;
+
+export type TokenRefusal = 'missing' | 'malformed' | 'forged' | 'expired' | 'merchant' | 'reference' | 'used';
+
+/** What a proof says the payer pays, as the isolated frame shows it: read, never checked (only the kit can). */
+export interface ShownPayment {
+  total: number;
+  currency: string;
+  merchantName?: string | undefined;
+}
+
+/**
+ * What a checkout token or a ticket says the payer pays; undefined for any other text, or one that says none. Read with
+ * the platform's JSON alone: the isolated frame's page carries this and no parser of its own.
+ */
+export function shownPaymentOf(proof: unknown): ShownPayment | undefined {
+  const [kind, payload] = typeof proof === 'string' ? proof.split('.') : [];
+  if ((kind !== TOKEN_KINDS.checkout && kind !== TOKEN_KINDS.ticket) || !payload) return undefined;
+  let short: Record<string, unknown> | null;
+  try {
+    // base64url to UTF-8 in the platform's few words (`escape` turns each byte into a %-escape `decodeURIComponent`
+    // reads as UTF-8): atob, escape and decodeURIComponent each throw on what is not theirs.
+    short = JSON.parse(decodeURIComponent(escape(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))))) as Record<string, unknown> | null;
+  } catch {
+    return undefined;
+  }
+  const { [CHECKOUT_KEYS.total]: total, [CHECKOUT_KEYS.currency]: currency, [CHECKOUT_KEYS.merchantName]: merchantName } = short ?? {};
+  if (!Number.isSafeInteger(total) || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  return { total: total as number, currency, merchantName: typeof merchantName === 'string' && merchantName.trim() ? merchantName : undefined };
+}
 
 /** A token's parts and its payload's short-key object, before any claim is checked; or why it has none. */
 export function readTokenPayload(

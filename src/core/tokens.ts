@@ -12,7 +12,7 @@ import { LIMITS, ORDER_FORMATS, type RuleTable } from './rules.js';
 import { isPayMethod, PAY_METHODS, type PayMethod } from './pay-methods.js';
 import type { Amount, Violation } from './types.js';
 import { validate, type Validation } from './validate.js';
-import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';
+import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, TICKET_KEYS, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';
 
 export {
   base64UrlBytes,
@@ -22,8 +22,11 @@ export {
   MAX_ATTEMPTS,
   MAX_CHECKOUT_TOKEN_SECONDS,
   readTokenPayload,
+  shownPaymentOf,
+  TICKET_KEYS,
   TOKEN_KINDS,
   uncheckedCheckoutClaims,
+  type ShownPayment,
   type TokenKind,
   type TokenRefusal,
 } from './token-wire.js';
@@ -77,6 +80,24 @@ export interface OrderTokenClaims {
    */
   clockOffset?: number | undefined;
 }
+
+/**
+ * A ticket (`MERCHANT_PATHS.ticket`): the kit's word that it decided the order kept under `id` (its `authorize` hook
+ * ran, with the payer's session), for this amount, until `expiresAt`. The order itself stays in the kit's ticket
+ * store, used once; the ticket carries only what the isolated frame shows the payer and what finds the order.
+ */
+export interface TicketClaims {
+  merchantId: string;
+  /** 128 random bits, base64url: the key of the kept order. */
+  id: string;
+  amount: Amount;
+  merchantName?: string | undefined;
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
+/** How long a ticket is good for: a payer typing their bank details, and the create after it. */
+export const TICKET_SECONDS = 900;
 
 const ORDER_KEYS = { merchantId: 'mid', orderNo: 'ono', reference: 'ref', country: 'cty', expiresAt: 'exp', clockOffset: 'off' } as const;
 
@@ -140,6 +161,17 @@ const ORDER_TOKEN_CLAIMS: RuleTable = {
     country: { required: true, format: f.country },
     expiresAt: { required: true, format: seconds },
     clockOffset: { required: false, format: integer({ min: -CLOCK_OFFSET_LIMIT, max: CLOCK_OFFSET_LIMIT, expected: 'seconds between two clocks' }) },
+  },
+};
+
+const TICKET_CLAIMS: RuleTable = {
+  fields: {
+    merchantId: { required: true, format: f.merchantId },
+    id: { required: true, format: (value, field) => (typeof value === 'string' && /^[\w-]{22}$/.test(value) ? { ok: true, value } : { ok: false, rule: 'format', message: `${field} must be 22 base64url characters` }) },
+    'amount.total': { required: true, format: f.minorUnits },
+    'amount.currency': { required: true, format: f.currency },
+    merchantName: { required: false, format: f.personName },
+    expiresAt: { required: true, format: seconds },
   },
 };
 
@@ -232,6 +264,12 @@ export function encodeOrderPayload(claims: OrderTokenClaims, encode: (text: stri
   return encode(canonicalJson(short));
 }
 
+export function encodeTicketPayload(claims: TicketClaims, encode: (text: string) => string = base64UrlEncode): string {
+  const k = TICKET_KEYS;
+  const short = { [k.merchantId]: claims.merchantId, [k.id]: claims.id, [k.total]: claims.amount.total, [k.currency]: claims.amount.currency, [k.merchantName]: claims.merchantName, [k.expiresAt]: claims.expiresAt };
+  return encode(canonicalJson(short));
+}
+
 /** What each refusal tells the caller (the kit answers `02000` with it; the element explains it to the payer). */
 export const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
   missing: 'no checkout token: the shop must render one into the page',
@@ -240,6 +278,7 @@ export const TOKEN_REFUSALS: Readonly<Record<TokenRefusal, string>> = {
   expired: 'the token has expired: reload the page for a new one',
   merchant: 'the token belongs to another merchant',
   reference: 'the token does not cover this order',
+  used: 'the ticket was used, or has expired: ask for a new one',
 };
 
 export interface ParsedToken<T> {
@@ -266,6 +305,20 @@ export function parseOrderToken(token: unknown): TokenParse<OrderTokenClaims> {
       ORDER_TOKEN_CLAIMS,
       Object.fromEntries(Object.entries(ORDER_KEYS).map(([name, key]) => [name, short[key]])),
     );
+    return claims.ok ? claims.value : undefined;
+  });
+}
+
+export function parseTicket(token: unknown): TokenParse<TicketClaims> {
+  return parseToken(token, 'ticket', (short) => {
+    const k = TICKET_KEYS;
+    const claims = validate<TicketClaims>(TICKET_CLAIMS, {
+      merchantId: short[k.merchantId],
+      id: short[k.id],
+      amount: { total: short[k.total], currency: short[k.currency] },
+      merchantName: short[k.merchantName],
+      expiresAt: short[k.expiresAt],
+    });
     return claims.ok ? claims.value : undefined;
   });
 }

@@ -8,9 +8,11 @@ import { DEFAULT_TIMEOUT_MS, requestHeaders } from '../checkout/endpoint-client.
 import { BANK_ACCOUNT_FIELDS } from '../checkout/bank-account-fields.js';
 import { CODE_FIELDS } from '../checkout/code-fields.js';
 import type { FieldName, FieldSpec } from '../checkout/fields.js';
-import type { IsolatedReport } from '../checkout/isolated.js';
+import type { IsolatedProof, IsolatedReport } from '../checkout/isolated.js';
 import { toAsciiDigits } from '../core/digits.js';
+import { ARABIC_LATIN_DIGITS } from '../core/money.js';
 import { EXPIRES_IN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../core/paths.js';
+import { shownPaymentOf, type ShownPayment } from '../core/token-wire.js';
 import { BANK_ACCOUNT_DETAILS, OTP_REQUEST, PIN_REQUEST, type RuleTable } from '../core/rules.js';
 import { validate } from '../core/validate.js';
 import { withoutTyped } from './scrub.js';
@@ -23,6 +25,12 @@ const TABLES = {
   INPUT_PIN: { fields: { pin: PIN_REQUEST.fields['pin']! } },
 } satisfies Record<FrameConfig['kind'], RuleTable>;
 
+
+/**
+ * The frame's own words for what the payer pays: never the page's, which a script that answered the frame's greeting
+ * would write. Arabic for a page in Arabic, English otherwise.
+ */
+const PAYING = { en: ['You pay', 'to'], ar: ['تدفع', 'إلى'] } as const;
 
 const config = decodeConfig(location.hash);
 // Only in a document of an opaque origin, which no script of the page can reach: framed without its sandbox (the
@@ -38,6 +46,13 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
   const errorOf = new Map<FrameSlot, HTMLElement>();
   let port: MessagePort | undefined;
   let reported = '';
+  /** The create's proof, and the payment it shows: fixed by the first `bind`, renewed only by one that shows the same. */
+  let bound: { proof: IsolatedProof; shown: ShownPayment } | undefined;
+  /**
+   * The fields whose next edit is told to the page even though no rule it breaks changed (so that it clears the kit's
+   * error there): each once after each answer of the kit's, never once per keystroke.
+   */
+  const editable = new Set<FieldName>();
   let shown: FrameErrors = { texts: {}, invalid: [] };
   /** The field a focus request is for, until it could be given (WebKit lets a frame focus only once it is used). */
   let pending: HTMLInputElement | undefined;
@@ -75,6 +90,9 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
   };
 
   const form = element('form', { noValidate: true });
+  // What the payer is about to pay, from the create's proof: in the frame's own words and colours, where the page has no say.
+  const paying = element('p', { className: 'paying', hidden: true });
+  if (kind === 'BankAccount') form.append(paying);
   const dateParts = specs.filter((spec) => spec.control === 'date-part');
   for (const spec of specs.filter((spec) => !spec.control)) {
     const hint = spec.hint ? words(element('p', { className: 'hint', id: `${spec.name}-hint` }), `hint.${spec.name}`) : undefined;
@@ -106,6 +124,8 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
     form.append(fieldset);
   }
   document.body.append(form);
+  // A bank account frame takes no key until it shows what the payer pays.
+  if (kind === 'BankAccount') for (const field of inputs.values()) field.readOnly = true;
 
   const typed = () => Object.fromEntries([...inputs].map(([name, field]) => [name, toAsciiDigits(field.value).trim()]));
   const check = () => validate(TABLES[kind], typed());
@@ -116,7 +136,7 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
     const broken: Partial<Record<FieldName, string>> = {};
     for (const violation of checked.violations) broken[violation.field as FieldName] ??= violation.rule;
     const text = JSON.stringify(broken);
-    if (text === reported && !(edited && shown.invalid.includes(edited))) return;
+    if (text === reported && !(edited && shown.invalid.includes(edited) && editable.delete(edited))) return;
     reported = text;
     const fields: IsolatedReport = { fields: names, broken };
     post({ type: 'report', report: fields, ...(edited ? { edited } : {}) });
@@ -139,6 +159,33 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
     }
     look = next;
     showErrors(shown);
+    showPaying();
+  };
+
+  const showPaying = () => {
+    if (!bound) return;
+    const [pay, to] = PAYING[look.lang.startsWith('ar') ? 'ar' : 'en'];
+    const { total, currency, merchantName } = bound.shown;
+    let format: Intl.NumberFormat;
+    try {
+      format = new Intl.NumberFormat(look.lang.startsWith('ar') ? ARABIC_LATIN_DIGITS : look.lang, { style: 'currency', currency });
+    } catch {
+      // A language the platform does not know: the amount in English.
+      format = new Intl.NumberFormat('en', { style: 'currency', currency });
+    }
+    // Minor units to the currency's own: exact to the cent for every amount the service takes.
+    const amount = format.format(total / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+    paying.replaceChildren(`${pay} `, element('strong', { textContent: amount }), ...(merchantName ? [` ${to} `, element('strong', { textContent: merchantName })] : []));
+    paying.hidden = false;
+  };
+
+  const bind = (proof: IsolatedProof) => {
+    const shownNow = shownPaymentOf(proof.checkoutToken ?? proof.ticket);
+    // Two proofs that show the same payment are one to the payer (a renewed ticket); any other is not taken.
+    if (kind !== 'BankAccount' || !shownNow || (bound && JSON.stringify(bound.shown) !== JSON.stringify(shownNow))) return;
+    bound = { proof, shown: shownNow };
+    showPaying();
+    for (const field of inputs.values()) field.readOnly = false;
   };
 
   const showErrors = (errors: FrameErrors) => {
@@ -172,6 +219,12 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
         post({ type: 'sent', id, failure: 'refused' });
         return;
       }
+      // The create goes under the proof whose payment the payer saw, or not at all: as the kit answers a cart that changed.
+      if (kind === 'BankAccount' && !(bound && (bound.proof.checkoutToken ?? bound.proof.ticket) === (proof.checkoutToken ?? proof.ticket))) {
+        const envelope = { code: 'CHECKOUT_CHANGED', message: 'not the payment the fields show', data: null };
+        post({ type: 'sent', id, response: { status: 200, body: JSON.stringify(envelope), expiresIn: null, orderToken: null } });
+        return;
+      }
       const checked = check();
       // Checked as the kit would: a value changed since the page last heard is refused here, and never sent.
       if (!checked.ok) {
@@ -182,12 +235,14 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
       // Only to the kit that served this page, at the call's own path: no message can name another address.
       const response = await fetch(new URL(`.${MERCHANT_PATHS[call]}`, location.href).href, {
         method: 'POST',
-        headers: requestHeaders(proof.checkoutToken, proof.orderToken),
+        headers: requestHeaders(proof.checkoutToken, proof.orderToken, proof.ticket),
         body: JSON.stringify({ ...body, ...typed() }),
         credentials: 'omit',
         signal: timeout,
       });
       const answer = { status: response.status, expiresIn: response.headers.get(EXPIRES_IN_HEADER), orderToken: response.headers.get(ORDER_TOKEN_HEADER) };
+      // The kit answered: an error it puts at a field is cleared by the payer's next edit there, told once.
+      for (const name of names) editable.add(name);
       post({ type: 'sent', id, response: { ...answer, body: withoutTyped(await response.text(), Object.values(typed())) } });
     } catch {
       post({ type: 'sent', id, failure: timeout.aborted ? 'timeout' : 'network' });
@@ -202,6 +257,7 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
     if (message.type === 'look') restyle(settled(message.look));
     else if (message.type === 'errors') showErrors(message.errors);
     else if (message.type === 'focus') focus(message.at);
+    else if (message.type === 'bind') bind(message.proof);
     else if (message.type === 'send') void send(message);
   };
 

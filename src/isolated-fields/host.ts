@@ -98,7 +98,11 @@ export class IsolatedFrame {
   connect(session: IsolatingSession): void {
     if (this.#destroyed || this.#session) return;
     this.#session = session;
-    this.#link = session.isolate({ report: this.#report, send: (call, body, proof) => this.#send(call, body, proof) });
+    this.#link = session.isolate({
+      report: this.#report,
+      send: (call, body, proof) => this.#send(call, body, proof),
+      bind: (proof) => this.#post({ type: 'bind', proof }),
+    });
     if (this.#failed) this.#link.failed(this.#failed);
   }
 
@@ -156,9 +160,11 @@ export class IsolatedFrame {
 
   #post(message: ToFrame): void {
     if (this.#destroyed) return;
-    if (message.type === 'look' || message.type === 'errors') this.#latest.set(message.type, message);
+    // The latest look, errors and proof: a frame that greets anew (its document reloaded) is given them again.
+    const kept = message.type === 'look' || message.type === 'errors' || message.type === 'bind';
+    if (kept) this.#latest.set(message.type, message);
     if (this.#port) this.#port.postMessage(message);
-    else if (message.type !== 'look' && message.type !== 'errors') this.#queued.set(message.type === 'send' ? `send ${message.id}` : message.type, message);
+    else if (!kept) this.#queued.set(message.type === 'send' ? `send ${message.id}` : message.type, message);
   }
 
   /** Gives the frame until `ms` from now to greet; then the session hears it failed. */

@@ -85,6 +85,12 @@ export type FrameFocus = 'first' | 'first-invalid';
 
 export type ToFrame =
   | { type: 'look'; look: FrameLook }
+  /**
+   * The proof of the bank account create (a checkout token, or a ticket): the frame shows the payer what it says they
+   * pay, and sends its create under it alone. The first one fixes what the frame shows; a later one is taken only if
+   * it shows the same (a renewed ticket), so that no message can change the payment under the payer's eyes.
+   */
+  | { type: 'bind'; proof: IsolatedProof }
   | { type: 'errors'; errors: FrameErrors }
   | { type: 'focus'; at: FrameFocus }
   | { type: 'send'; id: number; call: IsolatedCall; body: Record<string, unknown>; proof: IsolatedProof };

@@ -11,7 +11,7 @@ import { CheckoutSession } from '../../src/checkout/index.js';
 import { mountIsolatedFields, type FrameWords } from '../../src/isolated-fields/index.js';
 import { HANDSHAKE } from '../../src/isolated-fields/protocol.js';
 import { checkout, clickButton, deepQuery, deepQueryAll, fillBankAccount, isWebKit, record, settle, typeCode, uniqueReference, until, untilText } from './support/checkout.js';
-import { frameErrors, frameField, frameText, frameViolations, inFrame, isolatedFrames, loadedFrame, typeInFrame } from './support/isolated.js';
+import { frameErrors, frameField, frameText, frameViolations, inFrame, isolatedFrames, loadedFrame, typeInFrame, untilOpen } from './support/isolated.js';
 import { startStack, type Stack } from './support/stack.js';
 
 /** The innermost focused element of the test page, through shadow roots: an isolated frame's `<iframe>` while focus is in it. */
@@ -123,24 +123,26 @@ describe('<svc-checkout> isolated fields', () => {
       await untilText(element, 'Enter the code');
     });
 
-    it('keeps the bank account details in the page, and says so once to the console, where no checkout token proves the frame\'s create', async () => {
-      const warnings: string[] = [];
-      const warn = console.warn;
-      console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    it("isolates the bank account details where the shop's authorize decides the order: the frame shows the shop's amount, and pays with a ticket", async () => {
+      const shop = await startStack({ handler: { orders: 'authorize' } });
+      // The payer's session with the shop: the page's own calls carry it, the frame's create none.
+      document.cookie = 'svc-test-session=1; path=/';
       try {
-        // Configured by attributes (a shop in orders: 'authorize' proves its creates by its session cookie).
+        // No checkout token: the page says EGP 1.00, the shop's authorize decides EGP 125.00.
         const element = await fixture<SvcCheckout>(html`
-          <svc-checkout endpoint=${stack.endpoint} merchant-id=${stack.merchantId} reference=${uniqueReference('no-token')} country-code="EG"
-            currency="EGP" pay-amount="12500" product-name="Beans" pay-method="BankAccount" locale="en" sandbox></svc-checkout>
+          <svc-checkout endpoint=${shop.endpoint} merchant-id=${shop.merchantId} reference=${uniqueReference('authorize')} country-code="EG"
+            currency="EGP" pay-amount="100" product-name="Beans" pay-method="BankAccount" locale="en" sandbox></svc-checkout>
         `);
-        await until('the inline fields', () => deepQuery(element, 'input[name=bankAccountNumber]'));
-        await settle(element);
-        element.requestUpdate();
-        await settle(element);
-        expect(isolatedFrames(element)).to.deep.equal([]);
-        expect(warnings.filter((warning) => warning.includes('checkout token'))).to.have.length(1);
+        const frame = await loadedFrame(element);
+        await untilOpen(frame);
+        expect(await frameText(element)).to.include('You pay EGP 125.00');
+        await fillBankAccount(element, '2215381176');
+        await clickButton(element, /^Pay/);
+        await untilText(element, 'Enter the code');
+        const phase = element.session!.state.phase as { order?: { amount?: { total: number } } };
+        expect(phase.order?.amount?.total).to.equal(12_500);
       } finally {
-        console.warn = warn;
+        document.cookie = 'svc-test-session=; path=/; max-age=0';
       }
     });
 

@@ -34,7 +34,8 @@ describe('the size budget of the CDN build', () => {
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {
     expect(sizes.frame, `dist/cdn/svc-checkout-frame.html is ${sizes.frame} B brotli, over its budget of ${budget.frameBrotliBytes} B`).toBeLessThanOrEqual(budget.frameBrotliBytes);
-    expect(budget.frameBrotliBytes).toBeLessThanOrEqual(5_000);
+    // 5.0 kB until the frame showed the payer what they pay (issue 44): 5.5 kB since, a ceiling as firm as the first.
+    expect(budget.frameBrotliBytes).toBeLessThanOrEqual(5_500);
   });
 
   it('is the goal itself: 15 kB brotli, never raised', () => {

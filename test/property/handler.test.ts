@@ -9,6 +9,7 @@ import {
   attemptReference,
   CALLBACK_BODY,
   CHECKOUT_TOKEN_HEADER,
+  checkoutReferenceViolation,
   envelopeForViolations,
   isPayMethod,
   isErrorCode,
@@ -132,8 +133,10 @@ const SHAPE_OF_ROUTE: Record<ElementRoute, string[]> = {
   pin: ['PIN'],
   resendOtp: ['resend OTP'],
   status: ['status'],
+  // A kit whose orders come from checkout tokens answers every ticket request as a create without a token.
+  ticket: ['BankAccount create'],
 };
-const TABLE_OF_ACTION: Record<Exclude<ElementRoute, 'create'>, RuleTable> = {
+const TABLE_OF_ACTION: Record<Exclude<ElementRoute, 'create' | 'ticket'>, RuleTable> = {
   otp: OTP_REQUEST,
   pin: PIN_REQUEST,
   resendOtp: RESEND_OTP_REQUEST,
@@ -348,7 +351,9 @@ function orderTokenFor(token: KitCase['token'], orderNo: unknown): string | unde
 async function checkoutTokenFor(token: KitCase['token'], reference: unknown): Promise<{ header?: string; base?: string }> {
   switch (token) {
     case 'issued': {
-      const base = typeof reference === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(reference.trim()) ? reference.trim() : DECIDED.reference;
+      // A reference a shop could open a checkout for (no attempt's pattern, room for attempts), else the decided one.
+      const given = typeof reference === 'string' ? reference.trim() : '';
+      const base = /^[A-Za-z0-9._:-]{1,64}$/.test(given) && !checkoutReferenceViolation(given) ? given : DECIDED.reference;
       return { header: await checkoutToken({ ...DECIDED, reference: base }), base };
     }
     case 'other order':
@@ -400,7 +405,7 @@ function expectedForCreate(answer: RawAnswer, value: unknown, base: string | und
  * token and only the code from the body, so only the code can be wrong. A status query without an order token
  * needs a checkout token covering its reference.
  */
-function expectedForAction(route: Exclude<ElementRoute, 'create'>, answer: RawAnswer, value: unknown, proof: Proof): void {
+function expectedForAction(route: Exclude<ElementRoute, 'create' | 'ticket'>, answer: RawAnswer, value: unknown, proof: Proof): void {
   const envelope = expectEnvelope(answer);
   if (!isPlainObject(value)) return expectRefusal(envelope, [{ field: 'body', rule: 'type', message: '' }]);
   if (route === 'status' && proof.orderToken === undefined) {
@@ -455,6 +460,7 @@ function expectAnswer(kitCase: KitCase, answer: RawAnswer, proof: Proof): void {
   const json = parsed(body);
   if (!json) return expectProblem(answer, 415, method);
   if (route === 'create') expectedForCreate(answer, json.value, proof.base);
+  else if (route === 'ticket') expectTokenRefused(expectEnvelope(answer));
   else expectedForAction(route, answer, json.value, proof);
 }
 

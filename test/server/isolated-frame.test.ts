@@ -123,7 +123,7 @@ describe("the isolated frame's calls", () => {
       expect(answer.status, path).toBe(204);
       expect(answer.headers.get('access-control-allow-origin'), path).toBe('null');
       expect(answer.headers.get('access-control-allow-methods'), path).toBe('POST');
-      expect(answer.headers.get('access-control-allow-headers'), path).toBe('Content-Type, Accept, Svc-Checkout-Token, Svc-Order-Token');
+      expect(answer.headers.get('access-control-allow-headers'), path).toBe('Content-Type, Accept, Svc-Checkout-Token, Svc-Order-Token, Svc-Ticket');
       expect(answer.headers.get('access-control-allow-credentials'), path).toBe(null);
       expect(answer.headers.get('vary'), path).toBe('Origin');
     }

@@ -12,9 +12,6 @@ import type { CheckoutPart } from '../parts/checkout-part.js';
 import type { CheckoutContext } from '../state.js';
 import { SvcCheckout } from '../svc-checkout.js';
 
-/** The elements told of their bank account details kept in the page, once each. */
-const warned = new WeakSet<Element>();
-
 export class IsolatedFrameController implements ReactiveController {
   readonly #part: CheckoutPart;
   readonly #kind: FrameKind;
@@ -36,19 +33,14 @@ export class IsolatedFrameController implements ReactiveController {
   }
 
   /**
-   * The `<iframe>` to render in place of the fields; undefined when the element keeps them in the page: told to
-   * (`isolated="false"`), or the bank account details with no checkout token to prove their create from the frame
-   * (a shop in `orders: 'authorize'` proves it by its session cookie, which the frame cannot send: said once, to the
-   * console). A code's frame needs none: the order's token proves it.
+   * The `<iframe>` to render in place of the fields; undefined only when the shop turned isolation off
+   * (`isolated="false"`). The bank account create from the frame is proved by the checkout token, or, where the shop's
+   * `authorize` hook decides orders, by a ticket the session asks for (src/checkout/tickets.ts); a code's by the
+   * order's token.
    */
   frame(context: CheckoutContext): HTMLIFrameElement | undefined {
     const host = this.#host();
-    const unproven = this.#kind === 'BankAccount' && !host?.checkoutToken;
-    if (!host || host.isolated === false || unproven) {
-      if (host && host.isolated !== false && unproven && !warned.has(host)) {
-        warned.add(host);
-        console.warn('<svc-checkout>: no checkout token, so the bank account details are typed in the page, not the isolated frame (docs/isolated-fields.md)');
-      }
+    if (!host || host.isolated === false) {
       this.#takeDown();
       return undefined;
     }

@@ -16,6 +16,8 @@ import { MemoryReconciliationStore } from '../stores/reconciliation/memory.js';
 import type { ReconciliationStore } from '../stores/reconciliation/port.js';
 import { MemoryStatusBus } from '../stores/status-bus/memory.js';
 import type { StatusBus } from '../stores/status-bus/port.js';
+import { MemoryTicketStore } from '../stores/tickets/memory.js';
+import type { TicketStore } from '../stores/tickets/port.js';
 import { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
 import type { ThrottleLimits } from '../limits/table.js';
@@ -87,6 +89,12 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
    * default, a shared store (`svc-checkout/server/redis`) across processes.
    */
   checkoutStore?: CheckoutStore;
+  /**
+   * Where the orders decided for tickets wait for the isolated frame's create (with `orders: 'authorize'` or
+   * `'browser'`: docs/isolated-fields.md); memory by default, a shared store (`svc-checkout/server/redis`) across
+   * processes.
+   */
+  ticketStore?: TicketStore;
   /** The kit's limits (docs/limits.md): each `{ limit, windowSeconds }`, `{ limit }` for open streams, or `false` for off. */
   limits?: Partial<ThrottleLimits>;
   /**
@@ -137,6 +145,7 @@ export interface KitStores {
   readonly callbacks: CallbackStore;
   readonly throttle: ThrottleStore;
   readonly checkouts: CheckoutStore;
+  readonly tickets: TicketStore;
   readonly statusBus: StatusBus;
   readonly reconciliation: ReconciliationStore;
 }
@@ -204,11 +213,12 @@ function storesOf(options: MerchantHandlerOptions, now: () => number): KitStores
     // On the kit's clock: a throttle's window and its Retry-After are counted as every other deadline of the kit.
     throttle: storeOption('throttleStore', options.throttleStore ?? new MemoryThrottleStore({ now }), ['hit']),
     checkouts: storeOption('checkoutStore', options.checkoutStore ?? new MemoryCheckoutStore({ now }), ['read', 'seen', 'forwarding']),
+    tickets: storeOption('ticketStore', options.ticketStore ?? new MemoryTicketStore({ now }), ['keep', 'read', 'take']),
     statusBus: storeOption('statusBus', options.statusBus ?? new MemoryStatusBus(), ['publish', 'subscribe']),
     reconciliation: storeOption('reconciliationStore', options.reconciliationStore ?? new MemoryReconciliationStore(), ['track', 'take', 'reschedule', 'forget']),
   };
   // Stores scoped to a merchant (`svc-checkout/server/redis` scopes its keys and channel) must be this merchant's.
-  const names = { callbacks: 'callbackStore', throttle: 'throttleStore', checkouts: 'checkoutStore', statusBus: 'statusBus', reconciliation: 'reconciliationStore' } as const;
+  const names = { callbacks: 'callbackStore', throttle: 'throttleStore', checkouts: 'checkoutStore', tickets: 'ticketStore', statusBus: 'statusBus', reconciliation: 'reconciliationStore' } as const;
   for (const [key, store] of Object.entries(stores) as [keyof KitStores, unknown][]) {
     const scope = (store as { merchantId?: unknown }).merchantId;
     if (scope !== undefined && scope !== options.merchantId) {

@@ -6,10 +6,10 @@
  * (the frame sends no cookie), and lets it read the order's token and time left.
  *
  * An opaque origin is anyone's: a sandboxed frame on any site sends `Origin: null` too. That allows nothing new: these
- * routes act only with a checkout or order token (which the page holds, and anyone can send without a browser), and
- * no cookie or other ambient credential reaches them from such a frame.
+ * routes act only with a checkout token, a ticket or an order token (which the page holds, and anyone can send without
+ * a browser), and no cookie or other ambient credential reaches them from such a frame.
  */
-import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, type MerchantOperation } from '../../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, TICKET_HEADER, type MerchantOperation } from '../../core/index.js';
 import type { Answer } from '../http/http.js';
 
 /** The origin the frame's requests carry. */
@@ -52,7 +52,7 @@ export function framePreflight(operation: MerchantOperation, request: Request): 
     headers: {
       ...headers,
       'Access-Control-Allow-Methods': 'POST',
-      'Access-Control-Allow-Headers': `Content-Type, Accept, ${CHECKOUT_TOKEN_HEADER}, ${ORDER_TOKEN_HEADER}`,
+      'Access-Control-Allow-Headers': `Content-Type, Accept, ${CHECKOUT_TOKEN_HEADER}, ${ORDER_TOKEN_HEADER}, ${TICKET_HEADER}`,
       'Access-Control-Max-Age': '600',
       'Cache-Control': 'no-store',
     },

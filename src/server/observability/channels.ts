@@ -63,7 +63,7 @@ export interface ServiceCallTrace extends Settled {
 }
 
 /** The element's calls, by route. `events` opens a status stream (which `svc-checkout:stream` then follows). */
-export type RequestRoute = 'create' | 'otp' | 'pin' | 'resendOtp' | 'status' | 'events';
+export type RequestRoute = 'create' | 'otp' | 'pin' | 'resendOtp' | 'status' | 'ticket' | 'events';
 
 /**
  * What became of a call: `ok` (`00000`), `invalid` (`02001`: a field broke a rule), `refused` (`02000`: no token or a

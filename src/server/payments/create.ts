@@ -18,6 +18,7 @@ import {
   MAX_ATTEMPTS,
   ORDER_TOKEN_HEADER,
   PAYER_FIELDS,
+  TICKET_HEADER,
   validateCreateRequest,
   type Amount,
   type CashierStatusData,
@@ -25,7 +26,6 @@ import {
   type CreatePaymentData,
   type CreatePaymentRequest,
   type Envelope,
-  type Violation,
 } from '../../core/index.js';
 import { callbackUrlOf, judge, walkCheckout, type AskStatus, type CheckoutOf, type Judged } from '../checkouts/walk.js';
 import { envelopeAnswer as envelope, errorMessage, isAbort, logValue, webRequestOf, type Answer, type KitRequest } from '../http/http.js';
@@ -33,7 +33,9 @@ import { throttle, tooMany } from '../limits/throttle.js';
 import { ServiceError } from '../service/client.js';
 import type { AbortSignalLike } from '../service/transport.js';
 import { StoreUnavailableError } from '../stores/shared.js';
+import { browserOrders } from './browser-order.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
+import type { Tickets } from './tickets.js';
 import { emailKeyOf, phoneKeyOf } from './recipients.js';
 
 /** An order the service created and left pending, as the kit sent it. */
@@ -52,6 +54,8 @@ export interface CreateRouteOptions {
   callbackUrlFor(request: KitRequest): string | undefined;
   /** Sees every order the service created and left pending (reconciliation keeps it until it settles). */
   observeCreated?: ((order: CreatedOrder) => void) | undefined;
+  /** The tickets the isolated frame's creates carry where no checkout token decides the order (tickets.ts). */
+  tickets: Tickets;
 }
 
 /** An amount as a log line says it: `12500 EGP`. */
@@ -66,6 +70,7 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
   const { config, client } = context;
   const { credentials, logger } = config;
   const warn = (message: string) => logger.warn(message);
+  const { orderOf: orderFromBrowser, returnUrlViolation } = browserOrders(context, options.callbackUrlFor);
 
   /**
    * The order a checkout token decides, with the payer's fields of the body and nothing else of it. The body's
@@ -94,29 +99,6 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     // Its own address, for now: the attempt's, with the checkout and what it was opened for, once the kit chose it.
     order['callbackUrl'] = claims.callbackUrl ?? options.callbackUrlFor(request);
     return { order, attempt };
-  }
-
-  /** The browser's order, for the `authorize` and `browser` sources: never its callback URL or merchant name. */
-  function orderFromBrowser(body: Record<string, unknown>, request: KitRequest): unknown {
-    const { callbackUrl: _callbackUrl, merchantName: _merchantName, userClientIP: _address, [LEAVING_FIELD]: _leaving, ...rest } = body;
-    return {
-      ...rest,
-      callbackUrl: options.callbackUrlFor(request),
-      ...(body['payMethod'] === 'ReferenceCode' ? { merchantName: config.merchantName } : {}),
-    };
-  }
-
-  /**
-   * A 3-D Secure return address must be a page of the shop: the token's, or on an origin the shop configured.
-   * Never one a request's headers name (`Origin`, `Host`): whoever sends a request by hand writes those.
-   */
-  const returnOrigins = new Set(config.returnUrlOrigins);
-  function returnUrlViolation(order: CreatePaymentRequest, fixedByToken: boolean): Violation | undefined {
-    if (order.payMethod !== 'BankAccount' || fixedByToken) return undefined;
-    const origin = new URL(order.returnUrl).origin;
-    if (returnOrigins.has(origin)) return undefined;
-    logger.warn(`svc-checkout: a bank account create was refused: its returnUrl's origin ${logValue(origin)} is not one of returnUrlOrigins`);
-    return { field: 'returnUrl', rule: 'origin', message: "returnUrl must be a page of the shop's own origin" };
   }
 
   /** Writes to the checkout store; a store that cannot be reached costs status queries later, never a payment. */
@@ -191,7 +173,13 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
 
   /** The order the body proposes, from the checkout token or as the browser sent it. */
   async function proposal(value: Record<string, unknown>, request: KitRequest) {
-    if (config.orderSource !== 'checkout-token') return { order: orderFromBrowser(value, request), attempt: 1 };
+    if (config.orderSource !== 'checkout-token') {
+      // The isolated frame's create, proved by the ticket its page asked for: the order the kit decided then.
+      const ticket = request.headers.get(TICKET_HEADER);
+      if (ticket === null) return { order: orderFromBrowser(value, request), attempt: 1 };
+      const redeemed = await options.tickets.redeem(ticket, value);
+      return 'refusal' in redeemed ? { refusal: redeemed.refusal } : { order: redeemed.order as unknown, attempt: 1, ticket: redeemed.id };
+    }
     const proof = await context.checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
     if (!proof.ok) return { refusal: proof.response };
     const built = orderFromToken(proof.claims, value, request);
@@ -242,7 +230,12 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
       await makeAttempt(order, claims, attempt, kitCallbackUrl);
     }
 
-    if (config.authorize) {
+    // A ticket's order was decided when it was issued (its `authorize` ran then, with the payer's session): used up
+    // now, by this create alone, and not authorized again (this request, from the isolated frame, has no session).
+    const ticket = 'ticket' in proposed ? proposed.ticket : undefined;
+    if (ticket !== undefined && !(await options.tickets.use(ticket))) return refused('used');
+
+    if (config.authorize && ticket === undefined) {
       const authorized = await context.hook(() => config.authorize!(order, webRequestOf(request)));
       if (!authorized.ok) return authorized.response;
       if (authorized.value) order = authorized.value;

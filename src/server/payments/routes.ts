@@ -12,6 +12,7 @@ import { codeRoute } from './codes.js';
 import { paymentContext, type PaymentContext, type Route } from './context.js';
 import { createRoute, type CreatedOrder } from './create.js';
 import { statusRoutes, type StatusRoutes } from './status.js';
+import { tickets } from './tickets.js';
 
 export { OrderRejection } from './rejection.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, OrderSource } from '../config/handler.js';
@@ -39,10 +40,12 @@ export interface PaymentRoutes extends Omit<StatusRoutes, 'status'> {
 export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   const context = paymentContext(options.config, options.client);
   const { status, ...statuses } = statusRoutes(context, options.observeStatus);
+  const ticketing = tickets(context, options.callbackUrlFor);
   return {
     ...statuses,
     routes: {
-      create: createRoute(context, options),
+      create: createRoute(context, { ...options, tickets: ticketing }),
+      ticket: ticketing.route,
       otp: codeRoute(context, 'otp'),
       pin: codeRoute(context, 'pin'),
       resendOtp: codeRoute(context, 'resendOtp'),

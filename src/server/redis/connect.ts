@@ -41,11 +41,13 @@ import type { StatusBus } from '../stores/status-bus/port.js';
 import { RedisStatusBus } from '../stores/status-bus/redis.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
 import { RedisThrottleStore } from '../stores/throttle/redis.js';
+import type { TicketStore } from '../stores/tickets/port.js';
+import { RedisTicketStore } from '../stores/tickets/redis.js';
 import { RedisConnection } from './connection.js';
 import { Epoch } from './epoch.js';
 import { Health } from './health.js';
 
-export { RedisCallbackStore, RedisCheckoutStore, RedisReconciliationStore, RedisStatusBus, RedisThrottleStore };
+export { RedisCallbackStore, RedisCheckoutStore, RedisReconciliationStore, RedisStatusBus, RedisThrottleStore, RedisTicketStore };
 
 
 /** What `createMerchantHandler` takes: `createMerchantHandler({ ...options, ...redis.stores })`. */
@@ -53,13 +55,15 @@ export interface RedisKit {
   callbackStore: RedisCallbackStore;
   throttleStore: RedisThrottleStore;
   checkoutStore: RedisCheckoutStore;
+  ticketStore: RedisTicketStore;
   statusBus: RedisStatusBus;
   reconciliationStore: RedisReconciliationStore;
-  /** The five, to spread into `createMerchantHandler`'s options. */
+  /** The six, to spread into `createMerchantHandler`'s options. */
   readonly stores: {
     callbackStore: CallbackStore;
     throttleStore: ThrottleStore;
     checkoutStore: CheckoutStore;
+    ticketStore: TicketStore;
     statusBus: StatusBus;
     reconciliationStore: ReconciliationStore;
   };
@@ -227,13 +231,15 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
   const throttleStore = new RedisThrottleStore(connection, prefix, options.merchantId, options.openLeaseMs);
   const reconciliationStore = new RedisReconciliationStore(connection, prefix, options.maxOrders, options.merchantId);
   const checkoutStore = new RedisCheckoutStore(connection, prefix, options.merchantId);
+  const ticketStore = new RedisTicketStore(connection, prefix, options.merchantId);
   return {
     callbackStore,
     throttleStore,
     checkoutStore,
+    ticketStore,
     statusBus: bus,
     reconciliationStore,
-    stores: { callbackStore, throttleStore, checkoutStore, statusBus: bus, reconciliationStore },
+    stores: { callbackStore, throttleStore, checkoutStore, ticketStore, statusBus: bus, reconciliationStore },
     merchantId: options.merchantId,
     keyPrefix: prefix,
     get available() {

@@ -28,7 +28,7 @@ const ELEMENT_CALL: Traits = { methods: ['POST'], body: 'json' };
 const PAGE: Traits = { methods: ['GET', 'HEAD'], body: 'none' };
 
 /** The element's calls: a JSON body in, an envelope out. */
-export const ELEMENT_OPERATIONS = ['create', 'otp', 'pin', 'resendOtp', 'status'] as const satisfies readonly MerchantOperation[];
+export const ELEMENT_OPERATIONS = ['create', 'otp', 'pin', 'resendOtp', 'status', 'ticket'] as const satisfies readonly MerchantOperation[];
 export type ElementOperation = (typeof ELEMENT_OPERATIONS)[number];
 
 /** What each merchant path is, as the kit serves it. */

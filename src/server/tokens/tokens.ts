@@ -11,14 +11,17 @@ import {
   DEFAULT_CHECKOUT_TOKEN_SECONDS,
   encodeCheckoutPayload,
   encodeOrderPayload,
+  encodeTicketPayload,
   MAX_CHECKOUT_TOKEN_SECONDS,
   parseCheckoutToken,
   parseOrderToken,
+  parseTicket,
   TOKEN_KINDS,
   validateCheckoutClaims,
   type CheckoutTokenClaims,
   type OrderTokenClaims,
   type ParsedToken,
+  type TicketClaims,
   type TokenKind,
   type TokenParse,
   type TokenRefusal,
@@ -56,7 +59,11 @@ export class CheckoutTokenError extends TypeError {
 /** Tags are HMAC-SHA512 cut to 256 bits: as strong as a forger needs to fail, and half as long in a header. */
 const TAG_BYTES = 32;
 
-const PURPOSES: Record<TokenKind, string> = { checkout: 'svc-checkout:checkout-token:v1', order: 'svc-checkout:order-token:v1' };
+const PURPOSES: Record<TokenKind, string> = {
+  checkout: 'svc-checkout:checkout-token:v1',
+  order: 'svc-checkout:order-token:v1',
+  ticket: 'svc-checkout:ticket:v1',
+};
 
 /**
  * What the kit keeps per private key and kind of token: the key derived for that purpose, and the order tokens it
@@ -193,6 +200,11 @@ export function issueOrderToken(privateKey: string, claims: OrderTokenClaims): P
   return seal(privateKey, 'order', encodeOrderPayload(claims, base64Url));
 }
 
+/** A ticket for an order the kit keeps (src/server/payments/tickets.ts): its own key, so no token passes for one. */
+export function issueTicket(privateKey: string, claims: TicketClaims): Promise<string> {
+  return seal(privateKey, 'ticket', encodeTicketPayload(claims, base64Url));
+}
+
 export type TokenCheck<T> = { ok: true; claims: T } | { ok: false; reason: TokenRefusal };
 
 /**
@@ -233,4 +245,8 @@ export function verifyCheckoutToken(token: unknown, credentials: TokenCredential
 
 export function verifyOrderToken(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<OrderTokenClaims>> {
   return check(token, 'order', parseOrderToken, credentials, now);
+}
+
+export function verifyTicket(token: unknown, credentials: TokenCredentials, now = Date.now()): Promise<TokenCheck<TicketClaims>> {
+  return check(token, 'ticket', parseTicket, credentials, now);
 }

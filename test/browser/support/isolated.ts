@@ -40,12 +40,21 @@ export async function loadedFrame(root: Element, timeoutMs?: number): Promise<HT
 }
 
 /**
+ * Until the frame takes keys: a bank account frame opens its fields once it shows what the payer pays (its create's
+ * proof came: at once with a checkout token, after the page's ticket request otherwise); a code's frame at once.
+ */
+export async function untilOpen(frame: HTMLIFrameElement): Promise<void> {
+  await until('the frame open to keys', () => inFrame<boolean>(frame, "return [...document.querySelectorAll('input')].every((input) => !input.readOnly);"));
+}
+
+/**
  * Types into the element's isolated frame as a payer does: the element puts focus at the frame's first field (as it
  * does when the step opens; a shop's own UI by `start`), each value goes into the next field (Tab from one to the
  * next; `undefined` leaves a field as it is), and Tab leaves the last.
  */
 export async function typeInFrame(root: Element, values: readonly (string | undefined)[], start?: () => void): Promise<void> {
   const frame = await loadedFrame(root);
+  await untilOpen(frame);
   if (start) start();
   else ((frame.getRootNode() as ShadowRoot).host as HTMLElement & { focusStart(): void }).focusStart();
   await until('focus in the frame', () => inFrame<boolean>(frame, 'return document.hasFocus();'));

@@ -14,6 +14,8 @@ import type { ReconciliationStore } from '../../../src/server/stores/reconciliat
 import { MemoryStatusBus } from '../../../src/server/stores/status-bus/memory.js';
 import type { StatusBus, StatusUpdate } from '../../../src/server/stores/status-bus/port.js';
 import type { ThrottleStore } from '../../../src/server/stores/throttle/port.js';
+import { MemoryTicketStore } from '../../../src/server/stores/tickets/memory.js';
+import type { TicketStore } from '../../../src/server/stores/tickets/port.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
 import { eventually } from '../../support/sandbox-fixture.js';
@@ -130,6 +132,19 @@ export const THROTTLE_STORES: Record<Adapter, (options: { openLeaseMs: number })
         return { store: kit.throttleStore, die: () => die(kit) };
       },
     };
+  },
+};
+
+/** The orders kept for tickets, each with its clock (a ticket's order lives as long as it was kept for). */
+export const TICKET_STORES: Record<Adapter, () => Promise<Timed<TicketStore>>> = {
+  memory: async () => {
+    const { now, pass } = memoryClock();
+    const store = new MemoryTicketStore({ now });
+    return { writer: store, reader: store, pass };
+  },
+  redis: async () => {
+    const { one, two } = await processes();
+    return { writer: one.ticketStore, reader: two.ticketStore, pass: realTime };
   },
 };
 
