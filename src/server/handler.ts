@@ -18,7 +18,8 @@ import { resolveHandlerConfig, type MerchantHandlerOptions } from './config/hand
 import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { errorMessage, logValue, NODE_FAST_PATH, problemAnswer, type KitRequest } from './http/http.js';
 import { healthAnswer } from './observability/health.js';
-import { receiveTimings } from './observability/timings.js';
+import { timingsRoute } from './observability/timings.js';
+import { admit } from './limits/throttle.js';
 import { paymentRoutes } from './payments/routes.js';
 import { Reconciler, type SweepReport } from './reconciliation/reconciler.js';
 import { returnPage } from './element/return-page.js';
@@ -149,6 +150,11 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   };
   const calls = elementCalls(payments.routes, failed);
   const health = healthAnswer(client, Object.values(stores));
+  // A beacon's timings count against the client's limit and the kit's, in the throttle store (shared with Redis).
+  const receiveTimings = timingsRoute({
+    admit: async (request, count) =>
+      (await admit(stores.throttle, config.limits, [['timingsPerClient', payments.clientOf(request)], ['timings', 'all']], count)) === undefined,
+  });
   const receiveCallback = callbackReceiver({
     ...config.credentials,
     ...handOverOptions,

@@ -32,6 +32,31 @@ export async function throttle(
   return undefined;
 }
 
+/**
+ * Counts `cost` against each `[limit, key]` pair, all or none: a refusal gives back what this call counted, so that what
+ * is left of a window stays for a smaller call (a beacon of 20 timings past a limit leaves room for one of 5).
+ */
+export async function admit(
+  store: ThrottleStore,
+  limits: ThrottleLimits,
+  checks: readonly (readonly [RateLimitName, string | undefined])[],
+  cost: number,
+): Promise<Throttled | undefined> {
+  const counted: { key: string; limit: number; windowMs: number }[] = [];
+  for (const [name, key] of checks) {
+    const limit = limits[name];
+    if (limit === false || key === undefined || key === '') continue;
+    const count = { key: STORE_KEYS.count(name, key), limit: limit.limit, windowMs: limit.windowSeconds * 1000 };
+    counted.push(count);
+    const result = await store.hit(count.key, count.limit, count.windowMs, cost);
+    if (!result.allowed) {
+      for (const given of counted) await store.hit(given.key, given.limit, given.windowMs, -cost);
+      return { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+    }
+  }
+  return undefined;
+}
+
 /** Gives back one count of `name` for `key` (a call that, after all, did not spend what the limit guards). */
 export async function giveBack(store: ThrottleStore, limits: ThrottleLimits, name: RateLimitName, key: string): Promise<void> {
   const limit = limits[name];
