@@ -18,13 +18,15 @@ import { resolveHandlerConfig, type MerchantHandlerOptions } from './config/hand
 import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { errorMessage, logValue, NODE_FAST_PATH, problemAnswer, type KitRequest } from './http/http.js';
 import { healthAnswer } from './observability/health.js';
-import { receiveTimings } from './observability/timings.js';
+import { timingsRoute } from './observability/timings.js';
+import { admit } from './limits/throttle.js';
 import { paymentRoutes } from './payments/routes.js';
 import { Reconciler, type SweepReport } from './reconciliation/reconciler.js';
 import { returnPage } from './element/return-page.js';
 import { elementCalls, nodeFastPath } from './routes/element-calls.js';
 import { webHandler } from './routes/web.js';
 import { rememberedLocalOrigin } from './runtime/client-address.js';
+import { kitOrigins, type PublicOriginConfig } from './runtime/public-origin.js';
 import { ServiceClient } from './service/client.js';
 import { MemoryStatusBus } from './stores/status-bus/memory.js';
 import type { StatusBus, StatusUpdate } from './stores/status-bus/port.js';
@@ -70,13 +72,23 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const config = resolveHandlerConfig(options);
   const { logger, now, stores } = config;
   const client = new ServiceClient(config.service);
-  // The shop's pages may frame the isolated frame, as they are where 3-D Secure returns payers.
-  const elementFiles = new ElementFiles(config.elementFiles, config.basePath, config.returnUrlOrigins);
+  // The shop's pages may frame the isolated frame, as they are where 3-D Secure returns payers; it connects to the kit
+  // at the origins its configuration names (no request header names them: src/server/runtime/public-origin.ts).
+  let unnamed = false;
+  const frameOrigins = (request: Request) => {
+    const origins = kitOrigins(config, request);
+    if (origins.length === 0 && !unnamed) {
+      unnamed = true;
+      logger.warn("svc-checkout: the isolated frame's connect-src names no origin of the kit, and WebKit then refuses its calls: set publicOrigin");
+    }
+    return origins;
+  };
+  const elementFiles = new ElementFiles(config.elementFiles, config.basePath, config.returnUrlOrigins, frameOrigins);
 
   // Against the sandbox (a service on this machine), callbacks come to this kit's own loopback address by default.
   const callbackPath = `${config.basePath}${MERCHANT_PATHS.callbacks}`;
   const callbackUrlFor = (request: KitRequest): string | undefined =>
-    config.callbackUrl === false ? undefined : (config.callbackUrl ?? (config.serviceIsLocal ? loopbackOrigin(request) : undefined)?.concat(callbackPath));
+    config.callbackUrl === false ? undefined : (config.callbackUrl ?? (config.serviceIsLocal ? loopbackOrigin(request, config) : undefined)?.concat(callbackPath));
 
   // Set below: the status route tells the hub what it saw, and a create tells reconciliation what it made.
   let hub: StatusHub | undefined;
@@ -149,6 +161,11 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   };
   const calls = elementCalls(payments.routes, failed);
   const health = healthAnswer(client, Object.values(stores));
+  // A beacon's timings count against the client's limit and the kit's, in the throttle store (shared with Redis).
+  const receiveTimings = timingsRoute({
+    admit: async (request, count) =>
+      (await admit(stores.throttle, config.limits, [['timingsPerClient', payments.clientOf(request)], ['timings', 'all']], count)) === undefined,
+  });
   const receiveCallback = callbackReceiver({
     ...config.credentials,
     ...handOverOptions,
@@ -186,14 +203,15 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
 
 /**
  * The origin this request reached the kit at, when it is a loopback address: the socket's own end under
- * toNodeListener (no header can change it), else the request's URL (other runtimes know no socket). A server
+ * toNodeListener (no header can change it); other runtimes know no socket, and the request's URL is its `Host`: there,
+ * the first loopback origin the configuration names (or, behind a proxy the shop trusts, the proxy's). A server
  * listens at one or two origins: the last one's answer is kept, so that a create parses no URL for it.
  */
-function loopbackOrigin(request: KitRequest): string | undefined {
+function loopbackOrigin(request: KitRequest, config: PublicOriginConfig): string | undefined {
   const local = rememberedLocalOrigin(request);
-  const origin = local === undefined ? new URL(request.url).origin : local;
-  if (origin === null) return undefined;
-  if (origin !== lastOrigin.origin) lastOrigin = { origin, loopback: isLoopbackHost(new URL(origin).hostname) };
-  return lastOrigin.loopback ? origin : undefined;
+  if (local === undefined) return kitOrigins(config, request).find((origin) => isLoopbackHost(new URL(origin).hostname));
+  if (local === null) return undefined;
+  if (local !== lastOrigin.origin) lastOrigin = { origin: local, loopback: isLoopbackHost(new URL(local).hostname) };
+  return lastOrigin.loopback ? local : undefined;
 }
 let lastOrigin: { origin: string; loopback: boolean } = { origin: '', loopback: false };

@@ -145,12 +145,12 @@ describe('callbacks reach a shop on this machine', () => {
     }
   });
 
-  it('on a Web runtime (no socket), the request’s own address only when it is loopback', async () => {
-    const shop = await shopKit();
+  it('on a Web runtime (no socket), never the Host the request names: a loopback one only from a proxy the shop trusts', async () => {
+    const [trusting, plain] = [await shopKit({ trustProxy: true }), await shopKit()];
     try {
-      const web = async (url: string) => {
-        const token = await shop.handler.checkoutToken({ reference: `WEB-${url.length}`, amount: { total: 100, currency: 'EGP' }, country: 'EG', product: { name: 'Beans', description: 'Beans' } });
-        const answer = await shop.handler(
+      const web = async (handler: MerchantHandler, url: string, reference: string) => {
+        const token = await handler.checkoutToken({ reference, amount: { total: 100, currency: 'EGP' }, country: 'EG', product: { name: 'Beans', description: 'Beans' } });
+        const answer = await handler(
           new Request(url, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
@@ -160,10 +160,13 @@ describe('callbacks reach a shop on this machine', () => {
         const { data } = (await answer.json()) as { data: { orderNo: string } };
         return (await control.order(data.orderNo)).callbackUrl ?? 'none';
       };
-      expect(await web(`http://localhost:${shop.port}/checkout/payments`)).toMatch(new RegExp(`^http://localhost:${shop.port}/checkout/callbacks\\?`));
-      expect(await web('http://shop.example/checkout/payments')).toBe('none');
+      const local = `http://localhost:${trusting.port}/checkout/payments`;
+      expect(await web(trusting.handler, local, 'WEB-1')).toMatch(new RegExp(`^http://localhost:${trusting.port}/checkout/callbacks\\?`));
+      expect(await web(trusting.handler, 'http://shop.example/checkout/payments', 'WEB-2')).toBe('none');
+      expect(await web(plain.handler, local, 'WEB-3')).toBe('none');
     } finally {
-      await shop.close();
+      await trusting.close();
+      await plain.close();
     }
   });
 });

@@ -84,6 +84,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       environment: { baseUrl: sandbox.url },
       ...(basePath ? { basePath } : {}),
       callbackUrl: `${origin}${basePath}${MERCHANT_PATHS.callbacks}`,
+      // Where browsers reach the kit: the isolated frame's policy names it (WebKit needs it), never a request's Host.
+      publicOrigin: new URL(origin).origin,
       ...options.handler,
       // A dev server that serves the kit serves the shop's pages too: where 3-D Secure sends a payer back.
       ...(options.publicUrl ? { returnUrlOrigins: [new URL(origin).origin, ...(options.handler?.returnUrlOrigins ?? [])] } : {}),

@@ -9,6 +9,7 @@ import type { CheckoutOf } from '../checkouts/walk.js';
 import { errorMessage, logValue, type Logger } from '../http/http.js';
 import { elapsed, type CallbackTrace } from '../observability/channels.js';
 import type { CallbackClaim, CallbackStore } from '../stores/callbacks/port.js';
+import { STORE_KEYS } from '../stores/keys.js';
 import { StoreUnavailableError } from '../stores/shared.js';
 
 /** An outcome handed to `onCallback` once per order and status (once per `notifyId` for any other status). */
@@ -37,10 +38,11 @@ export interface CallbackEvent {
 
 /**
  * The key an outcome is claimed under: a settled order's status is final, so it is claimed per order and
- * status, whichever callback (or status query) brought it; any other status per `notifyId`.
+ * status, whichever callback (or status query) brought it; any other status per `notifyId`, in a space of its own
+ * (src/server/stores/keys.ts): a notifyId spelled as an outcome's key never marks that outcome handled.
  */
 export function outcomeKey(orderNo: string, status: PaymentStatus, notifyId: string): string {
-  return isTerminalStatus(status) ? `outcome:${orderNo}:${status}` : notifyId;
+  return isTerminalStatus(status) ? STORE_KEYS.outcome(orderNo, status) : STORE_KEYS.notification(notifyId);
 }
 
 /** What a hand-over came to. */

@@ -71,6 +71,21 @@ export function originsOption(option: string, value: unknown): readonly string[]
   return Object.freeze([...value]);
 }
 
+/** The origin browsers reach something at: `https://shop.example` (no path), `http:` only on a loopback address. */
+export function originOption(option: string, value: unknown): string {
+  if (typeof value !== 'string' || !isHttpUrl(value) || new URL(value).origin !== value || !isLiveAddressAllowed(value)) {
+    throw optionError(option, 'an origin such as https://shop.example (no path; http: only on a loopback address)', value);
+  }
+  return value;
+}
+
+/** A yes or no: absent is `fallback`. */
+export function booleanOption(option: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw optionError(option, 'true or false', value);
+  return value;
+}
+
 /** One of a few words. */
 export function choiceOption<T extends string>(option: string, value: unknown, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;

@@ -21,7 +21,7 @@ import type { TicketStore } from '../stores/tickets/port.js';
 import { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
 import type { ThrottleLimits } from '../limits/table.js';
-import { choiceOption, folderOption, hookOption, liveUrlOption, numberOption, originsOption, storeOption } from './checks.js';
+import { booleanOption, choiceOption, folderOption, hookOption, liveUrlOption, numberOption, originOption, originsOption, storeOption } from './checks.js';
 import { optionError, ServiceConfigError, withoutSecrets } from './errors.js';
 import { resolveLimits } from './limits.js';
 import { resolveReconcileOptions, type ReconcileOptions, type ResolvedReconcileOptions } from './reconcile.js';
@@ -125,6 +125,19 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
    * details and codes besides the kit's own origin (its `frame-ancestors`). Never taken from a request's headers.
    */
   returnUrlOrigins?: readonly string[];
+  /**
+   * The origin browsers reach this handler at (`https://shop.example`): the isolated frame's page names it in its
+   * `connect-src` (WebKit matches nothing with `'self'` there). Default: the origin of `callbackUrl`, and the
+   * `returnUrlOrigins`; without any, the kit's own socket when it is loopback. Never taken from a request's headers
+   * unless `trustProxy`.
+   */
+  publicOrigin?: string;
+  /**
+   * `true`: the kit stands behind a proxy of yours that sets `X-Forwarded-Proto` and `X-Forwarded-Host` (or `Host`),
+   * and replaces whatever a client sent in them; then, without `publicOrigin`, the kit names itself by the origin they
+   * say. Default `false`: the kit writes nothing from those headers.
+   */
+  trustProxy?: boolean;
   /** How far a callback's `RequestTimestamp` may be from now. Default 300 seconds. */
   callbackToleranceSeconds?: number;
   /** Largest request body accepted. Default 16 KiB; the largest valid create body is well under 8 KiB. */
@@ -175,6 +188,15 @@ export interface KitConfig {
   readonly clientAddress: ((request: Request) => string | undefined) | undefined;
   readonly ipv6ClientPrefix: number;
   readonly returnUrlOrigins: readonly string[];
+  /**
+   * The origins the kit names itself by in what it writes (the isolated frame's `connect-src`), from its configuration:
+   * `publicOrigin`, else the origins of `callbackUrl` and `returnUrlOrigins`. Empty: none configured.
+   */
+  readonly publicOrigins: readonly string[];
+  /** `publicOrigin` was given: nothing else names the kit. */
+  readonly publicOriginGiven: boolean;
+  /** The shop's proxy sets `X-Forwarded-*`: the kit may name itself by them when `publicOrigin` is not given. */
+  readonly trustProxy: boolean;
   readonly callbackToleranceSeconds: number;
   readonly maxBodyBytes: number;
   /** The shop's logger, with the private key redacted from every line. */
@@ -250,13 +272,16 @@ function resolve(options: MerchantHandlerOptions, service: ServiceConfig): KitCo
     throw optionError('timers', 'an object with setTimeout and clearTimeout', options.timers);
   }
   const onCallback = hookOption('onCallback', options.onCallback);
+  const callbackUrl = options.callbackUrl === undefined || options.callbackUrl === false ? options.callbackUrl : liveUrlOption('callbackUrl', options.callbackUrl);
+  const returnUrlOrigins = originsOption('returnUrlOrigins', options.returnUrlOrigins);
+  const publicOrigin = options.publicOrigin === undefined ? undefined : originOption('publicOrigin', options.publicOrigin);
   return Object.freeze({
     service,
     credentials: Object.freeze({ merchantId: service.merchantId, privateKey: service.privateKey }),
     serviceIsLocal: isLoopbackUrl(service.baseUrl),
     basePath: (options.basePath ?? '').replace(/\/+$/, ''),
     orderSource: orderSourceOf(options, service),
-    callbackUrl: options.callbackUrl === undefined || options.callbackUrl === false ? options.callbackUrl : liveUrlOption('callbackUrl', options.callbackUrl),
+    callbackUrl,
     merchantName: options.merchantName,
     authorize: hookOption('authorize', options.authorize),
     authorizeAction: hookOption('authorizeAction', options.authorizeAction),
@@ -270,7 +295,11 @@ function resolve(options: MerchantHandlerOptions, service: ServiceConfig): KitCo
       options.statusSharedMs === false ? false : numberOption('statusSharedMs', options.statusSharedMs, { fallback: STATUS_SHARED_MS, min: 0, unit: 'milliseconds' }),
     clientAddress: hookOption('clientAddress', options.clientAddress),
     ipv6ClientPrefix: numberOption('ipv6ClientPrefix', options.ipv6ClientPrefix, { fallback: DEFAULT_IPV6_CLIENT_PREFIX, min: 1, max: 128, integer: true, unit: 'bits' }),
-    returnUrlOrigins: originsOption('returnUrlOrigins', options.returnUrlOrigins),
+    returnUrlOrigins,
+    // What the shop already configures says where the kit is: its callback address, and its pages' origins.
+    publicOrigins: Object.freeze(publicOrigin ? [publicOrigin] : [...new Set([...(typeof callbackUrl === 'string' ? [new URL(callbackUrl).origin] : []), ...returnUrlOrigins])]),
+    publicOriginGiven: publicOrigin !== undefined,
+    trustProxy: booleanOption('trustProxy', options.trustProxy, false),
     callbackToleranceSeconds: numberOption('callbackToleranceSeconds', options.callbackToleranceSeconds, { fallback: 300, min: 1, unit: 'seconds' }),
     maxBodyBytes: numberOption('maxBodyBytes', options.maxBodyBytes, { fallback: 16 * 1024, min: 1, unit: 'bytes' }),
     logger: redacting(options.logger ?? console, redact),

@@ -81,10 +81,11 @@ const nodeZlib = (() => {
 /**
  * What the isolated frame's page may do (docs/isolated-fields.md): run its one script and use its one stylesheet,
  * both inline and named by their hashes, connect to this kit, and be framed by the shop's pages only, always in a
- * sandbox of its own (an opaque origin). Nothing else loads: no image, font, form target or frame. `connect-src` names the kit's origin as the page was asked for it,
- * besides 'self': in WebKit, 'self' of a document with an opaque origin matches nothing.
+ * sandbox of its own (an opaque origin). Nothing else loads: no image, font, form target or frame. `connect-src` names
+ * the kit's origins besides 'self' (in WebKit, 'self' of a document with an opaque origin matches nothing): those of its
+ * configuration, never of a request's `Host` (src/server/runtime/public-origin.ts).
  */
-function framePolicy(body: Uint8Array, kitOrigin: string, ancestors: readonly string[]): string {
+function framePolicy(body: Uint8Array, kitOrigins: readonly string[], ancestors: readonly string[]): string {
   const html = new TextDecoder().decode(body);
   const hash = (tag: string) => {
     const inside = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html)?.[1] ?? '';
@@ -94,7 +95,7 @@ function framePolicy(body: Uint8Array, kitOrigin: string, ancestors: readonly st
     "default-src 'none'",
     `script-src ${hash('script')}`,
     `style-src ${hash('style')}`,
-    `connect-src 'self'${kitOrigin ? ` ${kitOrigin}` : ''}`,
+    `connect-src ${["'self'", ...kitOrigins].join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",
     // An opaque origin whoever frames it, and however: a page that frames it without the element's `sandbox`
@@ -151,18 +152,21 @@ export class ElementFiles implements ElementScript {
   readonly #folder: URL | undefined;
   readonly #basePath: string;
   readonly #frameAncestors: readonly string[];
+  readonly #kitOrigins: (request: Request) => readonly string[];
   #files: Map<string, ElementFile> | undefined;
-  /** The isolated frame's policy for each origin the kit was asked at (one, or a few). */
+  /** The isolated frame's policy for the kit's origins (one set, from the configuration; or a few, from sockets). */
   readonly #framePolicies = new Map<string, string>();
 
   /**
    * `folder`: where the CDN build is, a folder's file: URL resolved by the configuration (default: the package's own); `false`: the kit serves none. `frameAncestors`:
-   * the origins of the shop's pages, which may frame the isolated frame besides the kit's own.
+   * the origins of the shop's pages, which may frame the isolated frame besides the kit's own. `kitOrigins`: the
+   * origins the frame may connect to for a request (src/server/runtime/public-origin.ts).
    */
-  constructor(folder: URL | false | undefined, basePath: string, frameAncestors: readonly string[] = []) {
+  constructor(folder: URL | false | undefined, basePath: string, frameAncestors: readonly string[] = [], kitOrigins: (request: Request) => readonly string[] = () => []) {
     this.#folder = folder === false ? undefined : folder === undefined ? defaultFolder() : folder;
     this.#basePath = basePath;
     this.#frameAncestors = frameAncestors;
+    this.#kitOrigins = kitOrigins;
   }
 
   get src(): string {
@@ -220,7 +224,7 @@ export class ElementFiles implements ElementScript {
       ETag: sent.etag,
       ...vary,
       'X-Content-Type-Options': 'nosniff',
-      ...(path === `/${FRAME_PAGE}` ? this.#frameHeaders(file, new URL(request.url).origin) : {}),
+      ...(path === `/${FRAME_PAGE}` ? this.#frameHeaders(file, this.#kitOrigins(request)) : {}),
     };
     // A 304 says nothing of the body's coding: a cache keeps the one it stored with the same ETag.
     if (matchesEtag(request.headers.get('if-none-match'), sent.etag)) return new Response(null, { status: 304, headers });
@@ -233,13 +237,12 @@ export class ElementFiles implements ElementScript {
    * The isolated frame's page is a document of its own: its policy, and its embedding by pages under
    * `Cross-Origin-Embedder-Policy: require-corp` (it is a cross-origin resource to them, and takes that policy itself).
    */
-  #frameHeaders(file: ElementFile, kitOrigin: string): Record<string, string> {
-    // An origin as a browser sends it in Host; anything else (a hand-written Host) gets 'self' alone.
-    const origin = /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(kitOrigin) ? kitOrigin : '';
-    let policy = this.#framePolicies.get(origin);
+  #frameHeaders(file: ElementFile, kitOrigins: readonly string[]): Record<string, string> {
+    const key = kitOrigins.join(' ');
+    let policy = this.#framePolicies.get(key);
     if (!policy) {
-      policy = framePolicy(file.body, origin, this.#frameAncestors);
-      if (this.#framePolicies.size < 16) this.#framePolicies.set(origin, policy);
+      policy = framePolicy(file.body, kitOrigins, this.#frameAncestors);
+      if (this.#framePolicies.size < 16) this.#framePolicies.set(key, policy);
     }
     return {
       'Content-Security-Policy': policy,

@@ -5,7 +5,8 @@
  *
  * Two kinds: a rate (`limit` calls in each fixed window of `windowSeconds`) and a ceiling on what is open at once
  * (`limit` status streams). A refused call gets envelope `TOO_MANY_REQUESTS` with `data.limit` naming the limit,
- * and `Retry-After`; it never reaches the service.
+ * and `Retry-After`; it never reaches the service. A beacon's timings past a limit are dropped, and the beacon
+ * answered 204 as any other (src/server/observability/timings.ts): its sender never reads the answer.
  */
 
 /** At most `limit` calls in each fixed window of `windowSeconds` (the window starts at its first call). */
@@ -35,6 +36,11 @@ export const LIMIT_TABLE = {
   streamsPerOrder: { counts: 'open status streams', per: 'order', default: { limit: 10 } },
   streamsPerClient: { counts: 'open status streams', per: 'client', default: { limit: 20 } },
   streams: { counts: 'open status streams', per: 'kit', default: { limit: 10_000 } },
+  // A page sends at most 20 timings a beacon, and a few beacons a checkout (hidden, gone, finished): 30 a minute is a
+  // payer's checkout and a retry. The kit's whole is a bound on what forged beacons from many addresses put in the
+  // shop's metrics: 100 a second.
+  timingsPerClient: { counts: 'timings published from beacons', per: 'client', default: { limit: 30, windowSeconds: 60 } },
+  timings: { counts: 'timings published from beacons', per: 'kit', default: { limit: 6_000, windowSeconds: 60 } },
 } as const satisfies Record<string, { counts: string; per: LimitKey; default: Limit | OpenLimit }>;
 
 export type LimitName = keyof typeof LIMIT_TABLE;

@@ -4,6 +4,7 @@
  */
 import { errorEnvelope } from '../../core/index.js';
 import { envelopeAnswer, type Answer } from '../http/http.js';
+import { STORE_KEYS } from '../stores/keys.js';
 import type { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
 import type { OpenLimitName, RateLimitName, ThrottleLimits } from './table.js';
@@ -15,7 +16,7 @@ export interface Throttled {
 
 /**
  * Counts one call against each `[limit, key]` pair in order, and stops at the first that refuses it. Keys name
- * what is limited; they are namespaced by limit here.
+ * what is limited; each limit counts in a space of its own (src/server/stores/keys.ts).
  */
 export async function throttle(
   store: ThrottleStore,
@@ -25,8 +26,33 @@ export async function throttle(
   for (const [name, key] of checks) {
     const limit = limits[name];
     if (limit === false || key === undefined || key === '') continue;
-    const result = await store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000);
+    const result = await store.hit(STORE_KEYS.count(name, key), limit.limit, limit.windowSeconds * 1000);
     if (!result.allowed) return { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+  }
+  return undefined;
+}
+
+/**
+ * Counts `cost` against each `[limit, key]` pair, all or none: a refusal gives back what this call counted, so that what
+ * is left of a window stays for a smaller call (a beacon of 20 timings past a limit leaves room for one of 5).
+ */
+export async function admit(
+  store: ThrottleStore,
+  limits: ThrottleLimits,
+  checks: readonly (readonly [RateLimitName, string | undefined])[],
+  cost: number,
+): Promise<Throttled | undefined> {
+  const counted: { key: string; limit: number; windowMs: number }[] = [];
+  for (const [name, key] of checks) {
+    const limit = limits[name];
+    if (limit === false || key === undefined || key === '') continue;
+    const count = { key: STORE_KEYS.count(name, key), limit: limit.limit, windowMs: limit.windowSeconds * 1000 };
+    counted.push(count);
+    const result = await store.hit(count.key, count.limit, count.windowMs, cost);
+    if (!result.allowed) {
+      for (const given of counted) await store.hit(given.key, given.limit, given.windowMs, -cost);
+      return { limit: name, retryAfterSeconds: Math.max(1, Math.ceil(result.retryAfterMs / 1000)) };
+    }
   }
   return undefined;
 }
@@ -34,7 +60,7 @@ export async function throttle(
 /** Gives back one count of `name` for `key` (a call that, after all, did not spend what the limit guards). */
 export async function giveBack(store: ThrottleStore, limits: ThrottleLimits, name: RateLimitName, key: string): Promise<void> {
   const limit = limits[name];
-  if (limit !== false) await store.hit(`${name}:${key}`, limit.limit, limit.windowSeconds * 1000, -1);
+  if (limit !== false) await store.hit(STORE_KEYS.count(name, key), limit.limit, limit.windowSeconds * 1000, -1);
 }
 
 /** The `Retry-After` of a refusal for want of an open place: nobody knows when one frees (the element tries again after 30 s). */
@@ -52,7 +78,7 @@ export async function hold(
 ): Promise<{ held: true; release(): void } | { held: false; refused: Throttled & { limit: OpenLimitName }; limit: number }> {
   const counted = checks.flatMap(([name, key]) => {
     const limit = limits[name];
-    return limit === false || key === undefined || key === '' ? [] : [{ name, place: { key: `${name}:${key}`, limit: limit.limit } }];
+    return limit === false || key === undefined || key === '' ? [] : [{ name, place: { key: STORE_KEYS.place(name, key), limit: limit.limit } }];
   });
   const holder = typeof store.hold === 'function' ? store : fallback;
   const holding = await holder.hold!(counted.map(({ place }) => place));

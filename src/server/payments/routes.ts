@@ -35,6 +35,8 @@ export interface PaymentRoutes extends Omit<StatusRoutes, 'status'> {
   routes: Readonly<Record<ElementOperation, Route>>;
   /** The token of an order the kit vouches for, as a create or a status query by reference answers it. */
   orderTokenFor: PaymentContext['orderTokenFor'];
+  /** Who a request's client is, as the per-client limits count it (undefined: the kit cannot tell). */
+  clientOf(request: KitRequest): string | undefined;
 }
 
 export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
@@ -52,5 +54,6 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
       status,
     },
     orderTokenFor: context.orderTokenFor,
+    clientOf: (request) => context.clientKeyFor(context.clientAddressOf(request)),
   };
 }

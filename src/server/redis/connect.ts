@@ -34,6 +34,7 @@ export type { DurabilityRisk } from './durability.js';
 import type { CallbackStore } from '../stores/callbacks/port.js';
 import { RedisCallbackStore } from '../stores/callbacks/redis.js';
 import type { CheckoutStore } from '../stores/checkouts/port.js';
+import { redisKeys } from '../stores/keys.js';
 import { RedisCheckoutStore } from '../stores/checkouts/redis.js';
 import type { ReconciliationStore } from '../stores/reconciliation/port.js';
 import { RedisReconciliationStore } from '../stores/reconciliation/redis.js';
@@ -173,14 +174,14 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
     },
   };
   const link = isCluster(client) ? clusterLink(client, events) : isSentinel(client) ? sentinelLink(client, events) : clientLink(client, events, !given);
-  const epochKey = `${prefix}epoch`;
+  const keys = redisKeys(prefix);
   let epoch: Epoch | undefined;
   connection = new RedisConnection(link, health, commandTimeoutMs, options.recoveryHoldMs, () => epoch!.beat());
-  statusBus = new RedisStatusBus(connection, `${prefix}status`, options.merchantId);
+  statusBus = new RedisStatusBus(connection, keys.statusChannel, options.merchantId);
   const bus = statusBus;
   // Redis going away reaches the streams: they query the service until it is back.
   health.onChange((up) => bus.setLive(up && subscribed));
-  epoch = new Epoch(connection, epochKey, logger, where);
+  epoch = new Epoch(connection, keys.epoch, logger, where);
 
   let risks: DurabilityRisk[] = [];
   try {

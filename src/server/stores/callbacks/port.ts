@@ -1,5 +1,6 @@
 /**
- * Remembers which callbacks were handled, by `notifyId`, so that the service's retries reach the merchant's
+ * Remembers which callbacks were handled, by key (src/server/stores/keys.ts: a settled order's outcome, or any other
+ * notification by its `notifyId`, each in a space of its own), so that the service's retries reach the merchant's
  * `onCallback` once. A delivery that arrives while the same `notifyId` is still being handled is not
  * acknowledged: if that handling fails, the service must send it again. The default store lives in memory;
  * a shared store (Redis, a database table with a unique key) replaces it when the merchant runs more than

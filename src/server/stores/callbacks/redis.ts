@@ -1,4 +1,5 @@
 /** The callbacks' store in Redis (`svc-checkout/server/redis`): outcomes claimed and completed across processes. */
+import { redisKeys, type RedisKeys } from '../keys.js';
 import type { SharedStoreState } from '../shared.js';
 import { StoreUnavailableError } from '../shared.js';
 import { CircuitOpenError, type RedisConnection } from '../../redis/connection.js';
@@ -38,19 +39,21 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
   readonly #unwritten = new Set<string>();
   /** Claims whose answer never came: the claim may have been made, so it is taken back when Redis returns. */
   readonly #unsure = new Map<string, string>();
+  readonly #keys: RedisKeys;
 
   constructor(
     private readonly connection: RedisConnection,
-    private readonly prefix: string,
+    prefix: string,
     private readonly leaseMs: number,
     private readonly ttlMs: number,
     readonly merchantId: string | undefined,
   ) {
+    this.#keys = redisKeys(prefix);
     connection.onRecovery(() => this.#recover());
   }
 
   #key(id: string): string {
-    return `${this.prefix}callback:${id}`;
+    return this.#keys.callback(id);
   }
 
   async claim(id: string): Promise<CallbackClaim> {

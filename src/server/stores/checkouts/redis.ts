@@ -1,4 +1,5 @@
 /** What the kit knows of each checkout, in Redis (`svc-checkout/server/redis`). */
+import { redisKeys, type RedisKeys } from '../keys.js';
 import type { SharedStoreState } from '../shared.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import { CHECKOUT_RECORD_TTL_MS, type CheckoutRecord, type CheckoutStore } from './port.js';
@@ -30,15 +31,18 @@ export class RedisCheckoutStore implements CheckoutStore, SharedStoreState {
   get available(): boolean {
     return this.connection.available;
   }
+  readonly #keys: RedisKeys;
   constructor(
     private readonly connection: RedisConnection,
-    private readonly prefix: string,
+    prefix: string,
     readonly merchantId: string | undefined,
     private readonly ttlMs = CHECKOUT_RECORD_TTL_MS,
-  ) {}
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   #key(checkout: string): string {
-    return `${this.prefix}checkout:${checkout}`;
+    return this.#keys.checkout(checkout);
   }
 
   async read(checkout: string): Promise<CheckoutRecord | undefined> {

@@ -1,4 +1,5 @@
 /** The orders to reconcile, in Redis (`svc-checkout/server/redis`): shared by the processes' sweeps. */
+import { redisKeys } from '../keys.js';
 import type { SharedStoreState } from '../shared.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import type { ReconciliationStore, TrackedOrder } from './port.js';
@@ -48,8 +49,8 @@ export class RedisReconciliationStore implements ReconciliationStore, SharedStor
     private readonly maxOrders: number,
     readonly merchantId: string | undefined,
   ) {
-    const slot = `{${prefix}reconcile}`;
-    this.#keys = [`${slot}:due`, `${slot}:orders`];
+    const keys = redisKeys(prefix);
+    this.#keys = [keys.reconcileDue, keys.reconcileOrders];
   }
 
   async track(order: TrackedOrder, dueAt: number): Promise<boolean> {

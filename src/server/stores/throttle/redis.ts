@@ -1,4 +1,5 @@
 /** The throttle's store in Redis (`svc-checkout/server/redis`): counts and open places shared across processes. */
+import { redisKeys, type RedisKeys } from '../keys.js';
 import type { SharedStoreState } from '../shared.js';
 import { StoreUnavailableError } from '../shared.js';
 import type { RedisConnection } from '../../redis/connection.js';
@@ -84,7 +85,7 @@ export class RedisThrottleStore implements ThrottleStore, SharedStoreState {
   }
   readonly #local = new MemoryThrottleStore();
   readonly #process = crypto.randomUUID();
-  readonly #slot: string;
+  readonly #keys: RedisKeys;
   /** Places this process holds in Redis, by key: its lease is renewed while there are any. */
   readonly #held = new Map<string, number>();
   /** Places given back while Redis was away: given back when it answers again. */
@@ -93,17 +94,17 @@ export class RedisThrottleStore implements ThrottleStore, SharedStoreState {
 
   constructor(
     private readonly connection: RedisConnection,
-    private readonly prefix: string,
+    prefix: string,
     readonly merchantId: string | undefined,
     private readonly leaseMs = 30_000,
   ) {
-    this.#slot = `{${prefix}open}`;
+    this.#keys = redisKeys(prefix);
   }
 
   async hit(key: string, limit: number, windowMs: number, cost = 1): Promise<ThrottleResult> {
     let answer: unknown;
     try {
-      answer = await this.connection.script(HIT, [`${this.prefix}throttle:${key}`], [Math.max(1, Math.ceil(windowMs)), Math.trunc(cost)]);
+      answer = await this.connection.script(HIT, [this.#keys.count(key)], [Math.max(1, Math.ceil(windowMs)), Math.trunc(cost)]);
     } catch (error) {
       if (error instanceof StoreUnavailableError) return this.#local.hit(key, limit, windowMs, cost);
       throw error;
@@ -115,10 +116,10 @@ export class RedisThrottleStore implements ThrottleStore, SharedStoreState {
 
   async hold(places: readonly Place[]): Promise<Holding> {
     if (places.length === 0) return { held: true, release: () => undefined };
-    const keys = places.map(({ key }) => `${this.#slot}:${key}`);
+    const keys = places.map(({ key }) => this.#keys.place(key));
     let answer: unknown;
     try {
-      answer = await this.connection.script(HOLD, [...keys, `${this.#slot}:leases`], [
+      answer = await this.connection.script(HOLD, [...keys, this.#keys.leases], [
         this.#process,
         this.leaseMs,
         PLACES_KEPT_MS,
@@ -174,7 +175,7 @@ export class RedisThrottleStore implements ThrottleStore, SharedStoreState {
       }
       void (async () => {
         try {
-          await this.connection.script(RENEW_PLACES, [`${this.#slot}:leases`], [this.#process, this.leaseMs]);
+          await this.connection.script(RENEW_PLACES, [this.#keys.leases], [this.#process, this.leaseMs]);
           for (const keys of this.#owed.splice(0)) await this.#giveBack(keys);
         } catch {
           // Redis is away: Health has said so; the next renewal tries again.
