@@ -26,7 +26,7 @@ export type LimitKey = 'order' | 'checkout token' | 'client' | 'phone' | 'mailbo
 export const LIMIT_TABLE = {
   createsPerCheckout: { counts: 'orders started', per: 'checkout token', default: { limit: 10, windowSeconds: 600 } },
   createsPerClient: { counts: 'orders started', per: 'client', default: { limit: 30, windowSeconds: 600 } },
-  ticketsPerClient: { counts: 'tickets for the isolated bank account create (each runs authorize)', per: 'client', default: { limit: 60, windowSeconds: 600 } },
+  ticketsPerClient: { counts: 'tickets for the isolated bank account create (each runs your `authorize`)', per: 'client', default: { limit: 60, windowSeconds: 600 } },
   messagesPerPhone: { counts: 'reference code messages by SMS', per: 'phone', default: { limit: 5, windowSeconds: 3_600 } },
   messagesPerEmail: { counts: 'reference code messages by email', per: 'mailbox', default: { limit: 5, windowSeconds: 3_600 } },
   resendOtp: { counts: '"send the code again"', per: 'order', default: { limit: 1, windowSeconds: 30 } },

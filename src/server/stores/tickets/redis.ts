@@ -1,5 +1,6 @@
 /** The orders kept for tickets, in Redis (`svc-checkout/server/redis`): a string per ticket, expiring with it. */
 import type { RedisConnection } from '../../redis/connection.js';
+import { redisKeys, type RedisKeys } from '../keys.js';
 import type { SharedStoreState } from '../shared.js';
 import type { TicketStore } from './port.js';
 
@@ -10,17 +11,20 @@ return order`;
 
 export class RedisTicketStore implements TicketStore, SharedStoreState {
   readonly backend = 'redis';
+  readonly #keys: RedisKeys;
   get available(): boolean {
     return this.connection.available;
   }
   constructor(
     private readonly connection: RedisConnection,
-    private readonly prefix: string,
+    prefix: string,
     readonly merchantId: string | undefined,
-  ) {}
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   #key(id: string): string {
-    return `${this.prefix}ticket:${id}`;
+    return this.#keys.ticket(id);
   }
 
   async keep(id: string, order: string, ttlMs: number): Promise<void> {
