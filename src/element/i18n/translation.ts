@@ -159,7 +159,7 @@ export interface Translation {
   checkoutExpired: string;
   /** The shop's server refused this checkout's proof (altered, another shop's, not this order's). */
   checkoutRefused: string;
-  /** A limit of the shop's server; `seconds` until the next try. */
+  /** A limit of the shop's server; `seconds` until the next try, said in seconds, minutes or hours (`waitOf`, wait.ts). */
   tooMany: (seconds: number, format: NumberFormat) => string;
   /** The shop's server answered, but not with a payment answer (5xx, 404): not the payer's connection. */
   shopError: string;
