@@ -123,6 +123,7 @@ const enSteps: ShippedTerms = {
   timeoutError: 'The shop is taking too long to answer. Try again in a moment.',
   notFoundError: 'Payments are not set up on this page. Please contact the shop.',
   fieldsUnavailable: 'The secure payment fields could not load. Reload the page, or choose another method.',
+  fieldsRefused: 'The secure payment fields could not reach the shop. Choose another method, or contact the shop.',
   unavailable: 'This checkout is not available right now. Please contact the shop.',
 
   leaveOrder: 'Use another method',

@@ -169,6 +169,8 @@ export interface Translation {
   notFoundError: string;
   /** The secure frame that holds the bank details or the code did not load: a setting of the shop, or the network. */
   fieldsUnavailable: string;
+  /** The secure frame's call was refused on its way to the shop's server while the page's own got through: a setting of the shop. */
+  fieldsRefused: string;
   /** A setting of the shop is wrong: the payer reads this, never the setting's name (test mode shows it too). */
   unavailable: string;
 
