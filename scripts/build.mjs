@@ -1,11 +1,12 @@
-// `npm run build` and `prepare`: what ships, built into a folder of its own (.dist-build-<pid>/) and then put in
-// dist/'s place. A shop, a sandbox or a test running from dist/ meanwhile never finds it half-built or gone: before
-// this, `prepare` began with `rm -rf dist`, and the first `npx svc-sandbox` in a clone (which installs the clone into
-// npx's cache and so runs `prepare`) left a shop started beside it without dist/cdn/svc-checkout.js for 10–20 s.
+// `npm run build`, and `npm start` when dist/ is stale: what ships, built into a folder of its own (.dist-build-<pid>/)
+// and then put in dist/'s place. A shop, a sandbox or a test running from dist/ meanwhile never finds it half-built or
+// gone: a build that began with `rm -rf dist` once left a shop started beside it without dist/cdn/svc-checkout.js for
+// 10–20 s. The package runs no script of its own when installed or packed (no `prepare`: a consumer never needs it,
+// and npm warns of it): `npm run build` before `npm pack`, as the README says.
 //
 //   node scripts/build.mjs             build, then swap
-//   node scripts/build.mjs --if-stale  nothing when dist/ is newer than every source (prepare: npm ci, npm install
-//                                      and npx in a clone, npm pack): a clone runs `svc-sandbox` without a rebuild
+//   node scripts/build.mjs --if-stale  nothing when dist/ is newer than every source (`npm start`: the demo's kit serves
+//                                      dist/cdn, built once)
 //
 // The steps, in order: the library and its types (tsc), the CDN build (build-cdn.mjs), the custom elements manifest
 // (cem, whose config reads the built attribute table) and the editor data and JSX typings made from it

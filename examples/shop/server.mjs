@@ -8,7 +8,7 @@
 // Against the real service, set SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL to what it issued you, and SHOP_URL
 // to the shop's public https: address, where the service calls back and 3-D Secure sends the payer back (default this
 // server: open the page at that address). PORT picks the port (0: any free one).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createMerchantHandler, toNodeListener } from 'svc-checkout/server';
 
@@ -54,27 +54,36 @@ let kit;
 
 /** The shop's carts, as a database would keep them: reference -> what is in it and how its payment went. */
 const carts = new Map();
-const CART_REFERENCE = /^NCR-\d{8}-[0-9A-F]{8}$/;
+/**
+ * Visitors' sessions: a hash of the secret in the visitor's cookie -> their cart's reference. The cookie holds only
+ * that secret, never the reference (the order number the page and the receipt show): knowing an order's number opens
+ * nothing, and a cookie this shop did not issue starts a new cart.
+ */
+const sessions = new Map();
+const keyOf = (secret) => createHash('sha256').update(secret).digest('hex');
+// Sent back only over https when the shop is (SHOP_URL), never to scripts, and not with other sites' requests.
+const COOKIE_ATTRIBUTES = `Path=/; HttpOnly; SameSite=Lax${process.env.SHOP_URL?.startsWith('https:') ? '; Secure' : ''}`;
 
 /** A new reference for every cart: the service knows its orders by it, so two buyers must never share one. */
 function newReference() {
   return `NCR-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex').toUpperCase()}`;
 }
 
-/** A new cart for the visitor, in its cookie. */
+/** A new cart for the visitor, its secret in their cookie. */
 function newCart(response) {
   const cart = { reference: newReference(), total: 12_500, currency: 'EGP', status: 'NEW' };
+  const secret = randomBytes(32).toString('base64url');
   carts.set(cart.reference, cart);
-  response.setHeader('Set-Cookie', `cart=${cart.reference}; Path=/; HttpOnly; SameSite=Lax`);
+  sessions.set(keyOf(secret), cart.reference);
+  response.setHeader('Set-Cookie', `cart=${secret}; ${COOKIE_ATTRIBUTES}`);
   return cart;
 }
 
-/** The visitor's cart: the one in their cookie (the same cart, and checkout, at every visit), else a new one. */
+/** The visitor's cart: the one their cookie's secret names (the same cart, and checkout, at every visit), else a new one. */
 function cartOf(request, response) {
-  const reference = /(?:^|;\s*)cart=([\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
-  if (!reference || !CART_REFERENCE.test(reference)) return newCart(response);
-  if (!carts.has(reference)) carts.set(reference, { reference, total: 12_500, currency: 'EGP', status: 'NEW' });
-  return carts.get(reference);
+  const secret = /(?:^|;\s*)cart=([\w-]{43})(?:;|$)/.exec(request.headers.cookie ?? '')?.[1];
+  const reference = secret && sessions.get(keyOf(secret));
+  return reference ? carts.get(reference) : newCart(response);
 }
 
 /**

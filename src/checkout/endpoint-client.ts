@@ -102,6 +102,16 @@ export function requestHeaders(checkoutToken: string | undefined, orderToken: st
   };
 }
 
+/**
+ * A call the isolated frame sent itself and got no answer to (its own fetch failed): told from a call lost because
+ * its frame went, since the page's next call to the same kit tells whether the network or the frame's way was at fault.
+ */
+export class FrameCallUnanswered extends EndpointError {
+  constructor(operation: string) {
+    super('NETWORK', `${operation}: ${CLIENT_ERROR_CODES.NETWORK.message}`);
+  }
+}
+
 /** A call that got no answer: the network failed, or the kit did not answer within `timeoutMs`. */
 export function unanswered(operation: string, why: 'network' | 'timeout', timeoutMs = DEFAULT_TIMEOUT_MS): EndpointError {
   return why === 'timeout'

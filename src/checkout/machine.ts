@@ -31,7 +31,7 @@ import {
 } from '../core/index.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
-import { EndpointError } from './endpoint-client.js';
+import { EndpointError, FrameCallUnanswered } from './endpoint-client.js';
 import { fieldsOf, formFieldOf, type FieldName } from './fields.js';
 import { formStateOf, prefilled } from './first-frame.js';
 import { checkOf, shownErrors, withoutSecrets } from './form-check.js';
@@ -363,7 +363,7 @@ const HANDLERS: Handlers = {
     if (request.kind === 'create') {
       // No answer: the create may have reached the service and made the order. Its reference is looked up before
       // the payer is told anything: a new reference could make a second order.
-      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { error: e.error } });
+      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { error: e.error }, throughFrame: request.isolated });
       return;
     }
     if (request.kind === 'lookup') {
@@ -496,7 +496,8 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
       d.update({ creating: undefined });
       d.set({ phase: { kind: 'form' } });
       if (request.duplicate) envelopeError(d, envelope);
-      if (request.report) report(d, request.report);
+      if (request.report && request.throughFrame && isNoAnswer(request.report)) frameRefused(d);
+      else if (request.report) report(d, request.report);
       return;
     }
     // An order of this reference for another amount is not the one the payer is looking at: never shown as theirs.
@@ -665,7 +666,7 @@ function create(d: Draft, retried: boolean): void {
   d.update({ creating: { reference: value.reference, payMethod: method, known: knownFromCreate(method, sent) } });
   d.announce({ kind: 'processing' });
   const request = { kind: 'create', reference: value.reference, method, sent, retried } as const;
-  if (d.check!.isolated.length > 0) d.requestIsolated(request, 'create', sent);
+  if (d.check!.isolated.length > 0) d.requestIsolated({ ...request, isolated: true }, 'create', sent);
   else d.request(request, 'create', sent);
 }
 
@@ -857,6 +858,27 @@ function configError(d: Draft, setting: string, violation?: Violation): void {
   const message = violation ? `${setting}: ${violation.message}` : (REFUSED_SETTINGS.get(setting) ?? `${CLIENT_ERROR_CODES.CONFIG.message}: ${setting}`);
   d.do({ type: 'log', message: `svc-checkout: ${message}` });
   d.error('CONFIG', message, false);
+}
+
+/** The isolated frame's own fetch got no answer at all (not a timeout, not a frame that went). */
+const isNoAnswer = (unanswered: Unanswered) => 'error' in unanswered && unanswered.error instanceof FrameCallUnanswered;
+
+/** What a developer reads when something in front of the kit refuses the isolated frame's calls. */
+export const FRAME_REFUSED =
+  "the isolated fields' create got no answer while the page's own call to the same kit did: something in front of the kit " +
+  "answers the frame's preflight (OPTIONS from Origin: null) and refuses it, most often a dev server's own CORS (Vite: set " +
+  'server.cors: false) or a CORS middleware mounted before the kit (Express cors(): mount it after the kit, or on your other ' +
+  'routes only). See docs/isolated-fields.md, "Behind a CORS middleware"';
+
+/**
+ * The isolated frame's create got no answer while the lookup that followed it, the page's own call to the kit, got
+ * one: not the payer's connection, but the kit's set-up. The payer reads that the secure fields could not reach the
+ * shop (not to check their connection), and the developer what to change.
+ */
+function frameRefused(d: Draft): void {
+  d.do({ type: 'log', message: `svc-checkout: ${FRAME_REFUSED}` });
+  alert(d, { kind: 'fields-refused' });
+  d.error('CONFIG', FRAME_REFUSED, false);
 }
 
 /** A lost create's order was never made: what its failure said is said now. */

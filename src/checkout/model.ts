@@ -22,7 +22,8 @@ type CreateEnvelope = EndpointAnswer<unknown>['envelope'];
 
 /** The one request the payer waits on; `id` tells its answer from a stale one's. */
 export type Request =
-  | { id: number; kind: 'create'; reference: string; method: PayMethod; sent: Record<string, unknown>; retried: boolean }
+  /** `isolated`: sent by the isolated frame, from its own opaque origin. */
+  | { id: number; kind: 'create'; reference: string; method: PayMethod; sent: Record<string, unknown>; retried: boolean; isolated?: boolean | undefined }
   /**
    * A create whose answer was lost or refused: its reference's status decides. `known`: what its body told;
    * `lost`: this page sent it and lost the answer; `duplicate`: refused as one; `report`: what to say if no such
@@ -40,6 +41,8 @@ export type Request =
       duplicate?: boolean | undefined;
       retried?: boolean | undefined;
       report?: Unanswered | undefined;
+      /** The lost create was the isolated frame's: this lookup is the page's own call to the same kit. */
+      throughFrame?: boolean | undefined;
     }
   /** A status-only page looks for the latest attempt the service knows, one reference after another. */
   | { id: number; kind: 'latest'; attempt: number; found?: { data: CashierStatusData; reference: string } | undefined }

@@ -80,6 +80,8 @@ export type Message =
   | { kind: 'not-found' }
   /** The isolated frame that holds the payer's fields did not load (not served, or refused by its policy). */
   | { kind: 'fields-unavailable' }
+  /** The isolated frame's call got no answer while the page's own call to the kit did: the shop's set-up, not the network. */
+  | { kind: 'fields-refused' }
   | { kind: 'generic' }
   | { kind: 'service' }
   /** Refused for something only the shop can mend (its settings, its account at the service): contact the shop. */

@@ -16,6 +16,7 @@ export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
   'shop-error': 'error',
   'not-found': 'error',
   'fields-unavailable': 'error',
+  'fields-refused': 'error',
   generic: 'error',
   service: 'error',
   unavailable: 'error',
@@ -63,6 +64,8 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
       return t.notFoundError;
     case 'fields-unavailable':
       return t.fieldsUnavailable;
+    case 'fields-refused':
+      return t.fieldsRefused;
     case 'generic':
       return t.genericError;
     case 'service':

@@ -5,7 +5,7 @@
  * the frame the errors and look to show. `<svc-checkout>` uses it for its bank account form and code steps; a shop's
  * own UI mounts one with `mountIsolatedFields` (mount.ts).
  */
-import { answerOf, DEFAULT_TIMEOUT_MS, EndpointError, unanswered, type EndpointAnswer } from '../checkout/endpoint-client.js';
+import { answerOf, DEFAULT_TIMEOUT_MS, EndpointError, FrameCallUnanswered, unanswered, type EndpointAnswer } from '../checkout/endpoint-client.js';
 import type { FieldName } from '../checkout/fields.js';
 import type { IsolatedCall, IsolatedLink, IsolatedProof, IsolatedReport } from '../checkout/isolated.js';
 import type { CheckoutSession } from '../checkout/session.js';
@@ -218,7 +218,10 @@ export class IsolatedFrame {
     if (!pending) return;
     this.#settle(message.id, () => {
       if ('failure' in message) {
-        pending.reject(message.failure === 'refused' ? new EndpointError('CONFIG', `${pending.call}: this frame does not send it`) : unanswered(pending.call, message.failure));
+        if (message.failure === 'refused') pending.reject(new EndpointError('CONFIG', `${pending.call}: this frame does not send it`));
+        // The frame's own fetch failed: the session tells a refused preflight from the network by its next call.
+        else if (message.failure === 'network') pending.reject(new FrameCallUnanswered(pending.call));
+        else pending.reject(unanswered(pending.call, message.failure));
         return;
       }
       answerOf(pending.call, responseOf(message.response)).then(pending.resolve, pending.reject);

@@ -16,7 +16,7 @@ import { DEFAULT_MERCHANT } from './config.js';
 const USAGE = `Usage: svc-sandbox [options] [-- <command> [args…]]
 
   -- <command>           run a command beside the sandbox (a shop: -- node server.mjs), with SVC_BASE_URL,
-                         SVC_MERCHANT_ID and SVC_PRIVATE_KEY in its environment; stop when it stops
+                         SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_SANDBOX=1 in its environment; stop when it stops
   --port <n>             port to listen on (default $SVC_SANDBOX_PORT, else ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
   --host <address>       address to listen on (default 127.0.0.1)
   --merchant-id <id>     the merchant's id (digits)
@@ -145,8 +145,9 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * Runs `command` with the sandbox's address and its first merchant's test credentials in its environment (what
- * a shop reads: SVC_BASE_URL, SVC_MERCHANT_ID, SVC_PRIVATE_KEY), passes SIGINT and SIGTERM on to it, and closes
- * the sandbox when it exits: the command's exit code is this one's.
+ * a shop reads: SVC_BASE_URL, SVC_MERCHANT_ID, SVC_PRIVATE_KEY) and SVC_SANDBOX=1 (a shop may set what only a
+ * developer needs by it: the init shop's limits), passes SIGINT and SIGTERM on to it, and closes the sandbox when it
+ * exits: the command's exit code is this one's.
  */
 async function runBeside(sandbox: Sandbox, command: string[]): Promise<number> {
   const merchant = sandbox.merchants[0]!;
@@ -166,7 +167,7 @@ async function runBeside(sandbox: Sandbox, command: string[]): Promise<number> {
     stdio: 'inherit',
     // Windows finds npm, npx and the like only through its shell.
     shell: process.platform === 'win32',
-    env: { ...process.env, SVC_BASE_URL: sandbox.url, SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey },
+    env: { ...process.env, SVC_BASE_URL: sandbox.url, SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey, SVC_SANDBOX: '1' },
   });
   if (stopping) child.kill(stopping);
   const started = child;

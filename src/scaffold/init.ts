@@ -2,13 +2,15 @@
  * `svc-checkout init [folder]`: a shop of one's own (shop-files.ts), written into a folder, new or one with a
  * package.json already (say, where `npm install svc-checkout express` just ran). Nothing there is overwritten: an
  * existing server.mjs stops it, and a package.json keeps its own fields, getting only the start script and the
- * dependencies it lacks.
+ * dependencies it lacks. It writes regular files of that folder only: a symbolic link where it would write (a
+ * dangling server.mjs, a package.json of another project) is refused, never followed.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { existsSync, type Stats } from 'node:fs';
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageFile, serverFile, shopScripts, type ShopTemplate } from './shop-files.js';
+import { oneLine, packageFile, serverFile, shopScripts, type ShopTemplate } from './shop-files.js';
 
 const USAGE = `Usage: svc-checkout init [folder] [--name <shop name>]
 
@@ -18,6 +20,9 @@ checkout element, and a package.json whose \`npm start\` runs it beside a sandbo
   --name <shop name>     the shop's name, as the payer reads it (default: from the folder's name)
   --help                 show this text
 `;
+
+/** The longest shop name: the merchant kit's `merchantName`, which the payer reads, holds 100 characters. */
+const MAX_NAME_LENGTH = 100;
 
 /** "my-coffee_shop" -> "My Coffee Shop". */
 export function shopNameOf(folder: string): string {
@@ -44,17 +49,49 @@ export interface InitResult {
   needsInstall: boolean;
 }
 
+/** What is at `path`, without following a link: nothing, or a regular file; anything else is refused, naming it. */
+async function entryAt(path: string, kind: 'file' | 'folder' = 'file'): Promise<Stats | undefined> {
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (info?.isSymbolicLink()) throw new Error(`${path} is a symbolic link: init writes regular files in the folder it is given, never through a link; remove the link, or init another folder`);
+  if (info && kind === 'file' && !info.isFile()) throw new Error(`${path} is not a regular file: remove it, or init another folder`);
+  if (info && kind === 'folder' && !info.isDirectory()) throw new Error(`${path} is not a folder: init another one`);
+  return info;
+}
+
+/** Writes `text` to `path` as a new file, or in place of the regular file there: a link made meanwhile is replaced, not followed. */
+async function writeRegular(path: string, text: string, replace: boolean): Promise<void> {
+  if (!replace) {
+    // `wx`: fails on anything there, a dangling link included.
+    await writeFile(path, text, { flag: 'wx' });
+    return;
+  }
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, text, { flag: 'wx' });
+  await rename(temporary, path).catch(async (error: unknown) => {
+    await rm(temporary, { force: true });
+    throw error;
+  });
+}
+
 /** Writes the shop; throws an Error whose message is for the person who ran the command. */
 export async function initShop(folderArgument: string, options: { name?: string } = {}): Promise<InitResult> {
   const folder = resolve(folderArgument);
-  const template: ShopTemplate = { name: options.name?.trim() || shopNameOf(folder), version: await ownVersion() };
+  // Any name is one line of text: it is the payer's to read, and a comment and a string in server.mjs.
+  const template: ShopTemplate = { name: oneLine(options.name ?? '') || shopNameOf(folder), version: await ownVersion() };
+  // What the kit's merchantName takes: a longer name would fail every page of the shop.
+  if (template.name.length > MAX_NAME_LENGTH) throw new Error(`--name is ${template.name.length} characters: a shop's name is at most ${MAX_NAME_LENGTH}`);
   const server = join(folder, 'server.mjs');
-  if (existsSync(server)) throw new Error(`${server} exists already: init writes a new shop; give it another folder`);
+  const manifestPath = join(folder, 'package.json');
+  await entryAt(folder, 'folder');
+  if (await entryAt(server)) throw new Error(`${server} exists already: init writes a new shop; give it another folder`);
+  const manifestThere = (await entryAt(manifestPath)) !== undefined;
   await mkdir(folder, { recursive: true });
   const written = [server];
-  const manifestPath = join(folder, 'package.json');
   let needsInstall = true;
-  if (existsSync(manifestPath)) {
+  if (manifestThere) {
     let manifest: { scripts?: Record<string, string>; dependencies?: Record<string, string> };
     try {
       manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
@@ -71,12 +108,12 @@ export async function initShop(folderArgument: string, options: { name?: string 
     const missing = Object.entries(wanted).filter(([name]) => manifest.dependencies?.[name] === undefined);
     manifest.dependencies = { ...manifest.dependencies, ...Object.fromEntries(missing) };
     needsInstall = missing.length > 0 || !existsSync(join(folder, 'node_modules', 'express')) || !existsSync(join(folder, 'node_modules', 'svc-checkout'));
-    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeRegular(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, true);
   } else {
-    await writeFile(manifestPath, packageFile(template, packageNameOf(folder)));
+    await writeRegular(manifestPath, packageFile(template, packageNameOf(folder)), false);
   }
   written.push(manifestPath);
-  await writeFile(server, serverFile(template));
+  await writeRegular(server, serverFile(template), false);
   return { folder, written, needsInstall };
 }
 

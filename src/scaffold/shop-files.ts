@@ -12,27 +12,56 @@ export interface ShopTemplate {
   version: string;
 }
 
-/** A JavaScript string literal of `text`, in single quotes. */
-const quoted = (text: string) => `'${text.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'`;
+/** Line breaks of every kind (CR, LF, U+2028, U+2029, NEL) and the other control characters. */
+const BREAKS = /[\p{Cc}\u2028\u2029]/gu;
+
+/** A shop's name on one line: what ends a line in JavaScript or a terminal is a space, runs of spaces are one. */
+export const oneLine = (text: string) => text.replace(BREAKS, ' ').replace(/\s+/g, ' ').trim();
+
+/** A JavaScript string literal of `text`, in single quotes: what could end the line or the literal is escaped. */
+const quoted = (text: string) =>
+  `'${text.replace(/[\\']/g, '\\$&').replace(BREAKS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}'`;
+
+/**
+ * The limits a developer meets first at the sandbox, raised there: one developer is one client who starts many orders
+ * and sends every code to one phone and mailbox. Against the real service the kit's defaults stand (docs/limits.md).
+ */
+export const SANDBOX_LIMITS = {
+  createsPerClient: { limit: 300, windowSeconds: 600 },
+  messagesPerPhone: { limit: 100, windowSeconds: 3_600 },
+  messagesPerEmail: { limit: 100, windowSeconds: 3_600 },
+} as const;
 
 export function serverFile({ name }: ShopTemplate): string {
-  return `// ${name.replace(/\n/g, ' ')}: a shop in one file. Each visitor has a cart (in a cookie) and the cart one checkout:
+  const limits = Object.entries(SANDBOX_LIMITS)
+    .map(([limit, { limit: count, windowSeconds }]) => `  ${limit}: { limit: ${count}, windowSeconds: ${windowSeconds.toLocaleString('en').replace(/,/g, '_')} },`)
+    .join('\n');
+  return `// ${oneLine(name)}: a shop in one file. Each visitor has a cart (its secret in a cookie) and the cart one checkout:
 // the page at / shows <svc-checkout> where the cart stands (its form, its payment in progress, or its receipt), whose
 // script and calls this server's merchant kit serves at /checkout, and the kit logs each payment the service
 // confirms. \`npm start\` runs it beside a sandbox (svc-sandbox plays the payment service on this machine).
 //
 // Against the real service, run \`node server.mjs\` with SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL set to
 // what it issued you and SHOP_URL to the shop's public https: address, and give the kit a callbackUrl there.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import express from 'express';
 import { createMerchantHandler, toNodeListener } from 'svc-checkout/server';
 
 const shopName = ${quoted(name)};
-const { SVC_MERCHANT_ID, SVC_PRIVATE_KEY, SVC_BASE_URL } = process.env;
+const shopNameHtml = shopName.replace(/[&<>"']/g, (char) => \`&#\${char.charCodeAt(0)};\`);
+const { SVC_MERCHANT_ID, SVC_PRIVATE_KEY, SVC_BASE_URL, SVC_SANDBOX, SHOP_URL } = process.env;
 if (!SVC_MERCHANT_ID || !SVC_PRIVATE_KEY || !SVC_BASE_URL) {
   console.error('Set SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL, or run \`npm start\`: it starts a sandbox and sets them.');
   process.exit(1);
 }
+
+// svc-sandbox sets SVC_SANDBOX for the shop it runs (\`npm start\`). There one developer is one client who pays many
+// orders and sends every code to one phone: the kit's limits for a crowd of payers (30 orders per 10 minutes per
+// client, 5 codes per hour per phone or mailbox) are raised. Against the real service the kit's defaults stand.
+const DEVELOPMENT_LIMITS = {
+${limits}
+};
 
 /**
  * The merchant kit, made once the server knows the address payers reach it at (SHOP_URL, else this server's): that
@@ -46,6 +75,7 @@ function merchantKit(shopUrl) {
     basePath: '/checkout',
     merchantName: shopName,
     returnUrlOrigins: [new URL(shopUrl).origin],
+    limits: SVC_SANDBOX ? DEVELOPMENT_LIMITS : {},
     // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order, when
     // what was paid is what the cart's checkout was opened for (\`checkout.amount\`, vouched for by the kit).
     // \`checkout.alsoPaid\` names another order of the same cart paid too (one the payer left): refund one.
@@ -60,22 +90,38 @@ function merchantKit(shopUrl) {
 }
 let checkout;
 
+/**
+ * The carts, as a database keeps them: a hash of the secret in the visitor's cookie -> the cart's reference. The
+ * cookie holds only that secret, never the reference (the order number the payer reads on the receipt): knowing an
+ * order's number opens nothing, and a cookie this shop did not issue starts a new cart. Kept beside this file, so
+ * that a cart is still its visitor's when the shop starts again.
+ */
+const CARTS_FILE = new URL('.shop-carts.json', import.meta.url);
+const carts = new Map(existsSync(CARTS_FILE) ? Object.entries(JSON.parse(readFileSync(CARTS_FILE, 'utf8'))) : []);
+const keyOf = (secret) => createHash('sha256').update(secret).digest('hex');
+// Sent back only over https when the shop is (SHOP_URL), never to scripts, and not with other sites' requests.
+const COOKIE = { httpOnly: true, sameSite: 'lax', secure: SHOP_URL?.startsWith('https:') ?? false, path: '/' };
+
 /** A new reference for every cart: the service knows its orders by it, so two buyers never share one. */
 const newReference = () => \`ORDER-\${Date.now().toString(36).toUpperCase()}-\${randomBytes(3).toString('hex').toUpperCase()}\`;
 
-/** The visitor's cart: the reference in their cookie (the same cart at every visit), else a new one. */
+/** The visitor's cart: the one their cookie's secret names (the same cart at every visit), else a new one. */
 function cartOf(request, response) {
-  const reference = /(?:^|;\\s*)cart=(ORDER-[\\w-]+)/.exec(request.headers.cookie ?? '')?.[1];
-  return reference ?? newCart(response);
+  const secret = /(?:^|;\\s*)cart=([\\w-]{43})(?:;|$)/.exec(request.headers.cookie ?? '')?.[1];
+  return (secret && carts.get(keyOf(secret))) || newCart(response);
 }
 
 function newCart(response) {
+  const secret = randomBytes(32).toString('base64url');
   const reference = newReference();
-  response.cookie('cart', reference, { httpOnly: true, sameSite: 'lax' });
+  carts.set(keyOf(secret), reference);
+  writeFileSync(CARTS_FILE, JSON.stringify(Object.fromEntries(carts)));
+  response.cookie('cart', secret, COOKIE);
   return reference;
 }
 
 const app = express();
+app.disable('x-powered-by'); // no banner naming the framework
 let kit;
 app.use((request, response, next) => kit(request, response, next)); // /checkout/…: the element and its calls, the callbacks
 
@@ -99,16 +145,16 @@ app.get('/', async (request, response, next) => {
     );
     // Paid: its receipt. Paid at another amount (the cart changed after it was paid): no form, a new cart to order.
     const done = opened.state === 'paid' || opened.state === 'changed';
-    response.set('Content-Security-Policy', "default-src 'self'").type('html').send(\`<!doctype html>
+    response.set({ 'Content-Security-Policy': "default-src 'self'", 'Cache-Control': 'no-store' }).type('html').send(\`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>\${shopName}</title>
+<title>\${shopNameHtml}</title>
 \${checkout.element.tags()}
 </head>
 <body>
-<h1>\${shopName}</h1>
+<h1>\${shopNameHtml}</h1>
 <p>One bag of coffee beans, 1 kg.</p>
 <svc-checkout checkout-token="\${opened.token}"\${done ? ' status-only' : ''}></svc-checkout>
 \${done ? '<p><a href="/new">Order again</a></p>' : ''}
@@ -118,10 +164,15 @@ app.get('/', async (request, response, next) => {
     next(error);
   }
 });
+// An error is the shop's to read, in its log; the visitor reads no stack.
+app.use((error, request, response, next) => {
+  console.error(error);
+  response.status(500).type('text').send('Something went wrong');
+});
 
 const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', (error) => {
   if (error) throw error;
-  const shopUrl = process.env.SHOP_URL ?? \`http://127.0.0.1:\${server.address().port}\`;
+  const shopUrl = SHOP_URL ?? \`http://127.0.0.1:\${server.address().port}\`;
   checkout = merchantKit(shopUrl);
   kit = toNodeListener(checkout);
   console.log(\`\${shopName} listening on \${shopUrl}/ (payment service: \${SVC_BASE_URL})\`);
@@ -130,7 +181,7 @@ const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', (error)
 }
 
 /** A shell word for `text` in an npm script, which runs in sh or cmd.exe: double quotes, which both read. */
-const scriptWord = (text: string) => `"${text.replace(/["\\%$`!]/g, '')}"`;
+const scriptWord = (text: string) => `"${oneLine(text).replace(/["\\%$`!]/g, '')}"`;
 
 /** Where the shop's sandbox keeps its orders across \`npm start\`s (beside server.mjs; delete it to start afresh). */
 export const SANDBOX_DATA_FILE = '.svc-sandbox.json';

@@ -1,6 +1,6 @@
-// No install step removes a working dist/ in place: `prepare` (npm ci, npm install and npx in a clone, npm pack) builds
-// nothing when dist/ is newer than every source, and a build that does run writes into a folder of its own and then
-// takes dist/'s place, so that a shop or sandbox running from dist/ meanwhile finds it there throughout.
+// No step removes a working dist/ in place: `npm start`'s build (--if-stale) builds nothing when dist/ is newer than
+// every source, and a build that does run writes into a folder of its own and then takes dist/'s place, so that a shop
+// or sandbox running from dist/ meanwhile finds it there throughout.
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,16 +14,16 @@ const root = new URL('../../', import.meta.url).pathname;
 beforeAll(() => assertDistFresh());
 
 describe('building what ships', () => {
-  it('prepare builds nothing when dist/ is newer than the sources: dist/ is the same folder, its files untouched', async () => {
+  it('a build --if-stale (npm start) builds nothing when dist/ is newer than the sources: dist/ is the same folder, its files untouched', async () => {
     const before = await stat(`${root}dist`);
     const entry = await stat(`${root}dist/cdn/svc-checkout.js`);
-    const { stdout } = await promisify(execFile)('npm', ['run', 'prepare'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, timeout: 60_000 });
     expect(stdout).toContain('nothing to build');
     expect((await stat(`${root}dist`)).ino).toBe(before.ino);
     expect((await stat(`${root}dist/cdn/svc-checkout.js`)).mtimeMs).toBe(entry.mtimeMs);
   });
 
-  it('npx svc-sandbox in the clone runs the built sandbox, rebuilding nothing (npx installs the clone and runs prepare)', async () => {
+  it('npx svc-sandbox in the clone runs the built sandbox, rebuilding nothing', async () => {
     const entry = await stat(`${root}dist/cdn/svc-checkout.js`);
     const { stdout } = await promisify(execFile)('npx', ['--yes', 'svc-sandbox', '--port', '0', '--quiet', '--', process.execPath, '-e', "console.log('the shop ran')"], {
       cwd: root,

@@ -15,6 +15,7 @@ import { root, samples } from '../../scripts/doc-samples.mjs';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 import { onTheWire } from '../support/on-the-wire.js';
+import { expectCartsHeld } from '../support/shop-carts.js';
 
 /** The first frame's bytes on the wire, headers included: the 15 kB the size budget counts, and room for headers. */
 const FIRST_FRAME_ON_THE_WIRE = 15_360;
@@ -26,9 +27,42 @@ const sha384 = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(byte
 
 let sandbox: Sandbox;
 let folder: string;
-let shop: ChildProcess;
+
 let output = '';
 let shopUrl: string;
+let program: string;
+const started: ChildProcess[] = [];
+
+/**
+ * The README's shop as its text says to run it (`npx svc-sandbox -- node shop.mjs`: the sandbox's merchant in its
+ * environment), with `env` added; its address once it listens, and the port it asked for.
+ */
+async function startShop(env: Record<string, string | undefined>): Promise<{ shop: ChildProcess; url: string; asked: number }> {
+  const merchant = sandbox.merchants[0]!;
+  const child = spawn(process.execPath, ['--import', fixture, program], {
+    cwd: folder,
+    env: { ...process.env, SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey, SVC_BASE_URL: sandbox.url, SVC_SAMPLE_SANDBOX: sandbox.url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  started.push(child);
+  let printed = '';
+  child.stdout!.on('data', (chunk) => ((printed += chunk), (output += chunk)));
+  child.stderr!.on('data', (chunk) => ((printed += chunk), (output += chunk)));
+  const listening = await new Promise<{ asked: number; port: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the README's shop did not listen within 15 s:\n${printed}`)), 15_000);
+    child.on('message', (message: { listening?: { asked: number; port: number } }) => {
+      if (message.listening && message.listening.asked !== 0) {
+        clearTimeout(timer);
+        resolve(message.listening);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`the README's shop exited (${code}):\n${printed}`), { printed, code }));
+    });
+  });
+  return { shop: child, url: `http://127.0.0.1:${listening.port}`, asked: listening.asked };
+}
 /** The page's script and stylesheet, and the script's integrity, as the page names them. */
 let page: { script: string; integrity: string; stylesheet: string };
 
@@ -42,28 +76,10 @@ beforeAll(async () => {
   // empties build/doc-samples.
   await mkdir(join(root, 'build'), { recursive: true });
   folder = await mkdtemp(join(root, 'build', 'readme-shop-'));
-  const program = join(folder, 'shop.mjs');
+  program = join(folder, 'shop.mjs');
   await writeFile(program, sample.code);
   sandbox = await createSandbox({ tickMs: 50 });
-  const merchant = sandbox.merchants[0]!;
-  shop = spawn(process.execPath, ['--import', fixture, program], {
-    cwd: folder,
-    env: { ...process.env, SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey, SVC_BASE_URL: sandbox.url, SVC_SAMPLE_SANDBOX: sandbox.url },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  shop.stdout!.on('data', (chunk) => (output += chunk));
-  shop.stderr!.on('data', (chunk) => (output += chunk));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the README's shop did not listen within 15 s:\n${output}`)), 15_000);
-    shop.on('message', (message: { listening?: { asked: number; port: number } }) => {
-      if (message.listening && message.listening.asked !== 0) {
-        clearTimeout(timer);
-        resolve(message.listening.port);
-      }
-    });
-    shop.once('exit', (code) => reject(new Error(`the README's shop exited (${code}):\n${output}`)));
-  });
-  shopUrl = `http://127.0.0.1:${port}`;
+  ({ url: shopUrl } = await startShop({}));
   const html = (await onTheWire(`${shopUrl}/`, { 'Accept-Encoding': AS_A_BROWSER['Accept-Encoding'] })).body.toString('utf8');
   const script = /<script type="module" src="([^"]+)" integrity="([^"]+)"><\/script>/.exec(html);
   const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(html);
@@ -72,7 +88,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  shop?.kill('SIGTERM');
+  for (const child of started) child.kill('SIGTERM');
   await sandbox?.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
@@ -114,5 +130,29 @@ describe("the README's node:http shop sends its page's files compressed", () => 
     expect([plain.headers['content-encoding'], plain.headers.vary]).toEqual([undefined, 'Accept-Encoding']);
     expect(sha384(plain.body)).toBe(page.integrity);
     expect(plain.body.byteLength).toBe((await readFile(join(root, 'dist/cdn/svc-checkout.js'))).byteLength);
+  });
+});
+
+describe("the README's node:http shop, as a first shop", () => {
+  it('keeps its carts to their visitors: a secret in the cookie, never the reference; HttpOnly, SameSite', async () => {
+    await expectCartsHeld(shopUrl, { secure: false });
+  });
+
+  it('listens on PORT, sets its cookies Secure behind an https: SHOP_URL, and serves a page a phone renders at its width', async () => {
+    const live = await startShop({ PORT: '4123', SHOP_URL: 'https://shop.example' });
+    expect(live.asked).toBe(4123);
+    await expectCartsHeld(live.url, { secure: true });
+    const page = await (await fetch(`${live.url}/`)).text();
+    expect(page).toMatch(/^<!doctype html>/i);
+    expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  });
+
+  it('names the variables it needs and the command that sets them, when run without them', async () => {
+    const failed = await startShop({ SVC_MERCHANT_ID: '', SVC_PRIVATE_KEY: '' }).then(
+      () => undefined,
+      (error: { printed: string }) => error.printed,
+    );
+    expect(failed).toContain('SVC_MERCHANT_ID');
+    expect(failed).toContain('npx svc-sandbox -- <command>');
   });
 });

@@ -39,3 +39,27 @@ describe('the English catalog in pieces', () => {
     expect(terms.pay('EGP 1.00')).toBe('Pay EGP 1.00');
   });
 });
+
+describe('a wait, as a payer would say it', () => {
+  const format = (n: number) => new Intl.NumberFormat('en').format(n);
+  const arabic = (n: number) => new Intl.NumberFormat('ar-EG').format(n);
+
+  it('says seconds up to a minute, then about so many minutes, then hours, in English', () => {
+    expect(enSteps.tooMany!(1, format)).toBe('Too many attempts. Try again in 1 second.');
+    expect(enSteps.tooMany!(42, format)).toBe('Too many attempts. Try again in 42 seconds.');
+    expect(enSteps.tooMany!(60, format)).toBe('Too many attempts. Try again in 60 seconds.');
+    expect(enSteps.tooMany!(61, format)).toBe('Too many attempts. Try again in about 1 minute.');
+    expect(enSteps.tooMany!(3_443, format)).toBe('Too many attempts. Try again in about 57 minutes.');
+    expect(enSteps.tooMany!(3_599, format)).toBe('Too many attempts. Try again in about 1 hour.');
+    expect(enSteps.tooMany!(9_000, format)).toBe('Too many attempts. Try again in about 3 hours.');
+  });
+
+  it('says the same in Arabic, each noun in its counted form after بعد', () => {
+    expect(ar.tooMany(42, arabic)).toBe('محاولات كثيرة. حاول مرة أخرى بعد ٤٢ ثانية.');
+    expect(ar.tooMany(3_443, arabic)).toBe('محاولات كثيرة. حاول مرة أخرى بعد نحو ٥٧ دقيقة.');
+    expect(ar.tooMany(120, arabic)).toBe('محاولات كثيرة. حاول مرة أخرى بعد نحو دقيقتين.');
+    expect(ar.tooMany(300, arabic)).toBe('محاولات كثيرة. حاول مرة أخرى بعد نحو ٥ دقائق.');
+    expect(ar.tooMany(3_600, arabic)).toBe('محاولات كثيرة. حاول مرة أخرى بعد نحو ساعة واحدة.');
+    expect(ar.tooMany(7_200, arabic)).toBe('محاولات كثيرة. حاول مرة أخرى بعد نحو ساعتين.');
+  });
+});

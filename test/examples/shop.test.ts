@@ -3,11 +3,14 @@
 // names no callback URL: against the sandbox its kit is called back at its own loopback address.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+import { expectCartsHeld } from '../support/shop-carts.js';
 import { CHROMIUM_ARGS, payReferenceCode } from '../support/shop-payer.js';
 
 const example = new URL('../../examples/shop/server.mjs', import.meta.url).pathname;
@@ -114,4 +117,28 @@ describe('the whole-shop example', () => {
     expect(await after.$eval('svc-checkout', (element) => element.hasAttribute('status-only'))).toBe(false);
     await context.close();
   }, 60_000);
+
+  it('keeps its carts to their visitors: a secret in the cookie, never the reference; HttpOnly, SameSite', async () => {
+    await expectCartsHeld(shopUrl, { secure: false });
+  });
+
+  it('sets its cookies Secure when its address is https: (SHOP_URL, as for going live)', async () => {
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const live = spawn(process.execPath, [example], {
+      env: { ...process.env, PORT: String(port), SHOP_URL: 'https://shop.example', SVC_MERCHANT_ID: DEFAULT_MERCHANT.merchantId, SVC_PRIVATE_KEY: DEFAULT_MERCHANT.privateKey, SVC_BASE_URL: sandbox.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    live.stdout!.on('data', (chunk) => (printed += chunk));
+    try {
+      const end = Date.now() + 10_000;
+      while (!printed.includes('listening on https://shop.example/') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+      await expectCartsHeld(`http://127.0.0.1:${port}`, { secure: true });
+    } finally {
+      live.kill('SIGTERM');
+    }
+  });
 });

@@ -1,7 +1,9 @@
 // `npx svc-checkout init [folder]`: a shop of one's own, written into a folder and run from the package as npm packs
 // it: `npm start` runs it beside a sandbox, the kit serves the element, and a paid order reaches the shop's log.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,11 +11,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER } from '../../src/core/index.js';
 import { initShop, shopNameOf } from '../../src/scaffold/init.js';
 import { SandboxControl } from '../../src/sandbox/control/client.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { expectCartsHeld } from '../support/shop-carts.js';
 import { npmInstall, packedTarball } from '../support/tarball.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
 const run = promisify(execFile);
+
+/**
+ * Six reference codes to one phone, each from a cart of its own (a new visitor): the code of the sixth, or the limit
+ * that refused it. The kit's default is 5 per phone per hour; the shop raises it under the sandbox.
+ */
+async function sixthCodeToOnePhone(shopUrl: string): Promise<string> {
+  let last = '';
+  for (let index = 0; index < 6; index++) {
+    const page = await (await fetch(`${shopUrl}/`)).text();
+    const token = /checkout-token="([^"]+)"/.exec(page)![1]!;
+    const created = await (
+      await fetch(`${shopUrl}/checkout/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
+        body: JSON.stringify({ payMethod: 'ReferenceCode', notify: { notifyUserName: 'Mona Hassan', notifyUserMobile: '+201001234567', notifyLanguage: 'English', notifyMethod: 'SMS' } }),
+      })
+    ).json();
+    last = created.code === 'TOO_MANY_REQUESTS' ? created.data.limit : created.code;
+  }
+  return last;
+}
+const repository = new URL('../../', import.meta.url).pathname;
+/** A port no one listens on now, for a shop whose address is not its own (SHOP_URL) and so cannot say its port. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const folders: string[] = [];
 async function freshFolder(): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'svc-shop-'));
@@ -63,6 +97,76 @@ describe('init', () => {
     await expect(initShop(other)).rejects.toThrow(/has a start script of its own/);
     await writeFile(join(other, 'package.json'), '{ not json');
     await expect(initShop(other)).rejects.toThrow(/is not JSON/);
+  });
+
+  it('never writes through a symbolic link: a dangling server.mjs, another project’s package.json, a linked folder', async () => {
+    const outside = await freshFolder();
+    const dangling = await freshFolder();
+    await symlink(join(outside, 'planted.mjs'), join(dangling, 'server.mjs'));
+    await expect(initShop(dangling)).rejects.toThrow(/server\.mjs is a symbolic link: init writes regular files in the folder it is given, never through a link/);
+    await expect(lstat(join(outside, 'planted.mjs'))).rejects.toThrow(/ENOENT/);
+    await expect(lstat(join(dangling, 'package.json'))).rejects.toThrow(/ENOENT/);
+
+    const project = JSON.stringify({ name: 'another-project', scripts: { test: 'vitest' } });
+    await writeFile(join(outside, 'package.json'), project);
+    const linked = await freshFolder();
+    await symlink(join(outside, 'package.json'), join(linked, 'package.json'));
+    await expect(initShop(linked)).rejects.toThrow(/package\.json is a symbolic link/);
+    expect(await readFile(join(outside, 'package.json'), 'utf8')).toBe(project);
+    await expect(lstat(join(linked, 'server.mjs'))).rejects.toThrow(/ENOENT/);
+
+    const parent = await freshFolder();
+    await symlink(outside, join(parent, 'shop'));
+    await expect(initShop(join(parent, 'shop'))).rejects.toThrow(/shop is a symbolic link/);
+    await expect(lstat(join(outside, 'server.mjs'))).rejects.toThrow(/ENOENT/);
+    // Through the command, the person who ran it reads why.
+    const refused = await run(process.execPath, [join(repository, 'bin/svc-checkout.js'), 'init', 'shop'], { cwd: parent }).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/^svc-checkout init: .*shop is a symbolic link/) });
+  });
+
+  it('writes any name as text: line breaks of every kind end no comment, and the page escapes it', async () => {
+    // In the package's folder, so that the shop's imports resolve (express, and svc-checkout as this build), and its
+    // code runs.
+    await mkdir(join(repository, 'build'), { recursive: true });
+    const folder = await mkdtemp(join(repository, 'build', 'init-name-'));
+    folders.push(folder);
+    await mkdir(join(folder, 'node_modules'));
+    await symlink(repository, join(folder, 'node_modules', 'svc-checkout'));
+    const name = "Nile\u2028console.log('INJECTED 1')\u2029console.log('INJECTED 2')\rconsole.log('INJECTED 3')\n</title><b>&";
+    await initShop(folder, { name });
+    const server = await readFile(join(folder, 'server.mjs'), 'utf8');
+    expect(server.split('\n')[0]).toMatch(/^\/\/ Nile console\.log\('INJECTED 1'\) console\.log\('INJECTED 2'\) console\.log\('INJECTED 3'\) <\/title><b>&: a shop in one file\./);
+    expect(server).not.toMatch(/[\r\u2028\u2029]/);
+    await run(process.execPath, ['--check', join(folder, 'server.mjs')]);
+
+    const sandbox = await createSandbox();
+    const merchant = sandbox.merchants[0]!;
+    // Behind its https: address (SHOP_URL), as the shop's comment says for going live: its cookies are Secure.
+    const port = await freePort();
+    const shop = spawn(process.execPath, ['server.mjs'], {
+      cwd: folder,
+      env: { ...process.env, PORT: String(port), SHOP_URL: 'https://shop.example', SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey, SVC_BASE_URL: sandbox.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    shop.stdout!.on('data', (chunk) => (printed += chunk));
+    shop.stderr!.on('data', (chunk) => (printed += chunk));
+    try {
+      const end = Date.now() + 15_000;
+      while (!printed.includes('listening on https://shop.example/') && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+      const shopUrl = `http://127.0.0.1:${port}`;
+      const page = await (await fetch(`${shopUrl}/`)).text();
+      expect(page).toContain('<title>Nile console.log(&#39;INJECTED 1&#39;) console.log(&#39;INJECTED 2&#39;) console.log(&#39;INJECTED 3&#39;) &#60;/title&#62;&#60;b&#62;&#38;</title>');
+      expect(printed).not.toMatch(/^INJECTED/m);
+      await expectCartsHeld(shopUrl, { secure: true });
+      // Not under svc-sandbox (no SVC_SANDBOX), though on a loopback address: the kit's limits as they are.
+      expect(await sixthCodeToOnePhone(shopUrl)).toBe('messagesPerPhone');
+    } finally {
+      shop.kill('SIGTERM');
+      await sandbox.close();
+    }
+    // The kit's merchantName holds 100 characters: a longer name is refused before anything is written.
+    await expect(initShop(await freshFolder(), { name: 'x'.repeat(101) })).rejects.toThrow(/--name is 101 characters: a shop's name is at most 100/);
   });
 });
 
@@ -118,6 +222,9 @@ describe('a shop from the packed package', () => {
     expect(entry?.[1]).toBe('/checkout/svc-checkout.js');
     expect((await fetch(`${shopUrl}${entry![1]}`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const token = /checkout-token="([^"]+)"/.exec(page)![1]!;
+    await expectCartsHeld(shopUrl, { secure: false });
+    // Under npm start (svc-sandbox sets SVC_SANDBOX), the limits one developer meets first are raised.
+    expect(await sixthCodeToOnePhone(shopUrl)).toBe('00000');
 
     // The element's create, as the page would send it; the sandbox's payer pays the code it got.
     const created = await (

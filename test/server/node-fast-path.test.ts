@@ -118,7 +118,7 @@ describe('toNodeListener: the fast path answers as the Web path does', () => {
 
 describe('toNodeListener: the payer going away', () => {
   for (const path of ['fast', 'web'] as const) {
-    it(`abandons the call to the service (${path} path)`, async () => {
+    it(`abandons the call to the service, and logs nothing of it (${path} path)`, async () => {
       let seenByService: IncomingMessage | undefined;
       let closedAt: number | undefined;
       const service = await listen((request) => {
@@ -141,7 +141,9 @@ describe('toNodeListener: the payer going away', () => {
         payer.destroy();
         await waitFor(() => closedAt !== undefined);
         expect(closedAt! - left).toBeLessThan(2_000);
-        await waitFor(() => logged.some((line) => /status failed/.test(line)));
+        // A payer who leaves is not an error in the shop's log ("status failed: This operation was aborted" was).
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(logged).toEqual([]);
       } finally {
         await kit.close();
         await service.close();

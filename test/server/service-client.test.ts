@@ -181,6 +181,10 @@ describe('ServiceClient configuration', () => {
     expect(attempt({ environment: { baseUrl: 'ftp://service' } })).toThrow(ServiceConfigError);
     expect(attempt({ merchantId: 'abc' })).toThrow(/merchantId/);
     expect(attempt({ privateKey: '' })).toThrow(/privateKey/);
+    // The first error a newcomer meets names the variable to set, and the command that sets it to the sandbox's.
+    expect(attempt({ merchantId: undefined })).toThrow(/^merchantId must be the string of digits the service issued, and none was given: a shop reads it from SVC_MERCHANT_ID .*npx svc-sandbox -- <command>/);
+    expect(attempt({ merchantId: '' })).toThrow(/and none was given: a shop reads it from SVC_MERCHANT_ID/);
+    expect(attempt({ privateKey: undefined })).toThrow(/^privateKey must be the private key the service issued, and none was given: a shop reads it from SVC_PRIVATE_KEY .*npx svc-sandbox -- <command>/);
     expect(new ServiceClient({ merchantId, privateKey, environment: 'sandbox' }).baseUrl).toBe('http://127.0.0.1:4010');
     try {
       attempt({ environment: 'production' })();

@@ -1,4 +1,5 @@
 import type { NumberFormat, Translation } from './translation.js';
+import { waitOf, type Wait } from './wait.js';
 
 /** Made at the first count, not when the catalog loads: the first frame counts nothing. */
 let rules: Intl.PluralRules | undefined;
@@ -40,6 +41,12 @@ const ltr = (value: string) => `\u2066${value}\u2069`;
 const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
 const seconds: CountedNoun = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
 const afterSeconds: CountedNoun = { ...seconds, two: 'ثانيتين' };
+/** After بعد (and نحو): the genitive dual. */
+const AFTER: Record<Wait['unit'], CountedNoun> = {
+  second: afterSeconds,
+  minute: { ...minutes, two: 'دقيقتين' },
+  hour: { one: 'ساعة واحدة', two: 'ساعتين', few: 'ساعات', many: 'ساعة' },
+};
 const tries: CountedNoun = { one: 'محاولة واحدة', two: 'محاولتان', few: 'محاولات', many: 'محاولة' };
 const problems: CountedNoun = { one: 'خطأ واحد', two: 'خطآن', few: 'أخطاء', many: 'خطأً', other: 'خطأ' };
 
@@ -185,11 +192,15 @@ const ar: Translation = {
   statusCheckFailed: 'تعذّر التحقق من حالة الدفع. سنواصل المحاولة.',
   checkoutExpired: 'انتهت صلاحية صفحة الدفع هذه. أعد تحميل الصفحة للمتابعة.',
   checkoutRefused: 'لم يعد من الممكن استخدام صفحة الدفع هذه. أعد تحميل الصفحة.',
-  tooMany: (n, format) => `محاولات كثيرة. حاول مرة أخرى بعد ${count(n, format, afterSeconds)}.`,
+  tooMany: (n, format) => {
+    const wait = waitOf(n);
+    return `محاولات كثيرة. حاول مرة أخرى بعد ${wait.about ? 'نحو ' : ''}${count(wait.count, format, AFTER[wait.unit])}.`;
+  },
   shopError: 'تعذّر على المتجر قبول المدفوعات الآن. حاول مرة أخرى بعد قليل.',
   timeoutError: 'يستغرق المتجر وقتًا طويلًا في الرد. حاول مرة أخرى بعد قليل.',
   notFoundError: 'الدفع غير مُعدّ في هذه الصفحة. يُرجى التواصل مع المتجر.',
   fieldsUnavailable: 'تعذّر تحميل حقول الدفع الآمنة. أعد تحميل الصفحة أو اختر طريقة أخرى.',
+  fieldsRefused: 'تعذّر على حقول الدفع الآمنة الوصول إلى المتجر. اختر طريقة أخرى أو تواصل مع المتجر.',
   unavailable: 'صفحة الدفع هذه غير متاحة الآن. يُرجى التواصل مع المتجر.',
 
   leaveOrder: 'استخدم طريقة أخرى',

@@ -1,4 +1,5 @@
 import type { NumberFormat, ShippedTerms } from './translation.js';
+import { waitOf } from './wait.js';
 
 /** Made at the first count, not when the catalog loads. */
 let rules: Intl.PluralRules | undefined;
@@ -114,11 +115,15 @@ const enSteps: ShippedTerms = {
   statusCheckFailed: 'We could not check the payment status. We keep trying.',
   checkoutExpired: 'This checkout has expired. Reload the page to continue.',
   checkoutRefused: 'This checkout cannot be used any more. Reload the page.',
-  tooMany: (seconds, format) => `Too many attempts. Try again in ${count(seconds, format, 'second', 'seconds')}.`,
+  tooMany: (seconds, format) => {
+    const wait = waitOf(seconds);
+    return `Too many attempts. Try again in ${wait.about ? 'about ' : ''}${count(wait.count, format, wait.unit, `${wait.unit}s`)}.`;
+  },
   shopError: 'The shop could not take payments just now. Try again in a moment.',
   timeoutError: 'The shop is taking too long to answer. Try again in a moment.',
   notFoundError: 'Payments are not set up on this page. Please contact the shop.',
   fieldsUnavailable: 'The secure payment fields could not load. Reload the page, or choose another method.',
+  fieldsRefused: 'The secure payment fields could not reach the shop. Choose another method, or contact the shop.',
   unavailable: 'This checkout is not available right now. Please contact the shop.',
 
   leaveOrder: 'Use another method',

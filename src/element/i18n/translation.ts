@@ -159,7 +159,7 @@ export interface Translation {
   checkoutExpired: string;
   /** The shop's server refused this checkout's proof (altered, another shop's, not this order's). */
   checkoutRefused: string;
-  /** A limit of the shop's server; `seconds` until the next try. */
+  /** A limit of the shop's server; `seconds` until the next try, said in seconds, minutes or hours (`waitOf`, wait.ts). */
   tooMany: (seconds: number, format: NumberFormat) => string;
   /** The shop's server answered, but not with a payment answer (5xx, 404): not the payer's connection. */
   shopError: string;
@@ -169,6 +169,8 @@ export interface Translation {
   notFoundError: string;
   /** The secure frame that holds the bank details or the code did not load: a setting of the shop, or the network. */
   fieldsUnavailable: string;
+  /** The secure frame's call was refused on its way to the shop's server while the page's own got through: a setting of the shop. */
+  fieldsRefused: string;
   /** A setting of the shop is wrong: the payer reads this, never the setting's name (test mode shows it too). */
   unavailable: string;
 

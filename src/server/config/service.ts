@@ -77,12 +77,21 @@ export function resolveServiceConfig(options: ServiceClientOptions): ServiceConf
   return withoutSecrets(typeof options.privateKey === 'string' ? options.privateKey : '', () => resolved(options));
 }
 
+/**
+ * Where the credentials usually come from, for the first error a newcomer meets: the variables our samples read, and
+ * the command that sets them to the sandbox's test merchant.
+ */
+const fromTheEnvironment = (variable: string) =>
+  `a shop reads it from ${variable} (our samples read SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL): set them to what the ` +
+  'service issued you, or run the shop beside the sandbox, which sets them to its test merchant: npx svc-sandbox -- <command> ' +
+  '(say, npx svc-sandbox -- node server.mjs)';
+
 function resolved(options: ServiceClientOptions): ServiceConfig {
   if (typeof options.merchantId !== 'string' || !MERCHANT_ID_PATTERN.test(options.merchantId)) {
-    throw optionError('merchantId', 'the string of digits the service issued', options.merchantId);
+    throw optionError('merchantId', 'the string of digits the service issued', options.merchantId || undefined, { why: fromTheEnvironment('SVC_MERCHANT_ID') });
   }
   if (typeof options.privateKey !== 'string' || options.privateKey.length === 0) {
-    throw optionError('privateKey', 'the private key the service issued', options.privateKey, { secret: true });
+    throw optionError('privateKey', 'the private key the service issued', options.privateKey, { secret: true, why: fromTheEnvironment('SVC_PRIVATE_KEY') });
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw optionError('fetch', 'a fetch function', options.fetch);
   return Object.freeze({

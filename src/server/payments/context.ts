@@ -76,7 +76,10 @@ export function paymentContext(config: KitConfig, client: ServiceClient): Paymen
         return await call();
       } catch (error) {
         if (!(error instanceof ServiceError) && !isAbort(error)) throw error;
-        logger.warn(`svc-checkout: ${operation} failed: ${error instanceof Error ? error.message : 'aborted'}`);
+        // A payer who left (their request's signal abandoned the call) is not the shop's trouble: nothing is logged.
+        if (error instanceof ServiceError || (error as Error).name !== 'AbortError') {
+          logger.warn(`svc-checkout: ${operation} failed: ${error instanceof Error ? error.message : 'aborted'}`);
+        }
         return errorEnvelope('50003');
       }
     },
