@@ -18,9 +18,16 @@ import { cpuMsOf } from './process-cpu.mjs';
 import { quantile } from './stats.mjs';
 
 export const CONCURRENCY = 16;
-/** Against the bare forwarder (bench/forwarder.mjs), measured in the same run. */
-export const THROUGHPUT_RATIO_TARGET = 0.9;
-export const CPU_RATIO_TARGET = 1.5;
+/**
+ * The targets, against the bare forwarder measured in the same run (bench/forwarder.mjs on Node, the runtime's own
+ * elsewhere): the kit's rate at least `rate` times the forwarder's, its CPU a request at most `cpu` times. A create
+ * on Node at the floor (issue 43): 1.3× the forwarder's CPU; on Deno and Bun, whose kit runs through WebCrypto and
+ * their own servers, 0.8× the rate and 1.5× the CPU.
+ */
+export const TARGETS = {
+  node: { create: { rate: 0.9, cpu: 1.3 }, status: { rate: 0.9, cpu: 1.5 } },
+  elsewhere: { create: { rate: 0.8, cpu: 1.5 }, status: { rate: 0.9, cpu: 1.5 } },
+};
 /** The runtimes the kit is measured on besides Node, each beside a bare forwarder of its own. */
 const RUNTIMES = {
   deno: { name: 'Deno', command: 'node_modules/.bin/deno', args: ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', 'bench/runtime-server.mjs'] },
@@ -251,8 +258,8 @@ export async function measureKitOverhead(row, note) {
         what: `${operation} through the kit, ${CONCURRENCY} at a time: throughput`,
         figure: `${Math.round(k.rate)} /s`,
         compared: `bare forwarder: ${Math.round(f.rate)} /s, ratio ${ratio.toFixed(2)}; direct, signed: ${Math.round(d.rate)} /s`,
-        target: `ratio ≥ ${THROUGHPUT_RATIO_TARGET}`,
-        met: ratio >= THROUGHPUT_RATIO_TARGET,
+        target: `ratio ≥ ${TARGETS.node[operation].rate}`,
+        met: ratio >= TARGETS.node[operation].rate,
       });
       row({
         what: `${operation} through the kit, ${CONCURRENCY} at a time: p50 / p95`,
@@ -266,8 +273,8 @@ export async function measureKitOverhead(row, note) {
           what: `${operation}: CPU per request, kit process`,
           figure: cpu(k.cpuMs[1]),
           compared: `bare forwarder ${cpu(f.cpuMs[1])}, ratio ${cpuRatio.toFixed(2)}; sandbox ${cpu(k.cpuMs[2])}, sender ${cpu(k.cpuMs[0])}`,
-          target: `ratio ≤ ${CPU_RATIO_TARGET}`,
-          met: cpuRatio <= CPU_RATIO_TARGET,
+          target: `ratio ≤ ${TARGETS.node[operation].cpu}`,
+          met: cpuRatio <= TARGETS.node[operation].cpu,
         });
       }
       for (const id of Object.keys(elsewhere)) {
@@ -278,8 +285,8 @@ export async function measureKitOverhead(row, note) {
           what: `${operation} through the kit on ${name}: throughput`,
           figure: `${Math.round(rk.rate)} /s`,
           compared: `${name} bare forwarder: ${Math.round(rf.rate)} /s, ratio ${runtimeRatio.toFixed(2)}; the kit on Node: ${Math.round(k.rate)} /s`,
-          target: `ratio ≥ ${THROUGHPUT_RATIO_TARGET}`,
-          met: runtimeRatio >= THROUGHPUT_RATIO_TARGET,
+          target: `ratio ≥ ${TARGETS.elsewhere[operation].rate}`,
+          met: runtimeRatio >= TARGETS.elsewhere[operation].rate,
         });
         if (Number.isNaN(rk.cpuMs[1]) || Number.isNaN(rf.cpuMs[1])) continue;
         const cpuRatio = roundRatios((result) => result.cpuMs[1], `${id} kit`, `${id} floor`);
@@ -287,8 +294,8 @@ export async function measureKitOverhead(row, note) {
           what: `${operation} on ${name}: CPU per request, kit process`,
           figure: `${rk.cpuMs[1].toFixed(2)} ms`,
           compared: `${name} bare forwarder ${rf.cpuMs[1].toFixed(2)} ms, ratio ${cpuRatio.toFixed(2)}; the kit on Node ${k.cpuMs[1].toFixed(2)} ms`,
-          target: `ratio ≤ ${CPU_RATIO_TARGET}`,
-          met: cpuRatio <= CPU_RATIO_TARGET,
+          target: `ratio ≤ ${TARGETS.elsewhere[operation].cpu}`,
+          met: cpuRatio <= TARGETS.elsewhere[operation].cpu,
         });
       }
     }
