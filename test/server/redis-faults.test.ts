@@ -113,6 +113,43 @@ describe('a Redis that stops answering', () => {
     await eventually('both back', () => one.available && two.available, 8_000);
     expect(await two.callbackStore.claim('outcome:2')).toBe('done');
   });
+
+  it('writes a completion made during the recovery hold before Redis counts as back, and keeps its claim until then', async () => {
+    const keyPrefix = `hold${++serial}:`;
+    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 2_000, logger: lines() };
+    const one = await kit(options);
+    const two = await kit(options);
+    expect(await one.callbackStore.claim('outcome:3')).toBe('new');
+    await redis.kill();
+    await eventually('down', () => !one.available, 3_000);
+    await redis.start();
+    // Redis answers again, and both processes are in their hold: onCallback returns now, its completion refused.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(one.available).toBe(false);
+    await expect(one.callbackStore.complete('outcome:3')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await eventually('both back', () => one.available && two.available, 8_000);
+    await new Promise((resolve) => setTimeout(resolve, 700)); // past the claim's lease
+    // The service's retry reaches the other process: handled already, never claimed anew.
+    expect(await two.callbackStore.claim('outcome:3')).toBe('done');
+  });
+
+  it('holds a claim whose onCallback still runs through an outage and its recovery: no other process claims it', async () => {
+    const keyPrefix = `held${++serial}:`;
+    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 300, logger: lines() };
+    const one = await kit(options);
+    const two = await kit(options);
+    expect(await one.callbackStore.claim('outcome:4')).toBe('new');
+    await redis.kill();
+    await eventually('down', () => !one.available, 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 700)); // the lease ran out in Redis's file meanwhile
+    await redis.start();
+    await eventually('both back', () => one.available && two.available, 8_000);
+    expect(await two.callbackStore.claim('outcome:4')).toBe('busy');
+    await new Promise((resolve) => setTimeout(resolve, 700)); // renewed while it runs
+    expect(await two.callbackStore.claim('outcome:4')).toBe('busy');
+    await one.callbackStore.complete('outcome:4');
+    expect(await two.callbackStore.claim('outcome:4')).toBe('done');
+  });
 });
 
 describe('what Redis keeps', () => {
