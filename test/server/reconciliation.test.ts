@@ -141,7 +141,7 @@ describe('reconciliation', () => {
     expect(outcomes(kit.wired.callbacks)).toEqual([`${first!.orderNo} SUCCESS reconciliation`, `${second!.orderNo} FAIL callback`].sort());
   });
 
-  it('asks no more than queriesPerSecond, and keeps asking a pending order after its onCallback failed', async () => {
+  it('keeps queriesPerSecond through a sweep: a full window is waited out, and the sweep goes on in the next', async () => {
     let failing = true;
     const handled: CallbackEvent[] = [];
     const kit = await shop({
@@ -153,9 +153,16 @@ describe('reconciliation', () => {
     });
     const orders = await createOrders(kit.wired, 12);
     await inBatches(orders, (order) => kit.wired.sandboxControl.swipe(order.sn, 'success'));
+    const before = kit.statusQueries;
+    const started = Date.now();
     const first = await kit.wired.handler.reconcile();
-    expect(first.asked).toBe(5);
+    const took = Date.now() - started;
+    // One sweep asks about all twelve: five a second, so in three windows, the last starting two seconds after the first.
+    expect(first.asked).toBe(12);
+    expect(kit.statusQueries - before).toBe(12);
     expect(first.handled).toBe(0);
+    expect(took).toBeGreaterThanOrEqual(1_900);
+    expect(took).toBeLessThan(4_000);
     failing = false;
     await eventually('every outcome handed over', async () => {
       await kit.wired.handler.reconcile();

@@ -57,6 +57,7 @@ export class Reconciler {
   #sweeping: Promise<SweepReport> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running = false;
+  #closed = false;
   #fullSaid = false;
 
   constructor(options: ReconcilerOptions) {
@@ -96,13 +97,15 @@ export class Reconciler {
 
   /** Sweeps every `sweepSeconds` from now on (a timer that does not hold the process open). */
   start(): void {
-    if (this.#running || this.#limits.sweepMs === undefined) return;
+    if (this.#running || this.#closed || this.#limits.sweepMs === undefined) return;
     this.#running = true;
     this.#schedule();
   }
 
+  /** Stops the sweeps: the timer, and a sweep waiting for its turn within the rate. */
   stop(): void {
     this.#running = false;
+    this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -165,13 +168,13 @@ export class Reconciler {
       }
       if (taken.length === 0) return report;
       let index = 0;
-      let limited = false;
+      let stopped = false;
       const left: TrackedOrder[] = [];
       const worker = async () => {
         while (index < taken.length) {
           const order = taken[index++]!;
-          if (limited || !(await this.#allowed())) {
-            limited = true;
+          if (stopped || !(await this.#turn())) {
+            stopped = true;
             left.push(order);
             continue;
           }
@@ -179,8 +182,8 @@ export class Reconciler {
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_QUERIES, taken.length) }, worker));
-      if (limited) {
-        // Over the rate: what was taken and not asked is due again at once, for the next sweep of any process.
+      if (stopped) {
+        // The kit closed mid-sweep: what was taken and not asked is due again at once, for any process's next sweep.
         await Promise.all(left.map((order) => this.#reschedule(order.orderNo, this.#options.now())));
         return report;
       }
@@ -188,9 +191,18 @@ export class Reconciler {
     }
   }
 
-  async #allowed(): Promise<boolean> {
-    const hit = await this.#options.throttleStore.hit('reconcile', this.#limits.queriesPerSecond, 1000);
-    return hit.allowed;
+  /**
+   * Waits for a query's turn within `queriesPerSecond`, counted across processes: a window that is full is waited out,
+   * and the sweep goes on in the next, so that it keeps the rate rather than stopping at the first refusal (the orders
+   * behind would wait a whole sweep for each window). False when the kit closed meanwhile.
+   */
+  async #turn(): Promise<boolean> {
+    for (;;) {
+      if (this.#closed) return false;
+      const hit = await this.#options.throttleStore.hit('reconcile', this.#limits.queriesPerSecond, 1000);
+      if (hit.allowed) return true;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(5, hit.retryAfterMs)));
+    }
   }
 
   async #ask(order: TrackedOrder, report: SweepReport): Promise<void> {
