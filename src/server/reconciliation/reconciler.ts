@@ -10,6 +10,7 @@
  * processes through the throttle store.
  */
 import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentStatus, type Envelope, type StatusRequest } from '../../core/index.js';
+import { BoundedMap } from '../stores/bounded-map.js';
 import { StoreUnavailableError } from '../stores/shared.js';
 import type { ReconciliationStore, TrackedOrder } from '../stores/reconciliation/port.js';
 import type { CallbackEvent, Deliver } from '../callbacks/hand-over.js';
@@ -59,22 +60,33 @@ export class Reconciler {
   #running = false;
   #closed = false;
   #fullSaid = false;
+  /** Orders this process has sent to the store, so that each status answer of one does not write it again. */
+  readonly #learnt = new BoundedMap<string, true>(10_000);
 
   constructor(options: ReconcilerOptions) {
     this.#options = options;
     this.#limits = options.options;
   }
 
-  /** Keeps an order the kit just created. Never throws: a store that cannot keep it now costs only its reconciliation. */
-  async track(order: TrackedOrder): Promise<void> {
+  /**
+   * Keeps an order the kit just created, or learnt of from a status answer (`learnt`: its create answer was lost, or
+   * another process made it): a learnt order kept already stays as it is, one that settled is due at once (its
+   * callback may be lost too). Each learnt order is sent to the store once per process. Never throws: a store that
+   * cannot keep it now costs only its reconciliation.
+   */
+  async track(order: TrackedOrder, learnt?: 'pending' | 'settled'): Promise<void> {
+    if (learnt && this.#learnt.get(order.orderNo)) return;
+    this.#learnt.set(order.orderNo, true);
     try {
-      const kept = await this.#options.store.track(order, this.#firstDue(order));
+      const dueAt = learnt === 'settled' ? this.#options.now() : this.#firstDue(order);
+      const kept = await this.#options.store.track(order, dueAt, learnt !== undefined);
       if (!kept && !this.#fullSaid) {
         this.#fullSaid = true;
         this.#options.logger.warn('svc-checkout: the reconciliation store is full: new orders are not reconciled until some settle (raise maxOrders).');
       } else if (kept) this.#fullSaid = false;
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) this.#options.logger.warn(`svc-checkout: an order could not be kept for reconciliation: ${errorMessage(error)}`);
+      this.#learnt.delete(order.orderNo); // told again by the next status answer
     }
   }
 
