@@ -98,9 +98,9 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     client,
     callbackUrlFor,
     observeStatus: (data) => hub?.observe(data),
-    observeCreated: ({ expireAt, ...order }) => {
+    observeCreated: ({ expireAt, learnt, ...order }) => {
       if (!reconciler) return;
-      void reconciler.track({ ...order, deadline: now() + (expireAt ?? LIMITS.defaultExpireMinutes) * 60_000 });
+      void reconciler.track({ ...order, deadline: now() + (expireAt ?? LIMITS.defaultExpireMinutes) * 60_000 }, learnt);
       // Sweeps start with the first order kept, inside a request: some runtimes refuse timers outside one.
       reconciler.start();
     },

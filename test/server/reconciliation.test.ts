@@ -141,7 +141,7 @@ describe('reconciliation', () => {
     expect(outcomes(kit.wired.callbacks)).toEqual([`${first!.orderNo} SUCCESS reconciliation`, `${second!.orderNo} FAIL callback`].sort());
   });
 
-  it('asks no more than queriesPerSecond, and keeps asking a pending order after its onCallback failed', async () => {
+  it('keeps queriesPerSecond through a sweep: a full window is waited out, and the sweep goes on in the next', async () => {
     let failing = true;
     const handled: CallbackEvent[] = [];
     const kit = await shop({
@@ -153,15 +153,45 @@ describe('reconciliation', () => {
     });
     const orders = await createOrders(kit.wired, 12);
     await inBatches(orders, (order) => kit.wired.sandboxControl.swipe(order.sn, 'success'));
+    const before = kit.statusQueries;
+    const started = Date.now();
     const first = await kit.wired.handler.reconcile();
-    expect(first.asked).toBe(5);
+    const took = Date.now() - started;
+    // One sweep asks about all twelve: five a second, so in three windows, the last starting two seconds after the first.
+    expect(first.asked).toBe(12);
+    expect(kit.statusQueries - before).toBe(12);
     expect(first.handled).toBe(0);
+    expect(took).toBeGreaterThanOrEqual(1_900);
+    expect(took).toBeLessThan(4_000);
     failing = false;
     await eventually('every outcome handed over', async () => {
       await kit.wired.handler.reconcile();
       return handled.length === 12;
     }, 15_000);
     expect(new Set(outcomes(handled)).size).toBe(12);
+  });
+
+  it('reconciles an order whose create answer was lost, once the kit learns of it by its reference', async () => {
+    const kit = await shop({
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      // The service made the order; its answer never reached the kit (a connection cut on the way back).
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (String(input).endsWith(SERVICE_PATHS.create)) throw new TypeError('fetch failed: the answer was lost');
+        return answer;
+      },
+    });
+    const body = posRequest({ reference: `reconcile-lost-${Date.now()}`, sn: 'SN-REC-LOST', expireAt: 30 });
+    expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    // The page looks its order up by reference, as the element does after a lost answer: now the kit knows it.
+    const found = await kit.wired.merchant(MERCHANT_PATHS.status, { country: body.country, reference: body.reference });
+    expect(found.data).toMatchObject({ reference: body.reference, status: 'PENDING' });
+    await kit.wired.sandboxControl.swipe(body.sn, 'success'); // paid; its callback never arrives
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${found.data.orderNo} SUCCESS reconciliation`]);
+    // The checkout it belongs to, as for an order whose answer came: the shop can tell its cart paid.
+    expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
   });
 
   it('is off without onCallback, and with reconcile: false', async () => {

@@ -113,6 +113,43 @@ describe('a Redis that stops answering', () => {
     await eventually('both back', () => one.available && two.available, 8_000);
     expect(await two.callbackStore.claim('outcome:2')).toBe('done');
   });
+
+  it('writes a completion made during the recovery hold before Redis counts as back, and keeps its claim until then', async () => {
+    const keyPrefix = `hold${++serial}:`;
+    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 2_000, logger: lines() };
+    const one = await kit(options);
+    const two = await kit(options);
+    expect(await one.callbackStore.claim('outcome:3')).toBe('new');
+    await redis.kill();
+    await eventually('down', () => !one.available, 3_000);
+    await redis.start();
+    // Redis answers again, and both processes are in their hold: onCallback returns now, its completion refused.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(one.available).toBe(false);
+    await expect(one.callbackStore.complete('outcome:3')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await eventually('both back', () => one.available && two.available, 8_000);
+    await new Promise((resolve) => setTimeout(resolve, 700)); // past the claim's lease
+    // The service's retry reaches the other process: handled already, never claimed anew.
+    expect(await two.callbackStore.claim('outcome:3')).toBe('done');
+  });
+
+  it('holds a claim whose onCallback still runs through an outage and its recovery: no other process claims it', async () => {
+    const keyPrefix = `held${++serial}:`;
+    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 300, logger: lines() };
+    const one = await kit(options);
+    const two = await kit(options);
+    expect(await one.callbackStore.claim('outcome:4')).toBe('new');
+    await redis.kill();
+    await eventually('down', () => !one.available, 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 700)); // the lease ran out in Redis's file meanwhile
+    await redis.start();
+    await eventually('both back', () => one.available && two.available, 8_000);
+    expect(await two.callbackStore.claim('outcome:4')).toBe('busy');
+    await new Promise((resolve) => setTimeout(resolve, 700)); // renewed while it runs
+    expect(await two.callbackStore.claim('outcome:4')).toBe('busy');
+    await one.callbackStore.complete('outcome:4');
+    expect(await two.callbackStore.claim('outcome:4')).toBe('done');
+  });
 });
 
 describe('what Redis keeps', () => {
@@ -219,8 +256,8 @@ describe('reconciliation across processes', () => {
       }
       const control = new SandboxControl(sandbox.url);
       await Promise.all(sns.map((sn) => control.swipe(sn, 'success')));
-      // The second process sees them: 20 a second between them.
-      expect((await handlers[1]!.reconcile()).asked).toBe(20);
+      // The second process sees them, and asks about all of them in one sweep: 20 a second, in two windows.
+      expect((await handlers[1]!.reconcile()).asked).toBe(40);
       await eventually('every outcome handed over', async () => {
         await Promise.all(handlers.map((handler) => handler.reconcile()));
         return handled.length >= 40;
@@ -238,6 +275,79 @@ describe('reconciliation across processes', () => {
       await sandbox.close();
     }
   });
+});
+
+describe('the sweeps’ rate across processes, every callback lost', () => {
+  it('asks at queriesPerSecond between them, not above, and hands each payment over within quietSeconds + pending ÷ rate + a sweep', async () => {
+    const sandbox = await createSandbox({ tickMs: 20 });
+    const keyPrefix = `rate${++serial}:`;
+    const reconcile = { quietSeconds: 0.5, sweepSeconds: 5, queriesPerSecond: 10 };
+    const count = 60;
+    const asked: number[] = [];
+    const paidAt = new Map<string, number>();
+    const handedAt = new Map<string, number[]>();
+    const handlers = await Promise.all(
+      [0, 1].map(async () =>
+        createMerchantHandler({
+          merchantId,
+          privateKey,
+          environment: { baseUrl: sandbox.url },
+          callbackUrl: 'http://127.0.0.1:9/callbacks', // every callback lost
+          limits: { createsPerClient: false },
+          logger: { warn: () => undefined, error: () => undefined },
+          reconcile,
+          onCallback: ({ body }) => {
+            handedAt.set(body.reference, [...(handedAt.get(body.reference) ?? []), Date.now()]);
+          },
+          fetch: (input, init) => {
+            if (String(input).endsWith(SERVICE_PATHS.status) && String(init?.body).includes('"orderNo"')) asked.push(Date.now());
+            return fetch(input, init);
+          },
+          ...(await kit({ keyPrefix, logger: lines() })).stores,
+        }),
+      ),
+    );
+    try {
+      const made: { reference: string; sn: string }[] = [];
+      for (let index = 0; index < count; index++) {
+        const body = posRequest({ reference: `rate-${serial}-${index}`, sn: `SN-RATE-${serial}-${index}` });
+        // Half the orders made by each process, as behind a balancer.
+        const response = await handlers[index % 2]!(
+          new Request(`http://shop.example${MERCHANT_PATHS.create}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: await tokenFor({ merchantId, privateKey }, body) },
+            body: JSON.stringify(body),
+          }),
+        );
+        expect((await response.json()).code).toBe('00000');
+        made.push({ reference: body.reference, sn: body.sn });
+      }
+      const control = new SandboxControl(sandbox.url);
+      await Promise.all(made.map(async ({ reference, sn }) => {
+        await control.swipe(sn, 'success');
+        paidAt.set(reference, Date.now());
+      }));
+      await eventually('every payment handed over', () => handedAt.size === count, 30_000);
+      // Each once.
+      expect([...handedAt.values()].every((times) => times.length === 1)).toBe(true);
+      // The published bound (docs/reliability.md): quietSeconds + pending ÷ queriesPerSecond + sweepSeconds, and a
+      // second for the queries' own time on two shared cores.
+      const bound = (reconcile.quietSeconds + count / reconcile.queriesPerSecond + reconcile.sweepSeconds + 1) * 1000;
+      const waits = made.map(({ reference }) => handedAt.get(reference)![0]! - paidAt.get(reference)!);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(bound);
+      // The rate between them: at most queriesPerSecond in each window, and kept (the payments' queries within a
+      // window of count ÷ rate seconds, and one more for where the windows fall).
+      const paid = Math.min(...paidAt.values());
+      const afterPaying = asked.filter((at) => at >= paid).sort((a, b) => a - b);
+      expect(afterPaying.length).toBeGreaterThanOrEqual(count);
+      const span = afterPaying.at(-1)! - afterPaying[0]!;
+      expect(afterPaying.length).toBeLessThanOrEqual(reconcile.queriesPerSecond * (Math.floor(span / 1000) + 1));
+      expect(span).toBeLessThanOrEqual((afterPaying.length / reconcile.queriesPerSecond + 1) * 1000);
+    } finally {
+      for (const handler of handlers) handler.close();
+      await sandbox.close();
+    }
+  }, 60_000);
 });
 
 describe('two merchant accounts on one Redis', () => {

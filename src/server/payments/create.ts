@@ -47,6 +47,11 @@ export interface CreatedOrder {
   expireAt: number | undefined;
   /** Its checkout and attempt, when a checkout token decided it. */
   checkout?: CheckoutOf | undefined;
+  /**
+   * How the kit learnt of it when it did not make it here: a status answer (a lookup by reference after a lost
+   * create answer, a stream's query, another process's order), which also says whether it settled already.
+   */
+  learnt?: 'pending' | 'settled' | undefined;
 }
 
 export interface CreateRouteOptions {

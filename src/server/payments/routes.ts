@@ -27,7 +27,10 @@ export interface PaymentRoutesOptions {
   callbackUrlFor(request: KitRequest): string | undefined;
   /** Sees the data of every successful status query the kit answers (the status streams learn from it). */
   observeStatus?: ((data: Record<string, unknown>) => void) | undefined;
-  /** Sees every order the service created and left pending (reconciliation keeps it until it settles). */
+  /**
+   * Sees every order the kit learns of: each the service created and left pending, and each a status answer tells of
+   * (reconciliation keeps it until it settles).
+   */
   observeCreated?: ((order: CreatedOrder) => void) | undefined;
 }
 
@@ -41,7 +44,7 @@ export interface PaymentRoutes extends Omit<StatusRoutes, 'status'> {
 
 export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
   const context = paymentContext(options.config, options.client);
-  const { status, ...statuses } = statusRoutes(context, options.observeStatus);
+  const { status, ...statuses } = statusRoutes(context, options.observeStatus, options.observeCreated);
   const ticketing = tickets(context, options.callbackUrlFor);
   return {
     ...statuses,

@@ -29,7 +29,7 @@ import type { AbortSignalLike } from '../service/transport.js';
 import { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { StreamProof } from '../streams/hub.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
-import { amountOfData } from './create.js';
+import { amountOfData, type CreatedOrder } from './create.js';
 import { isRefused, SharedStatusQueries, statusQueryKey } from './status-queries.js';
 
 /** The proofs a status query or stream may carry, wherever they came from (headers, or a stream's query string). */
@@ -74,8 +74,33 @@ export interface StatusRoutes {
   otherPaid(checkout: CheckoutOf, country: string, paidReference: string): Promise<string[]>;
 }
 
-export function statusRoutes(context: PaymentContext, observeStatus: ((data: Record<string, unknown>) => void) | undefined): StatusRoutes {
+export function statusRoutes(
+  context: PaymentContext,
+  observeStatus: ((data: Record<string, unknown>) => void) | undefined,
+  observeOrder: ((order: CreatedOrder) => void) | undefined,
+): StatusRoutes {
   const { config, client } = context;
+
+  /**
+   * A status answer tells of an order: kept for reconciliation, whether the kit made it here or not (its create answer
+   * lost, made by another process, followed by a stream), so that its outcome reaches the shop if its callback is lost.
+   */
+  const learn = (query: StatusRequest, answer: Envelope, vouchFor?: StreamProof['vouchFor']) => {
+    if (!observeOrder || !isSuccess(answer) || !isPlainObject(answer.data)) return;
+    const data = answer.data as unknown as CashierStatusData;
+    const amount = amountOfData(data) ?? vouchFor?.amount;
+    if (typeof data.orderNo !== 'string' || typeof data.reference !== 'string' || !amount || typeof data.status !== 'string') return;
+    const ours = vouchFor && vouchFor.reference === data.reference ? vouchFor : undefined;
+    observeOrder({
+      orderNo: data.orderNo,
+      reference: data.reference,
+      country: query.country,
+      amount,
+      expireAt: ours?.expireAt,
+      ...(ours?.checkout ? { checkout: { ...ours.checkout, ...(ours.amount ? { amount: ours.amount } : {}) } } : {}),
+      learnt: data.status === 'PENDING' ? 'pending' : 'settled',
+    });
+  };
   const { credentials, logger } = config;
   const warn = (message: string) => logger.warn(message);
   /** Open places counted in this process, for a throttle store that cannot hold them. */
@@ -126,7 +151,13 @@ export function statusRoutes(context: PaymentContext, observeStatus: ((data: Rec
         query: { country: claims.country, reference: reference as string },
         // The order was made before now: it expires within its expireAt from now at the latest.
         expiresAt: config.now() + (claims.expireAt ?? LIMITS.defaultExpireMinutes) * 60_000,
-        vouchFor: { reference: reference as string, country: claims.country, expireAt: claims.expireAt, amount: claims.amount },
+        vouchFor: {
+          reference: reference as string,
+          country: claims.country,
+          expireAt: claims.expireAt,
+          amount: claims.amount,
+          checkout: checkoutOf(claims.reference, reference as string, claims.attempts),
+        },
       };
     } else {
       const checked = validate<StatusRequest>(STATUS_REQUEST, value);
@@ -172,6 +203,7 @@ export function statusRoutes(context: PaymentContext, observeStatus: ((data: Rec
     // this client, and sent.
     const answer = await statusQueries.ask(query, request.signal, () => statusLimits(clientOf(request), query));
     if (isRefused(answer)) return tooMany(answer.refused);
+    learn(query, answer, vouchFor);
     const data = isSuccess(answer) && isPlainObject(answer.data) ? answer.data : undefined;
     if (data) observeStatus?.(data);
     const headers: Record<string, string> = {};
@@ -227,7 +259,9 @@ export function statusRoutes(context: PaymentContext, observeStatus: ((data: Rec
   /** A status query of the kit's own (a stream's check, a payment's other attempts): shared in flight, never counted. */
   const ownQuery = async (query: StatusRequest, signal: AbortSignalLike | undefined): Promise<Envelope> => {
     const answer = await statusQueries.ask(query, signal, () => undefined, true);
-    return isRefused(answer) ? errorEnvelope('50003') : answer;
+    if (isRefused(answer)) return errorEnvelope('50003');
+    learn(query, answer);
+    return answer;
   };
 
   return {
@@ -240,4 +274,10 @@ export function statusRoutes(context: PaymentContext, observeStatus: ((data: Rec
     otherPaid: (checkout, country, paidReference) =>
       otherPaidAttempts((reference) => ownQuery({ country, reference }, undefined) as Promise<Envelope<CashierStatusData>>, config.stores.checkouts, checkout, paidReference, warn),
   };
+}
+
+/** The checkout a reference is an attempt of; none for the order of an earlier scheme the token names (`started`). */
+function checkoutOf(base: string, reference: string, attempts: number | undefined): { reference: string; attempt: number } | undefined {
+  const attempt = attemptOf(base, reference, attempts ?? DEFAULT_ATTEMPTS);
+  return attempt === undefined ? undefined : { reference: base, attempt };
 }

@@ -10,6 +10,7 @@
  * processes through the throttle store.
  */
 import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentStatus, type Envelope, type StatusRequest } from '../../core/index.js';
+import { BoundedMap } from '../stores/bounded-map.js';
 import { StoreUnavailableError } from '../stores/shared.js';
 import type { ReconciliationStore, TrackedOrder } from '../stores/reconciliation/port.js';
 import type { CallbackEvent, Deliver } from '../callbacks/hand-over.js';
@@ -57,23 +58,35 @@ export class Reconciler {
   #sweeping: Promise<SweepReport> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running = false;
+  #closed = false;
   #fullSaid = false;
+  /** Orders this process has sent to the store, so that each status answer of one does not write it again. */
+  readonly #learnt = new BoundedMap<string, true>(10_000);
 
   constructor(options: ReconcilerOptions) {
     this.#options = options;
     this.#limits = options.options;
   }
 
-  /** Keeps an order the kit just created. Never throws: a store that cannot keep it now costs only its reconciliation. */
-  async track(order: TrackedOrder): Promise<void> {
+  /**
+   * Keeps an order the kit just created, or learnt of from a status answer (`learnt`: its create answer was lost, or
+   * another process made it): a learnt order kept already stays as it is, one that settled is due at once (its
+   * callback may be lost too). Each learnt order is sent to the store once per process. Never throws: a store that
+   * cannot keep it now costs only its reconciliation.
+   */
+  async track(order: TrackedOrder, learnt?: 'pending' | 'settled'): Promise<void> {
+    if (learnt && this.#learnt.get(order.orderNo)) return;
+    this.#learnt.set(order.orderNo, true);
     try {
-      const kept = await this.#options.store.track(order, this.#firstDue(order));
+      const dueAt = learnt === 'settled' ? this.#options.now() : this.#firstDue(order);
+      const kept = await this.#options.store.track(order, dueAt, learnt !== undefined);
       if (!kept && !this.#fullSaid) {
         this.#fullSaid = true;
         this.#options.logger.warn('svc-checkout: the reconciliation store is full: new orders are not reconciled until some settle (raise maxOrders).');
       } else if (kept) this.#fullSaid = false;
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) this.#options.logger.warn(`svc-checkout: an order could not be kept for reconciliation: ${errorMessage(error)}`);
+      this.#learnt.delete(order.orderNo); // told again by the next status answer
     }
   }
 
@@ -96,13 +109,15 @@ export class Reconciler {
 
   /** Sweeps every `sweepSeconds` from now on (a timer that does not hold the process open). */
   start(): void {
-    if (this.#running || this.#limits.sweepMs === undefined) return;
+    if (this.#running || this.#closed || this.#limits.sweepMs === undefined) return;
     this.#running = true;
     this.#schedule();
   }
 
+  /** Stops the sweeps: the timer, and a sweep waiting for its turn within the rate. */
   stop(): void {
     this.#running = false;
+    this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -165,13 +180,13 @@ export class Reconciler {
       }
       if (taken.length === 0) return report;
       let index = 0;
-      let limited = false;
+      let stopped = false;
       const left: TrackedOrder[] = [];
       const worker = async () => {
         while (index < taken.length) {
           const order = taken[index++]!;
-          if (limited || !(await this.#allowed())) {
-            limited = true;
+          if (stopped || !(await this.#turn())) {
+            stopped = true;
             left.push(order);
             continue;
           }
@@ -179,8 +194,8 @@ export class Reconciler {
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL_QUERIES, taken.length) }, worker));
-      if (limited) {
-        // Over the rate: what was taken and not asked is due again at once, for the next sweep of any process.
+      if (stopped) {
+        // The kit closed mid-sweep: what was taken and not asked is due again at once, for any process's next sweep.
         await Promise.all(left.map((order) => this.#reschedule(order.orderNo, this.#options.now())));
         return report;
       }
@@ -188,9 +203,18 @@ export class Reconciler {
     }
   }
 
-  async #allowed(): Promise<boolean> {
-    const hit = await this.#options.throttleStore.hit('reconcile', this.#limits.queriesPerSecond, 1000);
-    return hit.allowed;
+  /**
+   * Waits for a query's turn within `queriesPerSecond`, counted across processes: a window that is full is waited out,
+   * and the sweep goes on in the next, so that it keeps the rate rather than stopping at the first refusal (the orders
+   * behind would wait a whole sweep for each window). False when the kit closed meanwhile.
+   */
+  async #turn(): Promise<boolean> {
+    for (;;) {
+      if (this.#closed) return false;
+      const hit = await this.#options.throttleStore.hit('reconcile', this.#limits.queriesPerSecond, 1000);
+      if (hit.allowed) return true;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(5, hit.retryAfterMs)));
+    }
   }
 
   async #ask(order: TrackedOrder, report: SweepReport): Promise<void> {

@@ -88,6 +88,9 @@ export class RedisConnection {
       for (const task of this.#tasks) await task();
       // Every other process writes what it could not meanwhile, before any of them takes a claim again.
       await pause(this.holdMs);
+      // What this process did during the hold (a completion refused by the open breaker) is written too, before any
+      // process takes a claim: the tasks run again. Anything after this pass is written by its claim's own renewal.
+      for (const task of this.#tasks) await task();
       if (this.#running) this.health.back();
     })()
       .catch(() => undefined) // away again: the next beat tries again

@@ -14,7 +14,14 @@ export interface StreamProof {
    * A stream by reference gets the order's token once the order is known (as the status route answers). `amount`: what
    * the checkout token carries; the status route vouches only for an order made for it.
    */
-  vouchFor?: { reference: string; country: string; expireAt: number | undefined; amount?: { total: number; currency: string } | undefined };
+  vouchFor?: {
+    reference: string;
+    country: string;
+    expireAt: number | undefined;
+    amount?: { total: number; currency: string } | undefined;
+    /** The checkout the reference is an attempt of, as its token says (reconciliation hands it over with the order). */
+    checkout?: { reference: string; attempt: number } | undefined;
+  };
   /**
    * `expiresAt` again, as the kit now knows the service's clock (each dated answer tells it): the status
    * route's `Svc-Expires-In` reads it after its query, and a stream whose order's deadline moved sends its

@@ -48,6 +48,14 @@ describe.each(ADAPTERS)('the %s reconciliation store', (name) => {
     expect(await writer.take(500, 10, ALL)).toEqual([order(1, 999)]);
   });
 
+  it('leaves an order kept already as it is when told of it again with keep (a status answer), keeps one it lacks', async () => {
+    const { writer, reader } = await open();
+    await writer.track(order(1), 100);
+    expect(await reader.track(order(1, 999), 500, true)).toBe(true);
+    expect(await reader.track(order(2), 300, true)).toBe(true);
+    expect(await writer.take(300, 10, ALL)).toEqual([order(1), order(2)]);
+  });
+
   it('reschedules an order sooner, never later, ending a sweep early; a forgotten order stays forgotten', async () => {
     const { writer, reader } = await open();
     await writer.track(order(1), 1_000);

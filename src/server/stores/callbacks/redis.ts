@@ -24,6 +24,16 @@ const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
 return 0`;
 
 /**
+ * Holds a claim again after an outage: its lease may have run out while Redis was away (renewals could not reach it),
+ * and nobody could claim it meanwhile (every process's breaker was open). Only a claim nobody holds is taken.
+ */
+const RECLAIM = `local state = redis.call('GET', KEYS[1])
+if state == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if state then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/**
  * De-duplicates outcomes across processes, with a short lease on each claim, renewed while its handling runs: a
  * process that dies holds an outcome for one lease at most.
  */
@@ -35,7 +45,10 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
   }
   /** This process's claims: only the claimant releases (a lease that ran out may have passed it on). */
   readonly #marks = new Map<string, { mark: string; renewal: ReturnType<typeof setInterval> }>();
-  /** Handled here, not yet written (Redis was away): written before Redis counts as back. */
+  /**
+   * Handled here, not yet written (Redis was away, or the write is under way): written before Redis counts as back,
+   * or by the claim's own renewal once it is; the claim stays held until then.
+   */
   readonly #unwritten = new Set<string>();
   /** Claims whose answer never came: the claim may have been made, so it is taken back when Redis returns. */
   readonly #unsure = new Map<string, string>();
@@ -69,8 +82,11 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
     }
     if (claim !== 'new' && claim !== 'busy' && claim !== 'done') throw new TypeError(`unexpected claim from Redis: ${claim}`);
     if (claim === 'new') {
+      // While the handling runs the lease is renewed; once it is handled, the same beat writes the completion until it
+      // is written (a completion refused while Redis recovers is written here, at the latest, once it is back).
       const renewal = setInterval(() => {
-        this.connection.script(RENEW, [key], [mark, this.leaseMs]).catch(() => undefined);
+        const written = this.#unwritten.has(id) ? this.#write(id) : this.connection.script(RENEW, [key], [mark, this.leaseMs]);
+        written.catch(() => undefined);
       }, Math.max(100, Math.floor(this.leaseMs / 3)));
       renewal.unref?.();
       this.#marks.set(id, { mark, renewal });
@@ -79,13 +95,16 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
   }
 
   async complete(id: string): Promise<void> {
+    // Marked before it is sent: a recovery that runs meanwhile sees it pending, and this process answers it as done.
+    this.#unwritten.add(id);
+    await this.#write(id);
+  }
+
+  /** Writes a completion; its claim is held (renewed) until this succeeds. */
+  async #write(id: string, recovering = false): Promise<void> {
+    await this.connection.run(this.#key(id), ['SET', this.#key(id), 'done', 'PX', String(this.ttlMs)], recovering);
+    this.#unwritten.delete(id);
     this.#stopRenewal(id);
-    try {
-      await this.connection.run(this.#key(id), ['SET', this.#key(id), 'done', 'PX', String(this.ttlMs)]);
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) this.#unwritten.add(id);
-      throw error;
-    }
   }
 
   async release(id: string): Promise<void> {
@@ -112,9 +131,10 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
   }
 
   async #recover(): Promise<void> {
-    for (const id of [...this.#unwritten]) {
-      await this.connection.run(this.#key(id), ['SET', this.#key(id), 'done', 'PX', String(this.ttlMs)], true);
-      this.#unwritten.delete(id);
+    for (const id of [...this.#unwritten]) await this.#write(id, true);
+    // Handlings still running keep their claims: a lease that lapsed while Redis was away is taken again.
+    for (const [id, { mark }] of [...this.#marks]) {
+      if (!this.#unwritten.has(id)) await this.connection.script(RECLAIM, [this.#key(id)], [mark, this.leaseMs], true);
     }
     for (const [key, mark] of [...this.#unsure]) {
       await this.connection.script(RELEASE, [key], [mark], true);

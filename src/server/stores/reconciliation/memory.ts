@@ -19,7 +19,8 @@ export class MemoryReconciliationStore implements ReconciliationStore {
     return this.#orders.size;
   }
 
-  track(order: TrackedOrder, dueAt: number): boolean {
+  track(order: TrackedOrder, dueAt: number, keep = false): boolean {
+    if (keep && this.#orders.has(order.orderNo)) return true;
     if (this.#orders.size >= this.#max && !this.#orders.has(order.orderNo)) return false;
     this.#orders.set(order.orderNo, { order, dueAt });
     return true;

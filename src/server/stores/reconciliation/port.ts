@@ -17,8 +17,12 @@ export interface TrackedOrder {
 }
 
 export interface ReconciliationStore {
-  /** Keeps an order, due to be asked about at `dueAt`; false when the store is full (the order is not kept). */
-  track(order: TrackedOrder, dueAt: number): boolean | Promise<boolean>;
+  /**
+   * Keeps an order, due to be asked about at `dueAt`; false when the store is full (the order is not kept). With
+   * `keep`, an order kept already stays as it is (its due time, its checkout): a status answer that tells of an order
+   * again changes nothing.
+   */
+  track(order: TrackedOrder, dueAt: number, keep?: boolean): boolean | Promise<boolean>;
   /** At most `limit` orders due by `now`, earliest first, each taken until `until` (no other sweep takes it meanwhile). */
   take(now: number, limit: number, until: number): TrackedOrder[] | Promise<TrackedOrder[]>;
   /**

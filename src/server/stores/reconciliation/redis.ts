@@ -7,8 +7,13 @@ import type { ReconciliationStore, TrackedOrder } from './port.js';
 // Each script runs atomically in Redis: no other process's command comes between its reads and writes. Every
 // key of one script shares one hash slot (a cluster runs a script on one node).
 
-/** KEYS[1] due times (sorted set), KEYS[2] orders (hash); ARGV orderNo, order JSON, due time, bound. 0 when full. */
-const TRACK = `if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+/**
+ * KEYS[1] due times (sorted set), KEYS[2] orders (hash); ARGV orderNo, order JSON, due time, bound, '1' to leave an
+ * order kept already as it is. 0 when full.
+ */
+const TRACK = `local kept = redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1
+if kept and ARGV[5] == '1' then return 1 end
+if not kept and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 return 1`;
@@ -53,8 +58,8 @@ export class RedisReconciliationStore implements ReconciliationStore, SharedStor
     this.#keys = [keys.reconcileDue, keys.reconcileOrders];
   }
 
-  async track(order: TrackedOrder, dueAt: number): Promise<boolean> {
-    return Number(await this.connection.script(TRACK, this.#keys, [order.orderNo, JSON.stringify(order), dueAt, this.maxOrders])) === 1;
+  async track(order: TrackedOrder, dueAt: number, keep = false): Promise<boolean> {
+    return Number(await this.connection.script(TRACK, this.#keys, [order.orderNo, JSON.stringify(order), dueAt, this.maxOrders, keep ? '1' : '0'])) === 1;
   }
 
   async take(now: number, limit: number, until: number): Promise<TrackedOrder[]> {
