@@ -50,6 +50,16 @@ export const styles = css`
     font-size: var(--_font-size);
     line-height: 1.5;
     color: var(--_text);
+    /*
+     * The text properties a page sets on its body or root (a template's "#root { text-align: center }") inherit
+     * into a shadow root: each is set here to the element's own, so that the page's never reach the element's layout.
+     */
+    text-align: start;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    text-indent: 0;
+    white-space: normal;
   }
 
   :host([theme='dark']) {

@@ -163,7 +163,7 @@ describe('a shop’s first run, on the payer’s side', () => {
       expect((await stack.control('POST', `/sandbox/v1/reference-codes/${code}/pay`)).status, code).to.equal(200);
       const receipt = await until('the receipt', () => deepQuery(element, 'dl.receipt'), 15_000);
       // Method, time, order number.
-      const time = receipt.querySelectorAll('dd')[1]!;
+      const time = receipt.querySelector<HTMLElement>('dd.time')!;
       // The boxes of its text as laid out, one per line of each text: one line, whatever the markup inside.
       const tops: number[] = [];
       const texts = time.ownerDocument.createTreeWalker(time, NodeFilter.SHOW_TEXT);

@@ -163,7 +163,7 @@ const ar: Translation = {
   statusLabel: 'الحالة',
 
   successTitle: 'تم استلام الدفعة',
-  successBody: (amount, reference) => `استلمنا ${isolate(amount)} للطلب ${ltr(reference)}`,
+  successBody: (amount) => `استلمنا ${isolate(amount)}.`,
   failTitle: 'لم تتم عملية الدفع',
   failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
   failReason: (reason) => `السبب: ${isolate(reason)}`,
@@ -219,7 +219,7 @@ const ar: Translation = {
   },
   datePlaceholder: { day: 'يوم', month: 'شهر', year: 'سنة' },
   frameTitle: { BankAccount: 'بيانات الحساب البنكي', code: 'إدخال آمن' },
-  receipt: { reference: 'الطلب', method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الدفعة', copy: 'انسخ رقم الدفعة' },
+  receipt: { method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الدفعة', copy: 'انسخ رقم الدفعة' },
 };
 
 export default ar;

@@ -71,6 +71,11 @@ const stepStyles = css`
     flex-wrap: wrap;
     gap: calc(var(--_space) / 2);
   }
+
+  /* A step's secondary actions (send again, use another method, print) in one style: each the row's width. */
+  .row > .secondary {
+    flex: 1 1 100%;
+  }
 `;
 
 /** A part of the steps after the form: it comes with the session's chunk, and so do its styles. */

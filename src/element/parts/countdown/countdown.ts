@@ -16,6 +16,10 @@ export class SvcCountdown extends StepPart {
   static override styles = [
     ...StepPart.styles,
     css`
+      /* No box of its own: hidden until the last minutes, it leaves no second gap between its step's rows. */
+      :host {
+        display: contents;
+      }
       .countdown {
         display: flex;
         gap: 0.5em;
