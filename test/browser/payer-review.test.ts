@@ -4,6 +4,7 @@
 // Arabic while its digits keep their order; one style and one gap for the secondary actions of a step.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
+import { requestPath } from './support/requests.js';
 import {
   checkout,
   clickButton,
@@ -13,15 +14,22 @@ import {
   referenceOf,
   settle,
   type,
+  until,
   untilText,
   visibleText,
 } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const LANGUAGES = [
-  { locale: 'en', words: { paid: 'Payment received', code: 'Your reference code', otp: 'Enter the code', notFound: 'Payments are not set up' } },
+  {
+    locale: 'en',
+    words: { paid: 'Payment received', code: 'Your reference code', otp: 'Enter the code', notFound: 'Payments are not set up', offline: 'We could not reach the shop', wrong: 'That code is not right', confirm: 'Confirm' },
+  },
   // With its region: Egypt writes Arabic-Indic digits, in the amount and so in every number and moment.
-  { locale: 'ar-EG', words: { paid: 'تم استلام الدفعة', code: 'رمزك المرجعي', otp: 'أدخل الرمز', notFound: 'الدفع غير مُعدّ' } },
+  {
+    locale: 'ar-EG',
+    words: { paid: 'تم استلام الدفعة', code: 'رمزك المرجعي', otp: 'أدخل الرمز', notFound: 'الدفع غير مُعدّ', offline: 'تعذّر الاتصال بالمتجر', wrong: 'الرمز غير صحيح', confirm: 'تأكيد' },
+  },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
 const VARIANTS = LANGUAGES.flatMap((language) => THEMES.map((theme) => ({ ...language, theme })));
@@ -131,6 +139,44 @@ describe('<svc-checkout> as the payer reviewed it (issue 48)', () => {
       const [first, second] = [getComputedStyle(resend!), getComputedStyle(leave!)];
       for (const property of ['borderTopWidth', 'borderTopColor', 'color', 'fontWeight', 'fontSize', 'height'] as const) {
         expect(second[property], property).to.equal(first[property]);
+      }
+    });
+  }
+
+  for (const { locale, theme, words } of VARIANTS) {
+    it(`keeps a code that never reached the kit, clears one it answered, and takes back "could not reach" once online, ${locale}, ${theme}`, async () => {
+      // The code in the element's own field, where the page's fetch is the one that fails: the isolated frame's is its own.
+      const element = await placed(stack, theme, { payMethod: 'BankAccount', locale, isolated: false });
+      await fillBankAccount(element, '2215381176');
+      await clickButton(element, /^(Pay|ادفع)/);
+      await untilText(element, words.otp);
+      const field = () => deepQuery<HTMLInputElement>(element, 'input[name=otp]')!;
+      // Answered (a wrong code): not kept.
+      await type(element, 'input[name=otp]', '00000000');
+      await clickButton(element, words.confirm);
+      await untilText(element, words.wrong);
+      expect(field().value).to.equal('');
+      // Offline: the request never reaches the kit (the browser's fetch rejects, as it does with no connection).
+      const original = window.fetch;
+      let offline = true;
+      window.fetch = async (input, init) => {
+        if (offline && requestPath(input).endsWith('/payments/otp')) throw new TypeError('Failed to fetch');
+        return original(input, init);
+      };
+      try {
+        await type(element, 'input[name=otp]', '11315632');
+        await clickButton(element, words.confirm);
+        await untilText(element, words.offline);
+        expect(field().value).to.equal('11315632');
+        offline = false;
+        window.dispatchEvent(new Event('online'));
+        // (The live region keeps what it last said: the alert is what the payer reads.)
+        await until('the message taken back', () => !deepQueryAll(element, '.alert').some((alert) => alert.textContent!.includes(words.offline)));
+        // The code kept is the one sent now.
+        await clickButton(element, words.confirm);
+        await untilText(element, words.paid);
+      } finally {
+        window.fetch = original;
       }
     });
   }
