@@ -16,9 +16,9 @@ export class SvcCountdown extends StepPart {
   static override styles = [
     ...StepPart.styles,
     css`
-      /* No box of its own: hidden until the last minutes, it leaves no second gap between its step's rows. */
-      :host {
-        display: contents;
+      /* Hidden until the last minutes: no box, and so no second gap between its step's rows. */
+      :host([hidden]) {
+        display: none;
       }
       .countdown {
         display: flex;
@@ -50,7 +50,8 @@ export class SvcCountdown extends StepPart {
   protected override renderPart({ localize }: CheckoutContext) {
     const left = this.#countdown.secondsLeft;
     // The time left informs where it is the deadline (a reference code); elsewhere only near the end.
-    if (left === undefined || (!this.always && left > LAST_MINUTES_SECONDS)) return nothing;
+    this.hidden = left === undefined || (!this.always && left > LAST_MINUTES_SECONDS);
+    if (left === undefined || this.hidden) return nothing;
     const t = localize.term;
     const format = (n: number) => numberIn(localize, n);
     const two = (n: number) => numberIn(localize, n, { minimumIntegerDigits: 2, useGrouping: false });
