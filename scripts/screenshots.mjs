@@ -125,7 +125,8 @@ const control = (method, path, body) => sandbox.request(method, path, body);
 
 const BANK = { bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' };
 const NOTIFY = { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' };
-const PAY = '^(Pay|ادفع)';
+// The forms' buttons: Pay, or the reference code's Get my code (it pays nothing yet).
+const PAY = '^(Pay|ادفع|Get my code|احصل على الرمز)';
 
 /** Each state: the attributes to start from, and what to do to reach it. */
 const STATES = {

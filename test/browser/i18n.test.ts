@@ -113,7 +113,7 @@ describe('<svc-checkout> in Arabic and English', () => {
     await type(element, 'input[name=notifyUserName]', 'منى حسن');
     await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
     await type(element, 'input[name=notifyUserMobile]', '+٢٠١٠٠١٢٣٤٥٦٧');
-    await clickButton(element, /^ادفع/);
+    await clickButton(element, 'احصل على الرمز');
     await untilText(element, 'رمزك المرجعي');
     await expect(element).to.be.accessible();
     const data = created[0]!.detail.data;
@@ -135,7 +135,7 @@ describe('<svc-checkout> in Arabic and English', () => {
     await type(element, 'input[name=notifyUserName]', 'منى حسن');
     await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
     await type(element, 'input[name=notifyUserMobile]', '+201001234567');
-    await clickButton(element, /^ادفع/);
+    await clickButton(element, 'احصل على الرمز');
     await untilText(element, 'رمزك المرجعي');
     const latin = /^[0-9 ]+$/;
     const arabicIndic = /[٠-٩]/;

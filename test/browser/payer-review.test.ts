@@ -1,7 +1,8 @@
 // What a payer saw in the review of issue 48 (every state, English and Arabic, light and dark), each fixed and held
 // here: one icon per alert; the locale's digits in the receipt's date and time; the host page's text styles kept out of
-// the element's layout; the order's reference said once and identifiers never broken; the voucher's row mirrored in
-// Arabic while its digits keep their order; one style and one gap for the secondary actions of a step.
+// the element's layout; the order's reference said once and identifiers never broken; "Get my code" on the form that
+// pays nothing yet; the voucher's row mirrored in Arabic while its digits keep their order; one style and one gap for
+// the secondary actions of a step; a code kept when it never reached the kit, and "could not reach" gone once online.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { SvcCheckout } from '../../src/element/index.js';
 import { requestPath } from './support/requests.js';
@@ -23,12 +24,12 @@ import { startStack, type Stack } from './support/stack.js';
 const LANGUAGES = [
   {
     locale: 'en',
-    words: { paid: 'Payment received', code: 'Your reference code', otp: 'Enter the code', notFound: 'Payments are not set up', offline: 'We could not reach the shop', wrong: 'That code is not right', confirm: 'Confirm' },
+    words: { paid: 'Payment received', code: 'Your reference code', otp: 'Enter the code', notFound: 'Payments are not set up', offline: 'We could not reach the shop', wrong: 'That code is not right', confirm: 'Confirm', getCode: 'Get my code' },
   },
   // With its region: Egypt writes Arabic-Indic digits, in the amount and so in every number and moment.
   {
     locale: 'ar-EG',
-    words: { paid: 'تم استلام الدفعة', code: 'رمزك المرجعي', otp: 'أدخل الرمز', notFound: 'الدفع غير مُعدّ', offline: 'تعذّر الاتصال بالمتجر', wrong: 'الرمز غير صحيح', confirm: 'تأكيد' },
+    words: { paid: 'تم استلام الدفعة', code: 'رمزك المرجعي', otp: 'أدخل الرمز', notFound: 'الدفع غير مُعدّ', offline: 'تعذّر الاتصال بالمتجر', wrong: 'الرمز غير صحيح', confirm: 'تأكيد', getCode: 'احصل على الرمز' },
   },
 ] as const;
 const THEMES = ['light', 'dark'] as const;
@@ -105,12 +106,15 @@ describe('<svc-checkout> as the payer reviewed it (issue 48)', () => {
   }
 
   for (const { locale, theme, words } of VARIANTS) {
-    it(`mirrors the voucher's row in Arabic and keeps the code's digits in their order, ${locale}, ${theme}`, async () => {
+    it(`says "get my code" on the form that pays nothing yet, mirrors the voucher's row in Arabic and keeps the code's digits in their order, ${locale}, ${theme}`, async () => {
       const element = await placed(stack, theme, { payMethod: 'ReferenceCode', locale }, 600);
       await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
       await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
       await type(element, 'input[name=notifyUserMobile]', '+20 100 123 4567');
-      await clickButton(element, /^(Pay|ادفع)/);
+      // The form pays nothing yet: its button gets the code, with no amount in its words.
+      const submit = deepQuery(element, 'button[type=submit]')!;
+      expect(submit.textContent!.trim()).to.equal(words.getCode);
+      await clickButton(element, words.getCode);
       await untilText(element, words.code);
       const digits = deepQuery(element, '.code .digits')!;
       const copy = deepQuery(element, '.code button')!;

@@ -117,6 +117,7 @@ const ar: Translation = {
 
   orderReference: (reference) => `الطلب ${ltr(reference)}`,
   pay: (amount) => `ادفع ${isolate(amount)}`,
+  getCode: 'احصل على الرمز',
   processing: 'جارٍ التنفيذ…',
   unloaded: 'تعذّر تحميل صفحة الدفع. تحقّق من اتصالك وأعد تحميل الصفحة.',
 

@@ -79,6 +79,8 @@ export interface Translation {
   formHasErrors: (count: number, format: NumberFormat) => string;
 
   pay: (amount: string) => string;
+  /** The reference code form's button: it pays nothing yet, it issues the code that is paid at a payment point. */
+  getCode: string;
   processing: string;
   /** The session's chunk, or the chosen form's, could not be fetched: the payment cannot go on in this page. */
   unloaded: string;
