@@ -2,8 +2,10 @@
 // here: one icon per alert; the locale's digits in the receipt's date and time; the host page's text styles kept out of
 // the element's layout; the order's reference said once and identifiers never broken; "Get my code" on the form that
 // pays nothing yet; the voucher's row mirrored in Arabic while its digits keep their order; one style and one gap for
-// the secondary actions of a step; a code kept when it never reached the kit, and "could not reach" gone once online.
+// the secondary actions of a step; a code kept when it never reached the kit, and "could not reach" gone once online;
+// a focused heading's ring clear of its words and of the failure's red edge.
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { SvcCheckout } from '../../src/element/index.js';
 import { requestPath } from './support/requests.js';
 import {
@@ -182,6 +184,39 @@ describe('<svc-checkout> as the payer reviewed it (issue 48)', () => {
       } finally {
         window.fetch = original;
       }
+    });
+  }
+
+  for (const { locale, theme } of VARIANTS) {
+    it(`rings a heading that takes focus at a step change clear of its words and of the failure's edge, ${locale}, ${theme}`, async () => {
+      const element = await placed(stack, theme, { payMethod: 'Pos', locale });
+      const sn = `N7811${Math.floor(Math.random() * 1e7)}`;
+      // By keyboard, as the ring is drawn for a keyboard's focus.
+      deepQuery<HTMLInputElement>(element, 'input[name=sn]')!.focus();
+      await sendKeys({ type: sn });
+      await sendKeys({ press: 'Enter' });
+      await untilText(element, sn);
+      await stack.control('POST', `/sandbox/v1/pos/${sn}/swipe`, { outcome: 'fail' });
+      const heading = await until('focus on the failure heading', () => {
+        const focused = deepQuery(element, 'svc-result')?.shadowRoot?.activeElement;
+        return focused?.localName === 'h2' ? (focused as HTMLElement) : undefined;
+      });
+      const style = getComputedStyle(heading);
+      expect(style.outlineStyle).to.equal('solid');
+      const offset = parseFloat(style.outlineOffset);
+      const reach = offset + parseFloat(style.outlineWidth);
+      const range = document.createRange();
+      range.selectNodeContents(heading);
+      const [box, words] = [heading.getBoundingClientRect(), range.getBoundingClientRect()];
+      // Clear of the words: a gap of a few pixels between the glyphs' box and the ring, on every side.
+      expect(words.top - (box.top - offset), 'above the words').to.be.at.least(4);
+      expect(box.bottom + offset - words.bottom, 'below the words').to.be.at.least(4);
+      // Clear of the failure's red edge, at the start of the line (the right in Arabic).
+      const result = heading.closest('.result')!;
+      const edge = result.getBoundingClientRect();
+      const border = parseFloat(getComputedStyle(result).borderInlineStartWidth);
+      if (locale === 'en') expect(box.left - reach, 'the edge').to.be.at.least(edge.left + border + 2);
+      else expect(box.right + reach, 'the edge').to.be.at.most(edge.right - border - 2);
     });
   }
 

@@ -35,6 +35,11 @@ const stepStyles = css`
     line-height: 1.3;
   }
 
+  /* A heading focused at a step change: its ring clear of its words, and inside a result's coloured edge. */
+  h2[tabindex='-1']:focus-visible {
+    outline-offset: 6px;
+  }
+
   .status {
     display: flex;
     align-items: center;
