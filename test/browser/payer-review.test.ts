@@ -3,7 +3,8 @@
 // the element's layout; the order's reference said once and identifiers never broken; "Get my code" on the form that
 // pays nothing yet; the voucher's row mirrored in Arabic while its digits keep their order; one style and one gap for
 // the secondary actions of a step; a code kept when it never reached the kit, and "could not reach" gone once online;
-// a focused heading's ring clear of its words and of the failure's red edge.
+// a focused heading's ring clear of its words and of the failure's red edge; and (point 3) a page with hostile but
+// common CSS that leaves the element's layout and targets as they are, sized by the payer's browser font size.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { SvcCheckout } from '../../src/element/index.js';
@@ -219,6 +220,43 @@ describe('<svc-checkout> as the payer reviewed it (issue 48)', () => {
       else expect(box.right + reach, 'the edge').to.be.at.most(edge.right - border - 2);
     });
   }
+
+  it('keeps its layout and its targets on a page with hostile but common CSS, its size the payer’s browser font size', async () => {
+    for (const { locale, theme } of VARIANTS) {
+      const element = await placed(stack, theme, { payMethod: 'Pos', locale }, 390);
+      // Each piece of text and each target as laid out, against the element's corner.
+      const layout = () => {
+        const origin = element.getBoundingClientRect();
+        return deepQueryAll(element, 'p, span, label, h2, button, input').map((node) => {
+          const rect = node.getBoundingClientRect();
+          return `${node.localName}.${node.className}: ${Math.round(rect.left - origin.left)},${Math.round(rect.top - origin.top)} ${Math.round(rect.width)}×${Math.round(rect.height)}`;
+        });
+      };
+      const own = layout();
+      // The host's size is the browser's own default, as a payer set it.
+      const probe = document.createElement('div');
+      probe.style.fontSize = 'medium';
+      document.body.append(probe);
+      expect(getComputedStyle(element).fontSize).to.equal(getComputedStyle(probe).fontSize);
+      probe.remove();
+      const hostile = document.createElement('style');
+      hostile.textContent = `
+        *, *::before, *::after { margin: 0; padding: 0; box-sizing: content-box; }
+        html { font-size: 10px; }
+        body { direction: rtl; line-height: 1; }
+        button { all: unset; }
+        input, button, select { font: inherit; }
+      `;
+      document.head.append(hostile);
+      try {
+        await settle(element);
+        expect(layout(), `${locale}, ${theme}`).to.deep.equal(own);
+      } finally {
+        hostile.remove();
+        element.parentElement!.remove();
+      }
+    }
+  });
 
   it('keeps the host page’s text-align, line-height, letter-spacing, text-transform and direction out of its layout', async () => {
     for (const { locale, theme } of VARIANTS) {

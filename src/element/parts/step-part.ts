@@ -6,9 +6,9 @@ import { CheckoutPart } from './checkout-part.js';
 const stepStyles = css`
   .confirm {
     display: grid;
-    gap: 0.5rem;
+    gap: 0.5em;
     border-block-start: 1px solid var(--_border);
-    padding-block-start: 0.75rem;
+    padding-block-start: 0.75em;
   }
 
   /* A finger's width (WCAG 2.5.5), whatever a button's own font size: Copy code's smaller text made it 39 px. */

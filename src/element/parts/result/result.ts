@@ -33,7 +33,7 @@ export class SvcResult extends StepPart {
       .receipt {
         display: grid;
         grid-template-columns: max-content 1fr;
-        gap: 0.25rem 1rem;
+        gap: 0.25em 1em;
         margin: 0;
       }
       .receipt dt {
@@ -43,7 +43,7 @@ export class SvcResult extends StepPart {
         margin: 0;
         display: flex;
         flex-wrap: wrap;
-        gap: 0.5rem;
+        gap: 0.5em;
         align-items: center;
       }
       /*
@@ -57,13 +57,13 @@ export class SvcResult extends StepPart {
       .result {
         container-type: inline-size;
       }
-      @container (max-width: 24rem) {
+      @container (max-width: 24em) {
         .receipt {
           grid-template-columns: 1fr;
           row-gap: 0;
         }
         .receipt dd {
-          margin-block-end: 0.5rem;
+          margin-block-end: 0.5em;
         }
       }
       .reason {
