@@ -95,6 +95,9 @@ describe('<svc-checkout> as the payer reviewed it (issue 48)', () => {
       // The shop's reference once, in the element's header; the receipt has the service's number of the payment.
       const reference = referenceOf(element);
       expect(visibleText(element).split(reference).length - 1).to.equal(1);
+      // One full stop after the amount, whose currency may end in one (ج.م.).
+      const said = deepQuery(element, '.result > p')!.textContent!.replace(/[\u200e\u200f\u2066-\u2069]/g, '');
+      expect(said).not.to.match(/\.\s*\.\s*$/);
       for (const identifier of deepQueryAll(element, '.mono, [part=reference]')) {
         expect(identifier.getClientRects().length, identifier.textContent!).to.equal(1);
       }

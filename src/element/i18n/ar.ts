@@ -164,7 +164,8 @@ const ar: Translation = {
   statusLabel: 'الحالة',
 
   successTitle: 'تم استلام الدفعة',
-  successBody: (amount) => `استلمنا ${isolate(amount)}.`,
+  // No full stop: the amount ends in one (ج.م.).
+  successBody: (amount) => `استلمنا ${isolate(amount)}`,
   failTitle: 'لم تتم عملية الدفع',
   failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
   failReason: (reason) => `السبب: ${isolate(reason)}`,
