@@ -1,13 +1,14 @@
 // npm run screenshots: every state of <svc-checkout>, in English and Arabic, light and dark, on a phone (390 px)
 // and a desktop (1280 px) wide page, as PNG files in
-// screenshots/, for a person to review the look. Drives the built CDN file in headless Chromium against a
-// sandbox and merchant kit of its own. The images are not committed.
-import { mkdir, readFile, rm } from 'node:fs/promises';
+// screenshots/ (or SCREENSHOTS_DIR), with index.html, which puts the eight variants of each state side by side for a
+// person to review the look. Drives the built CDN file in headless Chromium against a sandbox and merchant kit of its
+// own. The images are not committed. `node scripts/screenshots.mjs success failure` takes those states alone.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import puppeteer from 'puppeteer-core';
 import { SandboxControl, startDevStack } from '../dist/sandbox/index.js';
 
-const OUT = 'screenshots';
+const OUT = process.env.SCREENSHOTS_DIR ?? 'screenshots';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const only = process.argv.slice(2); // optional state names
 
@@ -106,6 +107,7 @@ const HELPERS = () => {
 
 async function mount(page, attributes) {
   await page.evaluate((attributes) => {
+    window.svc.restore?.();
     sessionStorage.clear();
     const shop = document.querySelector('#shop');
     shop.replaceChildren();
@@ -125,7 +127,8 @@ const control = (method, path, body) => sandbox.request(method, path, body);
 
 const BANK = { bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' };
 const NOTIFY = { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' };
-const PAY = '^(Pay|ادفع)';
+// The forms' buttons: Pay, or the reference code's Get my code (it pays nothing yet).
+const PAY = '^(Pay|ادفع|Get my code|احصل على الرمز)';
 
 /** Each state: the attributes to start from, and what to do to reach it. */
 const STATES = {
@@ -140,6 +143,24 @@ const STATES = {
   'leave-confirm': { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818219' }); await click(page, PAY); await waitText(page, 'N78101818219'); await click(page, '^(Use another method|استخدم طريقة أخرى)'); await page.waitForFunction(() => window.svc.text().includes('Keep this payment') || window.svc.text().includes('أبقِ عملية الدفع هذه')); } },
   swipe: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818218' }); await click(page, PAY); await waitText(page, 'N78101818218'); } },
   'otp-error': { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381176' }); await click(page, PAY); await page.waitForFunction(() => window.svc.text().includes('11') || document.querySelector('svc-checkout').shadowRoot.querySelector('svc-code-step')); await fill(page, { otp: '00000000' }); await click(page, '^(Confirm|تأكيد)'); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step').shadowRoot.querySelector('[aria-invalid=true]')); } },
+  // Offline at Confirm (the code typed in the element's own field, where this page's fetch is the one that fails).
+  'otp-offline': {
+    attributes: { 'pay-method': 'BankAccount', isolated: 'false' },
+    steps: async (page) => {
+      await fill(page, { ...BANK, bankAccountNumber: '2215381176' });
+      await click(page, PAY);
+      await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step'));
+      await page.evaluate(() => {
+        const original = window.fetch;
+        // Online again at the next state's mount.
+        window.svc.restore = () => (window.fetch = original);
+        window.fetch = (input, init) => (String(input.url ?? input).endsWith('/payments/otp') ? Promise.reject(new TypeError('Failed to fetch')) : original(input, init));
+      });
+      await fill(page, { otp: '11315632' });
+      await click(page, '^(Confirm|تأكيد)');
+      await waitText(page, 'could not reach the shop|تعذّر الاتصال بالمتجر');
+    },
+  },
   pin: { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381183' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step')); } },
   'three-d-secure': { attributes: { 'pay-method': 'BankAccount', 'redirect-mode': 'new-window' }, steps: async (page) => { await page.evaluate(() => { window.open = () => null; }); await fill(page, { ...BANK, bankAccountNumber: '2215381200' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-redirect-step')); } },
   'reference-code': { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await fill(page, NOTIFY); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-step')); } },
@@ -163,9 +184,44 @@ const STATES = {
   },
 };
 
+/** Every variant of a state, in the order the review page shows them side by side. */
+const VARIANTS = [390, 1280].flatMap((width) => ['en', 'ar'].flatMap((locale) => ['light', 'dark'].map((theme) => ({ width, locale, theme }))));
+const fileOf = (state, { locale, theme, width }) => `${state}.${locale}.${theme}.${width}.png`;
+
+/** The review page: a row per state, its eight variants side by side, each image named by its variant. */
+function reviewPage(states) {
+  const escape = (text) => text.replace(/[&<>"]/g, (character) => `&#${character.charCodeAt(0)};`);
+  const head = VARIANTS.map((variant) => `<th>${variant.width} px ${variant.locale} ${variant.theme}</th>`).join('');
+  const rows = states.map((state) => {
+    const cells = VARIANTS.map((variant) => {
+      const file = escape(fileOf(state, variant));
+      return `<td data-variant="${variant.width}.${variant.locale}.${variant.theme}"><a href="${file}"><img src="${file}" alt="${escape(state)}, ${variant.width} px, ${variant.locale}, ${variant.theme}" loading="lazy"></a></td>`;
+    });
+    return `<tr data-state="${escape(state)}"><th scope="row">${escape(state)}</th>${cells.join('')}</tr>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>svc-checkout: every state</title>
+<style>
+  body { margin: 16px; font-family: system-ui, sans-serif; }
+  table { border-collapse: collapse; }
+  th, td { border: 1px solid #ccc; padding: 4px; vertical-align: top; text-align: start; }
+  /* Phone shots at their width, desktop ones scaled to it: a row reads as one glance. */
+  img { display: block; inline-size: 240px; block-size: auto; }
+  thead th { position: sticky; top: 0; background: #fff; }
+</style></head>
+<body><h1>svc-checkout: every state × 390/1280 px × en/ar × light/dark</h1>
+<table><thead><tr><th>state</th>${head}</tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></body></html>
+`;
+}
+
 let count = 0;
 let attempt = 0;
 try {
+  // In the try: the browser and the stack are closed all the same.
+  const unknown = only.filter((state) => !(state in STATES));
+  if (unknown.length > 0) throw new Error(`no such state: ${unknown.join(', ')} (the states: ${Object.keys(STATES).join(', ')})`);
   for (const [theme, width] of [['light', 390], ['dark', 390], ['light', 1280], ['dark', 1280]]) {
     const page = await browser.newPage();
     await page.setViewport({ width, height: 900, deviceScaleFactor: 1 });
@@ -196,7 +252,7 @@ try {
         await steps?.(page, attempt);
         await new Promise((resolve) => setTimeout(resolve, 150));
         const element = await page.$('svc-checkout');
-        const file = `${OUT}/${state}.${locale}.${theme}.${width}.png`;
+        const file = `${OUT}/${fileOf(state, { locale, theme, width })}`;
         await element.screenshot({ path: file });
         count++;
         console.log(file);
@@ -210,4 +266,6 @@ try {
   await new Promise((resolve) => server.close(resolve));
   await stack.close();
 }
-console.log(`\n${count} screenshots in ${OUT}/`);
+const shown = Object.keys(STATES).filter((state) => only.length === 0 || only.includes(state));
+await writeFile(`${OUT}/index.html`, reviewPage(shown));
+console.log(`\n${count} screenshots in ${OUT}/, side by side in ${OUT}/index.html`);

@@ -112,6 +112,14 @@ export class FrameCallUnanswered extends EndpointError {
   }
 }
 
+/**
+ * Whether a call had no answer at all: its fetch rejected (offline, refused on the way, given up after `timeoutMs`).
+ * A code it carried never reached the kit, or no answer says it did: the payer's code is kept, to be sent again.
+ */
+export function neverAnswered(error: Error): boolean {
+  return error instanceof EndpointError && (error.code === 'NETWORK' || error.code === 'TIMEOUT');
+}
+
 /** A call that got no answer: the network failed, or the kit did not answer within `timeoutMs`. */
 export function unanswered(operation: string, why: 'network' | 'timeout', timeoutMs = DEFAULT_TIMEOUT_MS): EndpointError {
   return why === 'timeout'

@@ -76,9 +76,9 @@ const FOLLOWING = ['polled', 'checked', 'stream-status', 'stream-schedule', 'exp
 export const GRAPH: Readonly<Record<PhaseKind, readonly MachineEventType[]>> = {
   idle: [...ALWAYS],
   'config-error': [...ALWAYS, 'note'],
-  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note', 'isolated-failed'],
+  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note', 'isolated-failed', 'online'],
   'looking-up': [...ALWAYS, 'checked', 'note'],
-  action: [...ALWAYS, ...FOLLOWING, 'submit-code', 'resend', 'open-redirect', 'window-opened', 'redirect-decided', 'returned', 'leave', 'note', 'isolated-failed'],
+  action: [...ALWAYS, ...FOLLOWING, 'submit-code', 'resend', 'open-redirect', 'window-opened', 'redirect-decided', 'returned', 'leave', 'note', 'isolated-failed', 'online'],
   waiting: [...ALWAYS, ...FOLLOWING, 'leave', 'note'],
   result: [...ALWAYS, 'checked', 'leave', 'note'],
 };
@@ -377,6 +377,11 @@ const HANDLERS: Handlers = {
     if ((request.kind === 'code' || request.kind === 'resend') && d.m.state.phase.kind !== 'action') return;
     transportError(d, e.error);
     if (request.kind === 'latest') foundLatest(d, request.found);
+  },
+
+  /** Back online: "we could not reach the shop" (a form's, a code's) is no longer so; the payer tries again where they were. */
+  online(d) {
+    if (d.m.state.alert?.kind === 'network') d.set({ alert: undefined });
   },
 
   polled(d, e) {

@@ -124,6 +124,8 @@ export type MachineEvent = (
   | { type: 'note'; message: Message }
   | { type: 'answer'; request: number; answer: EndpointAnswer<unknown> }
   | { type: 'no-answer'; request: number; error: EndpointError | Error }
+  /** The browser is back online. */
+  | { type: 'online' }
   /** The poller's status request: its answer, or none (`answer` undefined). */
   | { type: 'polled'; reference: string; answer: EndpointAnswer<CashierStatusData> | undefined }
   /** A status the payer or the host asked for (`checkNow()`). */

@@ -10,7 +10,7 @@
  */
 import { isSuccess, isPaymentStatus, parseCheckoutToken, type CashierStatusData, type CheckoutTokenClaims, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
-import { EndpointClient, EndpointError, type EndpointAnswer } from './endpoint-client.js';
+import { EndpointClient, EndpointError, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
 import type { FieldName } from './fields.js';
 import { IDLE_STATE } from './first-frame.js';
@@ -67,6 +67,9 @@ export class CheckoutSession {
   /** The tickets of its creates, where no checkout token proves them (tickets.ts). */
   readonly #tickets = new TicketKeeper((body) => this.#client().post('ticket', body), () => this.#env.now());
   #disposed = false;
+  /** The last request whose fetch rejected without an answer: a code it carried never reached the kit. */
+  #unanswered: number | undefined;
+  readonly #stopOnline: () => void;
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
     this.#env = defaultEnvironment(options.environment);
@@ -82,6 +85,7 @@ export class CheckoutSession {
       onExpired: () => this.#dispatch({ type: 'expired' }),
       environment: this.#env,
     });
+    this.#stopOnline = this.#env.online.subscribe(() => this.#dispatch({ type: 'online' }));
     if (settings) {
       this.configure(settings);
       this.resume();
@@ -146,6 +150,7 @@ export class CheckoutSession {
   dispose(): void {
     this.pause();
     this.#follower.stop();
+    this.#stopOnline();
     this.#disposed = true;
     // Nothing will answer now: whoever waits on a request is let go.
     for (const resolve of this.#idle.splice(0)) resolve();
@@ -180,14 +185,17 @@ export class CheckoutSession {
     return this.#submitting;
   }
 
-  /** Sends the OTP or PIN; resolves to whether it was sent (a code refused before sending is kept, to be corrected). */
+  /**
+   * Sends the OTP or PIN; resolves to whether the kit answered it, any answer (a code refused before sending is kept,
+   * to be corrected; so is one whose request never reached the kit, offline: nothing was sent).
+   */
   async submitCode(code: string): Promise<boolean> {
     const before = this.#model.request;
     this.#dispatch({ type: 'submit-code', code });
     const request = this.#model.request;
     if (request?.kind !== 'code' || request === before) return false;
     await this.#whenIdle();
-    return true;
+    return this.#unanswered !== request.id;
   }
 
   async resendOtp(): Promise<void> {
@@ -395,7 +403,7 @@ export class CheckoutSession {
           : await this.#client().post(effect.call, effect.body, { orderToken: effect.orderToken });
       this.#dispatch({ type: 'answer', request: effect.request, answer });
     } catch (error) {
-      this.#dispatch({ type: 'no-answer', request: effect.request, error: error as Error });
+      this.#noAnswer(effect.request, error as Error);
     }
   }
 
@@ -442,8 +450,13 @@ export class CheckoutSession {
       }
       this.#dispatch({ type: 'answer', request: effect.request, answer });
     } catch (error) {
-      this.#dispatch({ type: 'no-answer', request: effect.request, error: error as Error });
+      this.#noAnswer(effect.request, error as Error);
     }
+  }
+
+  #noAnswer(request: number, error: Error): void {
+    if (neverAnswered(error)) this.#unanswered = request;
+    this.#dispatch({ type: 'no-answer', request, error });
   }
 
   async #sendWithTicket(fields: IsolatedFields, body: Record<string, unknown>, fresh: boolean): Promise<EndpointAnswer<unknown>> {

@@ -9,9 +9,13 @@ export function numberIn(localize: LocalizeController, value: number, options?: 
   return new Intl.NumberFormat(localize.formatLocale, options).format(value);
 }
 
+/** A moment (a date, a time, or both: `options`), with the locale's digits, as its amounts are written. */
+export function dateTimeIn(localize: LocalizeController, moment: number | Date, options: Intl.DateTimeFormatOptions): string {
+  return new Intl.DateTimeFormat(localize.formatLocale, options).format(moment);
+}
+
 /** A moment as a payer reads a deadline: the time today, else the day and the time. */
 export function timeIn(localize: LocalizeController, epochMs: number, now = Date.now()): string {
   const sameDay = new Date(epochMs).toDateString() === new Date(now).toDateString();
-  const options: Intl.DateTimeFormatOptions = sameDay ? { hour: 'numeric', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' };
-  return new Intl.DateTimeFormat(localize.formatLocale, options).format(epochMs);
+  return dateTimeIn(localize, epochMs, sameDay ? { hour: 'numeric', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -37,19 +37,33 @@ export const styles = css`
     --_on-warning: #ffffff;
     --_focus: var(--svc-color-focus, var(--_primary));
     --_radius: var(--svc-radius, 8px);
-    --_space: var(--svc-spacing, 1rem);
+    /*
+     * Sizes in em of the host's font size, which is "medium" (the payer's own browser font size) unless the shop
+     * sets one: never rem, which a page's "html { font-size: 10px }" would shrink the element with.
+     */
+    --_space: var(--svc-spacing, 1em);
     --_font: var(--svc-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans Arabic', sans-serif);
     --_mono: var(--svc-font-family-mono, ui-monospace, 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace);
-    --_font-size: var(--svc-font-size, 1rem);
+    --_font-size: var(--svc-font-size, medium);
 
     display: block;
     /* A readable form on a plain page; a merchant's layout may set its own. */
-    max-inline-size: var(--svc-max-inline-size, 34rem);
+    max-inline-size: var(--svc-max-inline-size, 34em);
     color-scheme: light;
     font-family: var(--_font);
     font-size: var(--_font-size);
     line-height: 1.5;
     color: var(--_text);
+    /*
+     * The text properties a page sets on its body or root (a template's "#root { text-align: center }") inherit
+     * into a shadow root: each is set here to the element's own, so that the page's never reach the element's layout.
+     */
+    text-align: start;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    text-indent: 0;
+    white-space: normal;
   }
 
   :host([theme='dark']) {
@@ -136,7 +150,7 @@ export const styles = css`
   :not(:defined)::before {
     content: '';
     display: block;
-    block-size: 12rem;
+    block-size: 12em;
     border-radius: var(--_radius);
     background: var(--_surface);
     animation: pending 1s infinite alternate;

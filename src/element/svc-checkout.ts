@@ -78,9 +78,9 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
  * @cssproperty --svc-color-warning - The test mode badge. Default #7a4a00 / #ffb95c.
  * @cssproperty --svc-color-focus - Focus rings. Default: the primary colour.
  * @cssproperty --svc-radius - Corner radius. Default 8px.
- * @cssproperty --svc-spacing - The base spacing unit. Default 1rem.
+ * @cssproperty --svc-spacing - The base spacing unit. Default 1em (of the element's font size).
  * @cssproperty --svc-font-family - Default: inherited.
- * @cssproperty --svc-font-size - Default 1rem.
+ * @cssproperty --svc-font-size - Default medium: the payer's browser font size, whatever the page's root font size.
  */
 export class SvcCheckout extends LitElement {
   /** The default of every element's `sandbox`, as `Svc.isSandBox` in the SDK. */

@@ -241,14 +241,15 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
         signal: timeout,
       });
       const answer = { status: response.status, expiresIn: response.headers.get(EXPIRES_IN_HEADER), orderToken: response.headers.get(ORDER_TOKEN_HEADER) };
-      // The kit answered: an error it puts at a field is cleared by the payer's next edit there, told once.
+      // The kit answered: an error it puts at a field is cleared by the payer's next edit there, told once. And a code
+      // it had is not kept: a wrong one is typed again, a right one is done with. One that never reached it (offline,
+      // the fetch rejected) stays, to be sent again; so does one refused here, to be corrected.
       for (const name of names) editable.add(name);
+      if (kind !== 'BankAccount') for (const field of inputs.values()) field.value = '';
       post({ type: 'sent', id, response: { ...answer, body: withoutTyped(await response.text(), Object.values(typed())) } });
     } catch {
       post({ type: 'sent', id, failure: timeout.aborted ? 'timeout' : 'network' });
     } finally {
-      // Sent, a code is not kept: a wrong one is typed again, a right one is done with.
-      if (kind !== 'BankAccount') for (const field of inputs.values()) field.value = '';
       report();
     }
   };

@@ -145,11 +145,13 @@ app.get('/', async (request, response, next) => {
     );
     // Paid: its receipt. Paid at another amount (the cart changed after it was paid): no form, a new cart to order.
     const done = opened.state === 'paid' || opened.state === 'changed';
+    // The page follows the visitor's light or dark scheme (its color-scheme meta), as the element does.
     response.set({ 'Content-Security-Policy': "default-src 'self'", 'Cache-Control': 'no-store' }).type('html').send(\`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>\${shopNameHtml}</title>
 \${checkout.element.tags()}
 </head>

@@ -184,7 +184,7 @@ async function pay(url: string, way: Way, dev: boolean): Promise<string[]> {
     await page.goto(`${url}/`, { waitUntil: 'load' });
     if (way === 'reference-code') {
       await clickDeep(page, 'input[name=payMethod][value=ReferenceCode]');
-      await pressButton(page, /^Pay/);
+      await pressButton(page, /^Get my code$/);
       const code = await page.waitForFunction(`(() => { ${DEEP} return deep(document, '.digits')?.textContent; })()`, { timeout: 15_000 });
       await control.payReferenceCode(String(await code.jsonValue()).replaceAll(' ', ''));
     } else {

@@ -33,8 +33,8 @@ const typeKeys = (text: string) => sendKeys({ type: text });
 
 type Locale = 'en' | 'ar';
 const TEXT = {
-  en: { pay: /^Pay/, confirm: 'Confirm', swipe: 'Swipe or insert', code: 'Enter the code', pin: 'Enter your PIN', bank: 'Confirm with your bank', reference: 'Your reference code', success: 'Payment received', fail: 'The payment did not go through', expired: 'This payment expired', waiting: 'A payment for this order is already in progress.', errors: 'Enter' },
-  ar: { pay: /^ادفع/, confirm: 'تأكيد', swipe: 'مرّر البطاقة', code: 'أدخل الرمز', pin: 'أدخل الرقم السري', bank: 'أكّد مع بنكك', reference: 'رمزك المرجعي', success: 'تم استلام الدفعة', fail: 'لم تتم عملية الدفع', expired: 'انتهت صلاحية عملية الدفع', waiting: 'هناك عملية دفع جارية', errors: 'أدخل' },
+  en: { pay: /^Pay/, getCode: 'Get my code', confirm: 'Confirm', swipe: 'Swipe or insert', code: 'Enter the code', pin: 'Enter your PIN', bank: 'Confirm with your bank', reference: 'Your reference code', success: 'Payment received', fail: 'The payment did not go through', expired: 'This payment expired', waiting: 'A payment for this order is already in progress.', errors: 'Enter' },
+  ar: { pay: /^ادفع/, getCode: 'احصل على الرمز', confirm: 'تأكيد', swipe: 'مرّر البطاقة', code: 'أدخل الرمز', pin: 'أدخل الرقم السري', bank: 'أكّد مع بنكك', reference: 'رمزك المرجعي', success: 'تم استلام الدفعة', fail: 'لم تتم عملية الدفع', expired: 'انتهت صلاحية عملية الدفع', waiting: 'هناك عملية دفع جارية', errors: 'أدخل' },
 } as const;
 
 async function fillReferenceCode(element: Element) {
@@ -73,7 +73,7 @@ describe('<svc-checkout> accessibility', () => {
         for (const payMethod of ['Pos', 'BankAccount', 'ReferenceCode']) await check(await make({ payMethod }), `the ${payMethod} form`);
 
         const errors = await make({ payMethod: 'ReferenceCode' });
-        await clickButton(errors, t.pay);
+        await clickButton(errors, t.getCode);
         await untilText(errors, t.errors);
         await check(errors, 'the form with errors');
 
@@ -123,7 +123,7 @@ describe('<svc-checkout> accessibility', () => {
 
         const code = await make({ payMethod: 'ReferenceCode' });
         await fillReferenceCode(code);
-        await clickButton(code, t.pay);
+        await clickButton(code, t.getCode);
         await untilText(code, t.reference);
         await check(code, 'the reference code');
         await stack.control('POST', '/sandbox/v1/clock/advance', { minutes: 30 });
@@ -260,7 +260,7 @@ describe('<svc-checkout> accessibility', () => {
   it('keeps the countdown quiet between milestones', async () => {
     const element = await checkout(stack, { payMethod: 'ReferenceCode' });
     await fillReferenceCode(element);
-    await clickButton(element, /^Pay/);
+    await clickButton(element, 'Get my code');
     await untilText(element, 'Your reference code');
     const countdown = deepQuery(element, 'svc-countdown')!;
     const live = countdown.shadowRoot!.querySelector('[aria-live=polite]')!;

@@ -112,7 +112,7 @@ describe('a shop’s first run, on the payer’s side', () => {
     await click(element, 'input[value=ReferenceCode]');
     await until('the reference code form', () => deepQuery(element, 'input[name=notifyUserName]'));
     await fillReferenceCode(element);
-    await clickButton(element, /^Pay/);
+    await clickButton(element, 'Get my code');
     await untilText(element, 'Your reference code');
     const code = /(\d{3} \d{3} \d{3})/.exec(visibleText(element))![1]!.replaceAll(' ', '');
     expect((await stack.control('POST', `/sandbox/v1/reference-codes/${code}/pay`)).status).to.equal(200);
@@ -157,13 +157,13 @@ describe('a shop’s first run, on the payer’s side', () => {
       await click(element, 'input[value=ReferenceCode]');
       await until('the reference code form', () => deepQuery(element, 'input[name=notifyUserName]'));
       await fillReferenceCode(element);
-      await clickButton(element, locale === 'ar' ? /^ادفع/ : /^Pay/);
+      await clickButton(element, locale === 'ar' ? 'احصل على الرمز' : 'Get my code');
       const digits = await until('the reference code', () => deepQuery(element, '.digits'));
       const code = digits.textContent!.replace(/\s/g, '');
       expect((await stack.control('POST', `/sandbox/v1/reference-codes/${code}/pay`)).status, code).to.equal(200);
       const receipt = await until('the receipt', () => deepQuery(element, 'dl.receipt'), 15_000);
       // Method, time, order number.
-      const time = receipt.querySelectorAll('dd')[1]!;
+      const time = receipt.querySelector<HTMLElement>('dd.time')!;
       // The boxes of its text as laid out, one per line of each text: one line, whatever the markup inside.
       const tops: number[] = [];
       const texts = time.ownerDocument.createTreeWalker(time, NodeFilter.SHOW_TEXT);
@@ -189,7 +189,7 @@ describe('a shop’s first run, on the payer’s side', () => {
 
     const voucher = await make({ payMethod: 'ReferenceCode' });
     await fillReferenceCode(voucher);
-    await clickButton(voucher, /^Pay/);
+    await clickButton(voucher, 'Get my code');
     await untilText(voucher, 'Your reference code');
     expectTargets(voucher, 'the reference code (Copy code)');
     await clickButton(voucher, 'Use another method');

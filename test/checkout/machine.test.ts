@@ -87,6 +87,7 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   note: () => ({ type: 'note', message: { kind: 'copied' }, at: AT }),
   answer: (model) => ({ type: 'answer', request: requestOf(model), answer: status({ status: 'PENDING' }), at: AT }),
   'no-answer': (model) => ({ type: 'no-answer', request: requestOf(model), error: new Error('offline'), at: AT }),
+  online: () => ({ type: 'online', at: AT }),
   polled: () => ({ type: 'polled', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT }),
   checked: () => ({ type: 'checked', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT }),
   'stream-status': () => ({ type: 'stream-status', status: { reference: 'order-1', orderNo: '26112600000001', status: 'SUCCESS' }, at: AT }),
@@ -149,6 +150,8 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     isolated: ['form', 'change'],
     // The payer is told, the page hears a CONFIG error.
     'isolated-failed': ['form', 'error'],
+    // Back online with no "could not reach the shop" to take back (test/browser/payer-review.test.ts has one).
+    online: 'same',
     'select-method': ['form', 'change'],
     input: ['form', 'change'],
     blur: ['form'],
@@ -180,6 +183,7 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     isolated: 'same',
     'isolated-failed': ['action', 'error'],
     polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
+    online: 'same',
     checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     'stream-schedule': ['action', 'retime'],

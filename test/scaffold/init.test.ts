@@ -77,6 +77,8 @@ describe('init', () => {
     const server = await readFile(join(folder, 'server.mjs'), 'utf8');
     expect(server).toContain("const shopName = 'Corner Coffee';");
     expect(server).toContain('checkout.element.tags()');
+    // The page follows the payer's colour scheme, as the element does: never a dark element on a white page.
+    expect(server).toContain('<meta name="color-scheme" content="light dark">');
     await run(process.execPath, ['--check', join(folder, 'server.mjs')]);
   });
 

@@ -117,6 +117,7 @@ const ar: Translation = {
 
   orderReference: (reference) => `الطلب ${ltr(reference)}`,
   pay: (amount) => `ادفع ${isolate(amount)}`,
+  getCode: 'احصل على الرمز',
   processing: 'جارٍ التنفيذ…',
   unloaded: 'تعذّر تحميل صفحة الدفع. تحقّق من اتصالك وأعد تحميل الصفحة.',
 
@@ -163,7 +164,8 @@ const ar: Translation = {
   statusLabel: 'الحالة',
 
   successTitle: 'تم استلام الدفعة',
-  successBody: (amount, reference) => `استلمنا ${isolate(amount)} للطلب ${ltr(reference)}`,
+  // No full stop: the amount ends in one (ج.م.).
+  successBody: (amount) => `استلمنا ${isolate(amount)}`,
   failTitle: 'لم تتم عملية الدفع',
   failBody: 'لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.',
   failReason: (reason) => `السبب: ${isolate(reason)}`,
@@ -219,7 +221,7 @@ const ar: Translation = {
   },
   datePlaceholder: { day: 'يوم', month: 'شهر', year: 'سنة' },
   frameTitle: { BankAccount: 'بيانات الحساب البنكي', code: 'إدخال آمن' },
-  receipt: { reference: 'الطلب', method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الدفعة', copy: 'انسخ رقم الدفعة' },
+  receipt: { method: 'الطريقة', time: 'الوقت', orderNo: 'رقم الدفعة', copy: 'انسخ رقم الدفعة' },
 };
 
 export default ar;

@@ -17,6 +17,7 @@ const enReferenceCode: ShippedTerms = {
   },
   notifyMethodOption: { BOTH: 'SMS and email', EMAIL: 'Email', SMS: 'SMS' },
   notifyLanguageOption: { English: 'English', Arabic: 'العربية' },
+  getCode: 'Get my code',
 };
 
 export default enReferenceCode;

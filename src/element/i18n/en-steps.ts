@@ -86,7 +86,7 @@ const enSteps: ShippedTerms = {
   statusLabel: 'Status',
 
   successTitle: 'Payment received',
-  successBody: (amount, reference) => `We received ${amount} for order ${reference}.`,
+  successBody: (amount) => `We received ${amount}.`,
   failTitle: 'The payment did not go through',
   failBody: 'Nothing was charged. You can try again.',
   failReason: (reason) => `Reason: ${reason}`,
@@ -140,7 +140,7 @@ const enSteps: ShippedTerms = {
     '3DS_DECLINED': 'The payment was not confirmed with your bank.',
     ORDER_EXPIRED: 'The time to pay ran out.',
   },
-  receipt: { reference: 'Order', method: 'Method', time: 'Time', orderNo: 'Payment number', copy: 'Copy payment number' },
+  receipt: { method: 'Method', time: 'Time', orderNo: 'Payment number', copy: 'Copy payment number' },
 };
 
 export default enSteps;

@@ -79,6 +79,8 @@ export interface Translation {
   formHasErrors: (count: number, format: NumberFormat) => string;
 
   pay: (amount: string) => string;
+  /** The reference code form's button: it pays nothing yet, it issues the code that is paid at a payment point. */
+  getCode: string;
   processing: string;
   /** The session's chunk, or the chosen form's, could not be fetched: the payment cannot go on in this page. */
   unloaded: string;
@@ -129,7 +131,8 @@ export interface Translation {
   successTitle: string;
   /** The order's reference as the checkout shows it under its summary. */
   orderReference: (reference: string) => string;
-  successBody: (amount: string, reference: string) => string;
+  /** The order's reference is the header's (said once): the body says what was received. */
+  successBody: (amount: string) => string;
   failTitle: string;
   failBody: string;
   failReason: (reason: string) => string;
@@ -190,9 +193,8 @@ export interface Translation {
   frameTitle: { BankAccount: string; code: string };
   /** Placeholders of the date of birth boxes. */
   datePlaceholder: { day: string; month: string; year: string };
-  /** The receipt of a result. */
-  /** The receipt: the shop's reference first, the service's number of the payment after (copyable). */
-  receipt: { reference: string; method: string; time: string; orderNo: string; copy: string };
+  /** The receipt of a result: the method, the time, the service's number of the payment (copyable); the shop's reference is the header's. */
+  receipt: { method: string; time: string; orderNo: string; copy: string };
 }
 
 /** A partial catalog: overrides of some terms, or a new locale that falls back for what it lacks. */

@@ -128,7 +128,7 @@ export function renderTextField(options: FieldOptions): TemplateResult {
         }}
         @blur=${() => actions.blur(name)}
       />
-      ${error ? html`<p class="error" part="error" id="${name}-error"><span class="visually-hidden">${t.errorPrefix}</span>${error}</p>` : nothing}
+      ${error ? html`<p class="field-error" part="error" id="${name}-error"><span class="visually-hidden">${t.errorPrefix}</span>${error}</p>` : nothing}
     </div>
   `;
 }

@@ -12,7 +12,8 @@ export abstract class PaymentForm extends CheckoutPart {
   protected override renderPart(context: CheckoutContext) {
     const { state, localize } = context;
     const t = localize.term;
-    const label = state.amount ? t.pay(localize.money(state.amount.total, state.amount.currency)) : t.pay('').trim();
+    // What pressing the button does: a reference code pays nothing yet, it gets the code the payer pays at a payment point.
+    const label = state.method === 'ReferenceCode' ? t.getCode : t.pay(state.amount ? localize.money(state.amount.total, state.amount.currency) : '').trim();
     return html`
       <form
         part="form"

@@ -147,7 +147,8 @@ export const partStyles = css`
     outline: none;
   }
 
-  .error {
+  /* A field's error, its "!" mark drawn here; not .error, which is also an alert's tone (the alert has an icon of its own). */
+  .field-error {
     color: var(--_danger);
     font-weight: 600;
     margin: 0;
@@ -156,7 +157,7 @@ export const partStyles = css`
     align-items: baseline;
   }
 
-  .error::before {
+  .field-error::before {
     content: '!';
     display: inline-grid;
     place-items: center;

@@ -6,9 +6,9 @@ import { CheckoutPart } from './checkout-part.js';
 const stepStyles = css`
   .confirm {
     display: grid;
-    gap: 0.5rem;
+    gap: 0.5em;
     border-block-start: 1px solid var(--_border);
-    padding-block-start: 0.75rem;
+    padding-block-start: 0.75em;
   }
 
   /* A finger's width (WCAG 2.5.5), whatever a button's own font size: Copy code's smaller text made it 39 px. */
@@ -33,6 +33,11 @@ const stepStyles = css`
     margin: 0;
     font-size: 1.25em;
     line-height: 1.3;
+  }
+
+  /* A heading focused at a step change: its ring clear of its words, and inside a result's coloured edge. */
+  h2[tabindex='-1']:focus-visible {
+    outline-offset: 6px;
   }
 
   .status {
@@ -70,6 +75,11 @@ const stepStyles = css`
     display: flex;
     flex-wrap: wrap;
     gap: calc(var(--_space) / 2);
+  }
+
+  /* A step's secondary actions (send again, use another method, print) in one style: each the row's width. */
+  .row > .secondary {
+    flex: 1 1 100%;
   }
 `;
 

@@ -55,7 +55,7 @@ export class SvcBankAccountForm extends PaymentForm {
         <p class="hint" part="hint" id="dob-hint">${t.hint.dateOfBirth}</p>
         <div class="date">${dateParts.map((spec) => this.#datePart(context, spec))}</div>
         ${dateError
-          ? html`<p class="error" part="error" id="dob-error"><span class="visually-hidden">${t.errorPrefix}</span>${dateError}</p>`
+          ? html`<p class="field-error" part="error" id="dob-error"><span class="visually-hidden">${t.errorPrefix}</span>${dateError}</p>`
           : nothing}
       </fieldset>
     `;

@@ -16,6 +16,10 @@ export class SvcCountdown extends StepPart {
   static override styles = [
     ...StepPart.styles,
     css`
+      /* Hidden until the last minutes: no box, and so no second gap between its step's rows. */
+      :host([hidden]) {
+        display: none;
+      }
       .countdown {
         display: flex;
         gap: 0.5em;
@@ -46,7 +50,8 @@ export class SvcCountdown extends StepPart {
   protected override renderPart({ localize }: CheckoutContext) {
     const left = this.#countdown.secondsLeft;
     // The time left informs where it is the deadline (a reference code); elsewhere only near the end.
-    if (left === undefined || (!this.always && left > LAST_MINUTES_SECONDS)) return nothing;
+    this.hidden = left === undefined || (!this.always && left > LAST_MINUTES_SECONDS);
+    if (left === undefined || this.hidden) return nothing;
     const t = localize.term;
     const format = (n: number) => numberIn(localize, n);
     const two = (n: number) => numberIn(localize, n, { minimumIntegerDigits: 2, useGrouping: false });

@@ -9,7 +9,7 @@ import { timeIn } from '../../format.js';
 
 /**
  * The reference code as a voucher: the code grouped for reading (123 456 789) with its copy button inside its
- * box, the amount and the moment it stops working together, the channel the payer was notified through (so the
+ * box (the row mirrored in Arabic as every row is; the digits in their own left-to-right order), the amount and the moment it stops working together, the channel the payer was notified through (so the
  * page may be closed), the countdown to the order's own expiry, and the live status.
  */
 export class SvcReferenceCodeStep extends ActionPart {
@@ -63,8 +63,8 @@ export class SvcReferenceCodeStep extends ActionPart {
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${ACTION_VIEWS[order.actionType].title(t)}</h2>
-        <div class="code" part="code" dir="ltr" translate="no">
-          <span class="digits" aria-hidden="true">${grouped}</span>
+        <div class="code" part="code" translate="no">
+          <span class="digits" dir="ltr" aria-hidden="true">${grouped}</span>
           <span class="visually-hidden">${order.referenceCode.split('').join(' ')}</span>
           <button class="secondary" part="button-secondary button-copy" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
         </div>

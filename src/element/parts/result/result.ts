@@ -3,6 +3,7 @@ import type { ActiveOrder, CheckoutContext } from '../../state.js';
 import { renderAlert } from '../alert.js';
 import { definePart } from '../checkout-part.js';
 import { StepPart } from '../step-part.js';
+import { dateTimeIn } from '../../format.js';
 
 /**
  * The outcome: paid (here, or before this checkout), failed (with the service's reason), expired, or an order of
@@ -32,7 +33,7 @@ export class SvcResult extends StepPart {
       .receipt {
         display: grid;
         grid-template-columns: max-content 1fr;
-        gap: 0.25rem 1rem;
+        gap: 0.25em 1em;
         margin: 0;
       }
       .receipt dt {
@@ -42,23 +43,27 @@ export class SvcResult extends StepPart {
         margin: 0;
         display: flex;
         flex-wrap: wrap;
-        gap: 0.5rem;
+        gap: 0.5em;
         align-items: center;
       }
-      /* The date and the time each stay whole; a narrow receipt (a phone) puts each label above its value. */
-      .time span {
+      /*
+       * The date and the time each stay whole, and so does an identifier (an order's reference breaks at its hyphens
+       * otherwise, mid-identifier); a narrow receipt (a phone) puts each label above its value.
+       */
+      .time span,
+      .mono {
         white-space: nowrap;
       }
       .result {
         container-type: inline-size;
       }
-      @container (max-width: 24rem) {
+      @container (max-width: 24em) {
         .receipt {
           grid-template-columns: 1fr;
           row-gap: 0;
         }
         .receipt dd {
-          margin-block-end: 0.5rem;
+          margin-block-end: 0.5em;
         }
       }
       .reason {
@@ -68,15 +73,6 @@ export class SvcResult extends StepPart {
         border: 1px solid var(--_border);
         border-radius: 999px;
         padding: 0 0.6em;
-      }
-      .link {
-        background: none;
-        border: 0;
-        padding: 0;
-        color: var(--_primary);
-        text-decoration: underline;
-        cursor: pointer;
-        font: inherit;
       }
       .success .mark {
         color: var(--_success);
@@ -95,7 +91,8 @@ export class SvcResult extends StepPart {
     if (state.step.kind !== 'result') return nothing;
     const t = localize.term;
     const { order, outcome } = state.step;
-    // The payer's number for the order is the shop's (its first attempt's); the service's comes second, in the receipt.
+    // The payer's number for the order is the shop's (its first attempt's), in the element's header above: said
+    // there once, not again in the words and the receipt. The service's number of the payment is the receipt's.
     const reference = state.reference ?? order?.reference ?? '';
     const amount = order?.amount ?? state.amount;
     const money = amount ? localize.money(amount.total, amount.currency) : '';
@@ -104,9 +101,9 @@ export class SvcResult extends StepPart {
       return html`
         <section class="result success" part="result" aria-labelledby="heading">
           <h2 id="heading" part="heading" tabindex="-1">${icon('success')}${before ? t.paidBeforeTitle : t.successTitle}</h2>
-          <p>${before ? t.paidBeforeBody(money, reference, order?.orderNo ?? '') : t.successBody(money, reference)}</p>
+          <p>${before ? t.paidBeforeBody(money, reference, order?.orderNo ?? '') : t.successBody(money)}</p>
           ${renderAlert(state.notice, { kind: 'notice' })}
-          ${order && !before ? this.#receipt(reference, order) : nothing}
+          ${order && !before ? this.#receipt(order) : nothing}
         </section>
       `;
     }
@@ -132,25 +129,23 @@ export class SvcResult extends StepPart {
     `;
   }
 
-  /** The shop's order, the method, the time, and the service's number of the payment, which the payer can copy. */
-  #receipt(reference: string, { orderNo, payMethod, methodUnknown }: ActiveOrder) {
+  /** The method, the time, and the service's number of the payment, which the payer can copy as they copy a reference code. */
+  #receipt({ orderNo, payMethod, methodUnknown }: ActiveOrder) {
     const { localize } = this.context!;
     const t = localize.term;
     if (this.#shown?.orderNo !== orderNo) this.#shown = { orderNo, at: new Date() };
     // The date and the time each in one piece: a narrow receipt puts the time under the date, never half of it.
-    const date = new Intl.DateTimeFormat(t.$code, { dateStyle: 'medium' }).format(this.#shown.at);
-    const time = new Intl.DateTimeFormat(t.$code, { timeStyle: 'short' }).format(this.#shown.at);
+    const date = dateTimeIn(localize, this.#shown.at, { dateStyle: 'medium' });
+    const time = dateTimeIn(localize, this.#shown.at, { timeStyle: 'short' });
     return html`
       <dl class="receipt">
-        <dt>${t.receipt.reference}</dt>
-        <dd><span class="mono" dir="ltr" translate="no">${reference}</span></dd>
         ${methodUnknown ? nothing : html`<dt>${t.receipt.method}</dt><dd>${t.method[payMethod]}</dd>`}
         <dt>${t.receipt.time}</dt>
         <dd class="time"><span>${date}</span><span>${time}</span></dd>
         <dt>${t.receipt.orderNo}</dt>
         <dd>
           <span class="chip mono" dir="ltr" translate="no">${orderNo}</span>
-          <button class="link" type="button" @click=${() => void navigator.clipboard?.writeText(orderNo).catch(() => undefined)}>${t.receipt.copy}</button>
+          <button class="secondary" part="button-secondary button-copy" type="button" @click=${() => void navigator.clipboard?.writeText(orderNo).catch(() => undefined)}>${t.receipt.copy}</button>
         </dd>
       </dl>
     `;
