@@ -110,6 +110,11 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     }
     chunks.push(value);
   }
+  return concatBytes(chunks, size);
+}
+
+/** Chunks of a body read, `size` bytes in all, as one array (the Web handler's reader and the Node fast path's). */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const body = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

@@ -5,7 +5,7 @@
  * made unless something asks for one. They answer exactly as the Web path does (test/server/node-fast-path.test.ts).
  */
 import { rememberClientAddress, rememberLocalAddress } from './client-address.js';
-import { AS_WEB_REQUEST, JSON_TYPE, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from '../http/http.js';
+import { AS_WEB_REQUEST, concatBytes, JSON_TYPE, problemAnswer, type Answer, type KitRequest, type NodeFastPath } from '../http/http.js';
 import { byteLength } from './modules.js';
 import { bodyTaken, headerOf, localOf, toWebRequest, urlOf, type NodeRequest, type NodeResponse } from './node-request.js';
 import { LightAbort, webSignal } from '../service/transport.js';
@@ -84,7 +84,7 @@ export function readNodeBody(request: NodeRequest, limit: number): Promise<Uint8
     });
     request.on('end', () => {
       settled = true;
-      resolve(chunks.length === 1 ? chunks[0]! : concat(chunks, size));
+      resolve(chunks.length === 1 ? chunks[0]! : concatBytes(chunks, size));
     });
     request.on('error', (error) => {
       settled = true;
@@ -95,16 +95,6 @@ export function readNodeBody(request: NodeRequest, limit: number): Promise<Uint8
       if (!settled) reject(new Error('the request was closed before its body ended'));
     });
   });
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /**
