@@ -137,6 +137,28 @@ describe('a shop’s first run, on the payer’s side', () => {
     }
   });
 
+  it('holds the same place before its script arrives on a page with hostile but common CSS', async () => {
+    for (const lang of ['en', 'ar']) {
+      const shop = await openKitPage(stack, { script: 'later', lang });
+      const box = () => {
+        const { width, height } = shop.element.getBoundingClientRect();
+        const style = shop.window.getComputedStyle(shop.element);
+        return { width: Math.round(width), height: Math.round(height), padding: style.paddingInlineStart, fontSize: style.fontSize };
+      };
+      const own = box();
+      const hostile = shop.window.document.createElement('style');
+      hostile.textContent = `
+        *, *::before, *::after { margin: 0; padding: 0; box-sizing: content-box; border: 0; }
+        html { font-size: 10px; }
+        body { direction: rtl; line-height: 1; text-align: center; }
+      `;
+      shop.window.document.head.append(hostile);
+      expect(box(), lang).to.deep.equal(own);
+      expect(shop.window.customElements.get('svc-checkout')).to.equal(undefined);
+      shop.frame.remove();
+    }
+  });
+
   it('leads a failure with its reason, then says what it means', async () => {
     const element = await checkout(stack, { payMethod: 'Pos' });
     await type(element, 'input[name=sn]', 'N78101818218');
