@@ -161,6 +161,21 @@ const STATES = {
       await waitText(page, 'could not reach the shop|تعذّر الاتصال بالمتجر');
     },
   },
+  // A host page with hostile but common CSS (issue 48): a reset, content-box sizing, unset buttons, a 10 px root, a
+  // right-to-left body under an English page, centred text. The element should look as it does on a plain page.
+  'hostile-page': {
+    attributes: { methods: 'Pos BankAccount ReferenceCode' },
+    steps: async (page) => {
+      await page.evaluate(() => {
+        const hostile = document.createElement('style');
+        hostile.textContent = `*, *::before, *::after { margin: 0; padding: 0; box-sizing: content-box; }
+          html { font-size: 10px; } body { direction: rtl; line-height: 1; text-align: center; letter-spacing: 2px; text-transform: uppercase; }
+          button { all: unset; } input, button, select { font: inherit; }`;
+        document.head.append(hostile);
+        window.svc.restore = () => hostile.remove();
+      });
+    },
+  },
   pin: { attributes: { 'pay-method': 'BankAccount' }, steps: async (page) => { await fill(page, { ...BANK, bankAccountNumber: '2215381183' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-code-step')); } },
   'three-d-secure': { attributes: { 'pay-method': 'BankAccount', 'redirect-mode': 'new-window' }, steps: async (page) => { await page.evaluate(() => { window.open = () => null; }); await fill(page, { ...BANK, bankAccountNumber: '2215381200' }); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-redirect-step')); } },
   'reference-code': { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await fill(page, NOTIFY); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-step')); } },
