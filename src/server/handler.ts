@@ -98,7 +98,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     client,
     callbackUrlFor,
     observeStatus: (data) => hub?.observe(data),
+    observeAction: (order) => payerActed(order),
     observeCreated: ({ expireAt, learnt, ...order }) => {
+      // A create answered here is the payer's action on the order: its streams, in any process, poll briskly.
+      if (!learnt) payerActed(order);
       if (!reconciler) return;
       void reconciler.track({ ...order, deadline: now() + (expireAt ?? LIMITS.defaultExpireMinutes) * 60_000 }, learnt);
       // Sweeps start with the first order kept, inside a request: some runtimes refuse timers outside one.
@@ -121,6 +124,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       .then(() => stores.statusBus.publish(update))
       .catch((error: unknown) => logger.warn(`svc-checkout: the status bus refused an update: ${errorMessage(error)}`));
   };
+  /** The payer acted on an order: a cue for its streams in every process (none while the bus is down: they poll anyway). */
+  function payerActed({ orderNo, reference }: { orderNo: string; reference: string }): void {
+    if (!hub || stores.statusBus.live === false) return;
+    void Promise.resolve()
+      .then(() => stores.statusBus.publish({ orderNo, reference, status: 'PENDING', source: 'payer', at: now() }))
+      .catch(() => undefined); // a cue only: the streams keep their own pace without it
+  }
   const handOverOptions: HandOverOptions = {
     store: stores.callbacks,
     logger,
