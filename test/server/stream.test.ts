@@ -291,6 +291,42 @@ describe('streams and the status bus', () => {
     }
   }
 
+  it("counts every check of a stream against the order's statusPerOrder limit, across its brisk pace", async () => {
+    const service = await startFakeService(() => ({
+      body: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-2', orderNo: '2611220000002', status: 'PENDING' } },
+    }));
+    let queries = 0;
+    const handler = createMerchantHandler({
+      merchantId,
+      privateKey,
+      environment: { baseUrl: service.url },
+      logger: { warn: () => undefined, error: () => undefined },
+      limits: { statusPerOrder: { limit: 3, windowSeconds: 60 } },
+      streams: { pollIntervalMs: 20 },
+      fetch: (input, init) => {
+        queries += 1;
+        return fetch(input, init);
+      },
+    });
+    const token = await issueOrderToken(privateKey, { merchantId, orderNo: '2611220000002', reference: 'order-2', country: 'EG', expiresAt: Math.floor(Date.now() / 1000) + 86_400 + 1_800 });
+    const abort = new AbortController();
+    const response = await handler(new Request(`http://shop.example${MERCHANT_PATHS.events}?token=${token}`, { signal: abort.signal }));
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    void (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    try {
+      // Twenty intervals: the stream's opening counted one, its checks the rest of the window's three.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(queries).toBeGreaterThanOrEqual(2);
+      expect(queries).toBeLessThanOrEqual(3);
+    } finally {
+      abort.abort();
+      await service.close();
+    }
+  });
+
   it('counts on callbacks once one arrived past the brisk window after the payer acted, queries briskly again while the bus is down, and catches up when it is back', async () => {
     const service = await startFakeService(() => ({
       body: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '2611220000001', status: 'PENDING' } },
