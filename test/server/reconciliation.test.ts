@@ -194,6 +194,30 @@ describe('reconciliation', () => {
     expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
   });
 
+  it("reconciles an order whose create answer was lost when the shop's openCheckout finds it, with its checkout", async () => {
+    const kit = await shop({
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (String(input).endsWith(SERVICE_PATHS.create)) throw new TypeError('fetch failed: the answer was lost');
+        return answer;
+      },
+    });
+    const body = posRequest({ reference: `reconcile-open-${Date.now()}`, sn: 'SN-REC-OPEN', expireAt: 30 });
+    expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    // The payer reloads the page: the shop opens the cart's checkout, which asks the service where it stands.
+    const opened = await kit.wired.handler.openCheckout(
+      { reference: body.reference, amount: body.amount, country: body.country, product: body.product, expireAt: 30 },
+      { client: 'payer-1' },
+    );
+    expect(opened).toMatchObject({ state: 'pending', attempt: 1, started: true });
+    await kit.wired.sandboxControl.swipe(body.sn, 'success'); // paid; its callback never arrives
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${opened.order!.orderNo} SUCCESS reconciliation`]);
+    expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
+  });
+
   it('is off without onCallback, and with reconcile: false', async () => {
     const store = new MemoryReconciliationStore();
     const off = await shop({ reconcile: false, reconciliationStore: store });
