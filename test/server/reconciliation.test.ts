@@ -141,6 +141,42 @@ describe('reconciliation', () => {
     expect(outcomes(kit.wired.callbacks)).toEqual([`${first!.orderNo} SUCCESS reconciliation`, `${second!.orderNo} FAIL callback`].sort());
   });
 
+  it('gives a callback and a reconciliation of the same outcome one key, under which the shop fulfils it once', async () => {
+    // The shop fulfils by the outcome's key; its first try ships, then its process dies before it answers.
+    const fulfilled = new Map<string, number>();
+    const given: { source: string; key: string }[] = [];
+    let crash = true;
+    const kit = await shop({
+      callbackUrl: 'kit',
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      onCallback: (event) => {
+        given.push({ source: event.source, key: event.outcomeKey });
+        fulfilled.set(event.outcomeKey, (fulfilled.get(event.outcomeKey) ?? 0) + (fulfilled.has(event.outcomeKey) ? 0 : 1));
+        if (crash) {
+          crash = false;
+          throw new Error('crashed after shipping');
+        }
+      },
+    });
+    const [order] = await createOrders(kit.wired, 1);
+    await kit.wired.sandboxControl.swipe(order!.sn, 'success');
+    await eventually('the callback tried', () => given.length === 1);
+    // Not handed over (it threw): the sweep asks the service, and hands the same outcome over again.
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 1, handled: 1, forgotten: 1 });
+    expect(given).toEqual([
+      { source: 'callback', key: `outcome:${order!.orderNo}:SUCCESS` },
+      { source: 'reconciliation', key: `outcome:${order!.orderNo}:SUCCESS` },
+    ]);
+    expect([...fulfilled]).toEqual([[`outcome:${order!.orderNo}:SUCCESS`, 1]]);
+    // The service's next delivery of the callback is a duplicate: onCallback does not run again.
+    const [delivery] = await kit.wired.sandboxControl.deliveries({ orderNo: order!.orderNo });
+    const resent = await kit.wired.sandboxControl.resendCallback(delivery!.notifyId);
+    expect(JSON.parse(resent.answer ?? '{}').data).toEqual({ duplicate: true });
+    expect(given).toHaveLength(2);
+    // The notifyIds differ (the service's, and the kit's `reconciled:` one): never deduplicate by them.
+    expect(kit.wired.callbacks.map((event) => event.notifyId)).toEqual([delivery!.notifyId, `reconciled:${order!.orderNo}:SUCCESS`]);
+  });
+
   it('keeps queriesPerSecond through a sweep: a full window is waited out, and the sweep goes on in the next', async () => {
     let failing = true;
     const handled: CallbackEvent[] = [];

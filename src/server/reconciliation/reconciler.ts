@@ -13,7 +13,7 @@ import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentSta
 import { BoundedMap } from '../stores/bounded-map.js';
 import { StoreUnavailableError } from '../stores/shared.js';
 import type { ReconciliationStore, TrackedOrder } from '../stores/reconciliation/port.js';
-import type { CallbackEvent, Deliver } from '../callbacks/hand-over.js';
+import { outcomeKey, type CallbackEvent, type Deliver } from '../callbacks/hand-over.js';
 import { callbackChannel, elapsed, listened, sweepChannel, traced, type CallbackTrace, type SweepTrace } from '../observability/channels.js';
 import { errorMessage, logValue, type Logger } from '../http/http.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
@@ -297,5 +297,14 @@ function reconciledEvent(order: TrackedOrder, data: Record<string, unknown>, sta
   };
   if (typeof data['failureCode'] === 'string' && data['failureCode'] !== '') body.failureCode = data['failureCode'];
   if (typeof data['failureReason'] === 'string' && data['failureReason'] !== '') body.failureReason = data['failureReason'];
-  return { source: 'reconciliation', notifyId, body, raw: JSON.stringify(data), timestamp: now, ...(order.checkout ? { checkout: order.checkout } : {}) };
+  return {
+    source: 'reconciliation',
+    // The key a callback of this outcome carries too: one outcome, one key, whichever way it came.
+    outcomeKey: outcomeKey(order.orderNo, status, notifyId),
+    notifyId,
+    body,
+    raw: JSON.stringify(data),
+    timestamp: now,
+    ...(order.checkout ? { checkout: order.checkout } : {}),
+  };
 }
