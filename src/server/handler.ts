@@ -14,6 +14,7 @@ import { isLoopbackHost } from '../core/addresses.js';
 import { callbackReceiver } from './callbacks/receiver.js';
 import { handOver, type CallbackEvent, type HandOverOptions } from './callbacks/hand-over.js';
 import { kitCheckouts, type OpenCheckoutOptions, type OpenedCheckout } from './checkouts/open.js';
+import { checkoutOfRecord } from './checkouts/walk.js';
 import { resolveHandlerConfig, type MerchantHandlerOptions } from './config/handler.js';
 import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { errorMessage, logValue, NODE_FAST_PATH, problemAnswer, type KitRequest } from './http/http.js';
@@ -152,6 +153,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       query: (query) => client.queryStatus(query, { retries: 0 }),
       deliver: handOver(handOverOptions),
       found: (event) => publish(event, 'query'),
+      checkoutOf: config.orderSource === 'checkout-token' ? (order) => checkoutOfRecord(order.reference, stores.checkouts) : undefined,
       options: config.reconcile,
       now,
       logger,

@@ -6,6 +6,8 @@ import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATH
 import { createMerchantHandler, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, type MerchantHandlerOptions } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { MemoryReconciliationStore } from '../../src/server/stores/reconciliation/memory.js';
+import type { ReconciliationStore } from '../../src/server/stores/reconciliation/port.js';
+import { StoreUnavailableError } from '../../src/server/stores/shared.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { freePort } from '../support/redis-server.js';
@@ -252,6 +254,39 @@ describe('reconciliation', () => {
     await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
     expect(outcomes(kit.wired.callbacks)).toEqual([`${opened.order!.orderNo} SUCCESS reconciliation`]);
     expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
+  });
+
+  it("gives an order first learnt from a stream by order token its checkout, from the kit's record of the checkout", async () => {
+    // The create's answer came, but the store could not keep its order then (Redis away for a moment): the first word
+    // reconciliation gets of it is the payer's stream, whose order token names no checkout.
+    let refuse = true;
+    const store = new MemoryReconciliationStore();
+    const flaky: ReconciliationStore = {
+      track: (order, dueAt, keep) => {
+        if (refuse) {
+          refuse = false;
+          throw new StoreUnavailableError('the reconciliation store is away');
+        }
+        return store.track(order, dueAt, keep);
+      },
+      take: (now, limit, until) => store.take(now, limit, until),
+      reschedule: (orderNo, dueAt) => store.reschedule(orderNo, dueAt),
+      forget: (orderNo) => store.forget(orderNo),
+    };
+    const kit = await shop({ reconcile: { quietSeconds: 3_600, sweepSeconds: false }, reconciliationStore: flaky, streams: { pollIntervalMs: 100 } });
+    const [order] = await createOrders(kit.wired, 1);
+    expect(store.size).toBe(0);
+    const { merchantId, privateKey } = DEFAULT_MERCHANT;
+    const seen = await kit.wired.sandboxControl.order(order!.orderNo);
+    const token = await issueOrderToken(privateKey, { merchantId, orderNo: order!.orderNo, reference: seen.reference, country: 'EG', expiresAt: Math.floor(Date.now() / 1000) + 3_600 + ORDER_TOKEN_GRACE_SECONDS });
+    const stream = await openStream(`${kit.wired.merchantUrl}${MERCHANT_PATHS.events}`, { [ORDER_TOKEN_HEADER]: token });
+    await stream.next('status');
+    expect(store.size).toBe(1);
+    await kit.wired.sandboxControl.swipe(order!.sn, 'success'); // its callback never arrives
+    expect(JSON.parse((await stream.next('status', 2)).data).status).toBe('SUCCESS');
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(kit.wired.callbacks[0]!.checkout).toEqual({ reference: seen.reference, attempt: 1, amount: { total: 12_500, currency: 'EGP' }, alsoPaid: [] });
+    stream.close();
   });
 
   it('is off without onCallback, and with reconcile: false', async () => {

@@ -17,6 +17,7 @@ import { outcomeKey, type CallbackEvent, type Deliver } from '../callbacks/hand-
 import { callbackChannel, elapsed, listened, sweepChannel, traced, type CallbackTrace, type SweepTrace } from '../observability/channels.js';
 import { errorMessage, logValue, type Logger } from '../http/http.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
+import type { CheckoutOf } from '../checkouts/walk.js';
 import type { ResolvedReconcileOptions } from '../config/reconcile.js';
 export type { ReconcileOptions, ResolvedReconcileOptions } from '../config/reconcile.js';
 
@@ -38,6 +39,11 @@ export interface ReconcilerOptions {
   deliver: Deliver;
   /** A settled status the kit found: the status streams hear of it. Must not throw. */
   found(event: CallbackEvent): void;
+  /**
+   * The checkout of an order kept without one (first learnt from a proof that names none: a stream by order token),
+   * from the kit's record of the checkout's attempts, as a callback to the merchant's webhook gets it.
+   */
+  checkoutOf?: ((order: TrackedOrder) => Promise<CheckoutOf | undefined>) | undefined;
   options: ResolvedReconcileOptions;
   now(): number;
   logger: Logger;
@@ -240,7 +246,8 @@ export class Reconciler {
       await this.#reschedule(order.orderNo, this.#nextDue(order, now));
       return;
     }
-    const event = reconciledEvent(order, data, status, now);
+    const checkout = order.checkout ?? (await this.#options.checkoutOf?.(order).catch(() => undefined));
+    const event = reconciledEvent(checkout ? { ...order, checkout } : order, data, status, now);
     this.#options.found(event);
     const result = await this.#deliver(event);
     if (result === 'handled') report.handled += 1;
