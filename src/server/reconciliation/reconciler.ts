@@ -40,8 +40,9 @@ export interface ReconcilerOptions {
   /** A settled status the kit found: the status streams hear of it. Must not throw. */
   found(event: CallbackEvent): void;
   /**
-   * The checkout of an order kept without one (first learnt from a proof that names none: a stream by order token),
-   * from the kit's record of the checkout's attempts, as a callback to the merchant's webhook gets it.
+   * The checkout of an order kept without one (first learnt from a proof that names none: a stream by order token), or
+   * without the amount it was opened for (an attempt made before the cart changed), from the kit's record of the
+   * checkout's attempts, as a callback to the merchant's webhook gets it.
    */
   checkoutOf?: ((order: TrackedOrder) => Promise<CheckoutOf | undefined>) | undefined;
   options: ResolvedReconcileOptions;
@@ -246,7 +247,8 @@ export class Reconciler {
       await this.#reschedule(order.orderNo, this.#nextDue(order, now));
       return;
     }
-    const checkout = order.checkout ?? (await this.#options.checkoutOf?.(order).catch(() => undefined));
+    // Kept without its checkout, or without what it was opened for: the kit's record of the checkout, when it has one.
+    const checkout = order.checkout?.amount ? order.checkout : ((await this.#options.checkoutOf?.(order).catch(() => undefined)) ?? order.checkout);
     const event = reconciledEvent(checkout ? { ...order, checkout } : order, data, status, now);
     this.#options.found(event);
     const result = await this.#deliver(event);
