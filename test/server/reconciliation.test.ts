@@ -256,6 +256,30 @@ describe('reconciliation', () => {
     expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
   });
 
+  it("reconciles an order whose create answer was lost when the payer's next create finds it (ORDER_EXISTS), with its checkout", async () => {
+    let lose = true;
+    const kit = await shop({
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (String(input).endsWith(SERVICE_PATHS.create) && lose) {
+          lose = false;
+          throw new TypeError('fetch failed: the answer was lost');
+        }
+        return answer;
+      },
+    });
+    const body = posRequest({ reference: `reconcile-again-${Date.now()}`, sn: 'SN-REC-AGAIN', expireAt: 30 });
+    expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
+    // The payer presses Pay again: the kit looks at the checkout's attempts, finds the order pending, and answers it.
+    const again = await kit.wired.merchant(MERCHANT_PATHS.create, body);
+    expect(again.code).toBe('ORDER_EXISTS');
+    await kit.wired.sandboxControl.swipe(body.sn, 'success'); // its callback never arrives
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${again.data.orderNo} SUCCESS reconciliation`]);
+    expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
+  });
+
   it("gives an order first learnt from a stream by order token its checkout, from the kit's record of the checkout", async () => {
     // The create's answer came, but the store could not keep its order then (Redis away for a moment): the first word
     // reconciliation gets of it is the payer's stream, whose order token names no checkout.
