@@ -14,6 +14,7 @@ import { isLoopbackHost } from '../core/addresses.js';
 import { callbackReceiver } from './callbacks/receiver.js';
 import { handOver, type CallbackEvent, type HandOverOptions } from './callbacks/hand-over.js';
 import { kitCheckouts, type OpenCheckoutOptions, type OpenedCheckout } from './checkouts/open.js';
+import { checkoutOfRecord } from './checkouts/walk.js';
 import { resolveHandlerConfig, type MerchantHandlerOptions } from './config/handler.js';
 import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { errorMessage, logValue, NODE_FAST_PATH, problemAnswer, type KitRequest } from './http/http.js';
@@ -98,7 +99,10 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     client,
     callbackUrlFor,
     observeStatus: (data) => hub?.observe(data),
+    observeAction: (order) => payerActed(order),
     observeCreated: ({ expireAt, learnt, ...order }) => {
+      // A create answered here is the payer's action on the order: its streams, in any process, poll briskly.
+      if (!learnt) payerActed(order);
       if (!reconciler) return;
       void reconciler.track({ ...order, deadline: now() + (expireAt ?? LIMITS.defaultExpireMinutes) * 60_000 }, learnt);
       // Sweeps start with the first order kept, inside a request: some runtimes refuse timers outside one.
@@ -121,6 +125,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       .then(() => stores.statusBus.publish(update))
       .catch((error: unknown) => logger.warn(`svc-checkout: the status bus refused an update: ${errorMessage(error)}`));
   };
+  /** The payer acted on an order: a cue for its streams in every process (none while the bus is down: they poll anyway). */
+  function payerActed({ orderNo, reference }: { orderNo: string; reference: string }): void {
+    if (!hub || stores.statusBus.live === false) return;
+    void Promise.resolve()
+      .then(() => stores.statusBus.publish({ orderNo, reference, status: 'PENDING', source: 'payer', at: now() }))
+      .catch(() => undefined); // a cue only: the streams keep their own pace without it
+  }
   const handOverOptions: HandOverOptions = {
     store: stores.callbacks,
     logger,
@@ -142,6 +153,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       query: (query) => client.queryStatus(query, { retries: 0 }),
       deliver: handOver(handOverOptions),
       found: (event) => publish(event, 'query'),
+      checkoutOf: config.orderSource === 'checkout-token' ? (order) => checkoutOfRecord(order.reference, stores.checkouts) : undefined,
       options: config.reconcile,
       now,
       logger,

@@ -233,10 +233,21 @@ describe('the reliability page’s reconciliation recipe', () => {
   it('runs as written against the built package: a payment whose callback never arrives reaches onCallback by a sweep', async () => {
     await assertDistFresh();
     const page = fencedBlocks(readFileSync(`${root}docs/reliability.md`, 'utf8'));
-    const recipe = page.find((block) => block.code.includes('await handler.reconcile()'));
+    const recipe = page.find((block) => block.code.includes('console.log(await handler.reconcile())'));
     expect(recipe, 'the block of "Reconciliation"').toBeDefined();
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
     expect(stdout.trim().split('\n')).toEqual(['{ asked: 1, handled: 1, forgotten: 1 }', "[ 'reconciliation SUCCESS' ]"]);
+  });
+});
+
+describe('the reliability page’s outcome key recipe', () => {
+  it('runs as written against the built package: a callback and a reconciliation of one outcome share its key, fulfilled once', async () => {
+    await assertDistFresh();
+    const page = fencedBlocks(readFileSync(`${root}docs/reliability.md`, 'utf8'));
+    const recipe = page.find((block) => block.language === 'js' && block.code.includes('fulfilments.has(outcomeKey)'));
+    expect(recipe, 'the block of "Your onCallback: idempotent in your own database"').toBeDefined();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', recipe!.code], { cwd: root, timeout: 30_000 });
+    expect(stdout.trim().split('\n')).toEqual(["[ 'callback: shipped', 'reconciliation: already fulfilled' ]", "[ 'outcome:<orderNo>:SUCCESS' ]"]);
   });
 });
 

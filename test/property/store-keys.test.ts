@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../src/core/index.js';
-import { handOver, type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
+import { handOver, outcomeKey, type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { LIMIT_TABLE } from '../../src/server/limits/table.js';
 import { connectRedis, type RedisKit } from '../../src/server/redis/connect.js';
 import { MemoryCallbackStore } from '../../src/server/stores/callbacks/memory.js';
@@ -190,6 +190,7 @@ describe.each(['memory', 'redis'] as const)('the %s stores', (adapter) => {
       const deliver = handOver({ store: callbacks, logger: { warn() {}, error() {} }, onCallback: (event) => void handed.push(event.notifyId) });
       const event = (notifyId: string, eventStatus: PaymentStatus): CallbackEvent => ({
         source: 'callback',
+        outcomeKey: outcomeKey(order, eventStatus, notifyId),
         notifyId,
         body: { notifyId, orderNo: order, reference: 'r', status: eventStatus, country: 'EG', amount: { total: 1, currency: 'EGP' }, timestamp: 0, type: 'MACQUIRING_CALLBACK' } as CallbackEvent['body'],
         raw: '{}',

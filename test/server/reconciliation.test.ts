@@ -6,6 +6,8 @@ import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER, SERVICE_PATH
 import { createMerchantHandler, issueOrderToken, ORDER_TOKEN_GRACE_SECONDS, type MerchantHandlerOptions } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { MemoryReconciliationStore } from '../../src/server/stores/reconciliation/memory.js';
+import type { ReconciliationStore } from '../../src/server/stores/reconciliation/port.js';
+import { StoreUnavailableError } from '../../src/server/stores/shared.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { freePort } from '../support/redis-server.js';
@@ -141,6 +143,42 @@ describe('reconciliation', () => {
     expect(outcomes(kit.wired.callbacks)).toEqual([`${first!.orderNo} SUCCESS reconciliation`, `${second!.orderNo} FAIL callback`].sort());
   });
 
+  it('gives a callback and a reconciliation of the same outcome one key, under which the shop fulfils it once', async () => {
+    // The shop fulfils by the outcome's key; its first try ships, then its process dies before it answers.
+    const fulfilled = new Map<string, number>();
+    const given: { source: string; key: string }[] = [];
+    let crash = true;
+    const kit = await shop({
+      callbackUrl: 'kit',
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      onCallback: (event) => {
+        given.push({ source: event.source, key: event.outcomeKey });
+        fulfilled.set(event.outcomeKey, (fulfilled.get(event.outcomeKey) ?? 0) + (fulfilled.has(event.outcomeKey) ? 0 : 1));
+        if (crash) {
+          crash = false;
+          throw new Error('crashed after shipping');
+        }
+      },
+    });
+    const [order] = await createOrders(kit.wired, 1);
+    await kit.wired.sandboxControl.swipe(order!.sn, 'success');
+    await eventually('the callback tried', () => given.length === 1);
+    // Not handed over (it threw): the sweep asks the service, and hands the same outcome over again.
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 1, handled: 1, forgotten: 1 });
+    expect(given).toEqual([
+      { source: 'callback', key: `outcome:${order!.orderNo}:SUCCESS` },
+      { source: 'reconciliation', key: `outcome:${order!.orderNo}:SUCCESS` },
+    ]);
+    expect([...fulfilled]).toEqual([[`outcome:${order!.orderNo}:SUCCESS`, 1]]);
+    // The service's next delivery of the callback is a duplicate: onCallback does not run again.
+    const [delivery] = await kit.wired.sandboxControl.deliveries({ orderNo: order!.orderNo });
+    const resent = await kit.wired.sandboxControl.resendCallback(delivery!.notifyId);
+    expect(JSON.parse(resent.answer ?? '{}').data).toEqual({ duplicate: true });
+    expect(given).toHaveLength(2);
+    // The notifyIds differ (the service's, and the kit's `reconciled:` one): never deduplicate by them.
+    expect(kit.wired.callbacks.map((event) => event.notifyId)).toEqual([delivery!.notifyId, `reconciled:${order!.orderNo}:SUCCESS`]);
+  });
+
   it('keeps queriesPerSecond through a sweep: a full window is waited out, and the sweep goes on in the next', async () => {
     let failing = true;
     const handled: CallbackEvent[] = [];
@@ -192,6 +230,87 @@ describe('reconciliation', () => {
     expect(outcomes(kit.wired.callbacks)).toEqual([`${found.data.orderNo} SUCCESS reconciliation`]);
     // The checkout it belongs to, as for an order whose answer came: the shop can tell its cart paid.
     expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
+  });
+
+  it("reconciles an order whose create answer was lost when the shop's openCheckout finds it, with its checkout", async () => {
+    const kit = await shop({
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (String(input).endsWith(SERVICE_PATHS.create)) throw new TypeError('fetch failed: the answer was lost');
+        return answer;
+      },
+    });
+    const body = posRequest({ reference: `reconcile-open-${Date.now()}`, sn: 'SN-REC-OPEN', expireAt: 30 });
+    expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
+    expect(await kit.wired.handler.reconcile()).toEqual({ asked: 0, handled: 0, forgotten: 0 });
+    // The payer reloads the page: the shop opens the cart's checkout, which asks the service where it stands.
+    const opened = await kit.wired.handler.openCheckout(
+      { reference: body.reference, amount: body.amount, country: body.country, product: body.product, expireAt: 30 },
+      { client: 'payer-1' },
+    );
+    expect(opened).toMatchObject({ state: 'pending', attempt: 1, started: true });
+    await kit.wired.sandboxControl.swipe(body.sn, 'success'); // paid; its callback never arrives
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${opened.order!.orderNo} SUCCESS reconciliation`]);
+    expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
+  });
+
+  it("reconciles an order whose create answer was lost when the payer's next create finds it (ORDER_EXISTS), with its checkout", async () => {
+    let lose = true;
+    const kit = await shop({
+      reconcile: { quietSeconds: 0.001, sweepSeconds: false },
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (String(input).endsWith(SERVICE_PATHS.create) && lose) {
+          lose = false;
+          throw new TypeError('fetch failed: the answer was lost');
+        }
+        return answer;
+      },
+    });
+    const body = posRequest({ reference: `reconcile-again-${Date.now()}`, sn: 'SN-REC-AGAIN', expireAt: 30 });
+    expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
+    // The payer presses Pay again: the kit looks at the checkout's attempts, finds the order pending, and answers it.
+    const again = await kit.wired.merchant(MERCHANT_PATHS.create, body);
+    expect(again.code).toBe('ORDER_EXISTS');
+    await kit.wired.sandboxControl.swipe(body.sn, 'success'); // its callback never arrives
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(outcomes(kit.wired.callbacks)).toEqual([`${again.data.orderNo} SUCCESS reconciliation`]);
+    expect(kit.wired.callbacks[0]!.checkout).toMatchObject({ reference: body.reference, attempt: 1, amount: { total: body.amount.total, currency: body.amount.currency } });
+  });
+
+  it("gives an order first learnt from a stream by order token its checkout, from the kit's record of the checkout", async () => {
+    // The create's answer came, but the store could not keep its order then (Redis away for a moment): the first word
+    // reconciliation gets of it is the payer's stream, whose order token names no checkout.
+    let refuse = true;
+    const store = new MemoryReconciliationStore();
+    const flaky: ReconciliationStore = {
+      track: (order, dueAt, keep) => {
+        if (refuse) {
+          refuse = false;
+          throw new StoreUnavailableError('the reconciliation store is away');
+        }
+        return store.track(order, dueAt, keep);
+      },
+      take: (now, limit, until) => store.take(now, limit, until),
+      reschedule: (orderNo, dueAt) => store.reschedule(orderNo, dueAt),
+      forget: (orderNo) => store.forget(orderNo),
+    };
+    const kit = await shop({ reconcile: { quietSeconds: 3_600, sweepSeconds: false }, reconciliationStore: flaky, streams: { pollIntervalMs: 100 } });
+    const [order] = await createOrders(kit.wired, 1);
+    expect(store.size).toBe(0);
+    const { merchantId, privateKey } = DEFAULT_MERCHANT;
+    const seen = await kit.wired.sandboxControl.order(order!.orderNo);
+    const token = await issueOrderToken(privateKey, { merchantId, orderNo: order!.orderNo, reference: seen.reference, country: 'EG', expiresAt: Math.floor(Date.now() / 1000) + 3_600 + ORDER_TOKEN_GRACE_SECONDS });
+    const stream = await openStream(`${kit.wired.merchantUrl}${MERCHANT_PATHS.events}`, { [ORDER_TOKEN_HEADER]: token });
+    await stream.next('status');
+    expect(store.size).toBe(1);
+    await kit.wired.sandboxControl.swipe(order!.sn, 'success'); // its callback never arrives
+    expect(JSON.parse((await stream.next('status', 2)).data).status).toBe('SUCCESS');
+    await eventually('asked and handed over', async () => (await kit.wired.handler.reconcile()).handled === 1, 5_000);
+    expect(kit.wired.callbacks[0]!.checkout).toEqual({ reference: seen.reference, attempt: 1, amount: { total: 12_500, currency: 'EGP' }, alsoPaid: [] });
+    stream.close();
   });
 
   it('is off without onCallback, and with reconcile: false', async () => {

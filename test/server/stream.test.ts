@@ -291,19 +291,56 @@ describe('streams and the status bus', () => {
     }
   }
 
-  it('counts on callbacks once one arrived, queries briskly again while the bus is down, and catches up when it is back', async () => {
+  it("counts every check of a stream against the order's statusPerOrder limit, across its brisk pace", async () => {
+    const service = await startFakeService(() => ({
+      body: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-2', orderNo: '2611220000002', status: 'PENDING' } },
+    }));
+    let queries = 0;
+    const handler = createMerchantHandler({
+      merchantId,
+      privateKey,
+      environment: { baseUrl: service.url },
+      logger: { warn: () => undefined, error: () => undefined },
+      limits: { statusPerOrder: { limit: 3, windowSeconds: 60 } },
+      streams: { pollIntervalMs: 20 },
+      fetch: (input, init) => {
+        queries += 1;
+        return fetch(input, init);
+      },
+    });
+    const token = await issueOrderToken(privateKey, { merchantId, orderNo: '2611220000002', reference: 'order-2', country: 'EG', expiresAt: Math.floor(Date.now() / 1000) + 86_400 + 1_800 });
+    const abort = new AbortController();
+    const response = await handler(new Request(`http://shop.example${MERCHANT_PATHS.events}?token=${token}`, { signal: abort.signal }));
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    void (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    try {
+      // Twenty intervals: the stream's opening counted one, its checks the rest of the window's three.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(queries).toBeGreaterThanOrEqual(2);
+      expect(queries).toBeLessThanOrEqual(3);
+    } finally {
+      abort.abort();
+      await service.close();
+    }
+  });
+
+  it('counts on callbacks once one arrived past the brisk window after the payer acted, queries briskly again while the bus is down, and catches up when it is back', async () => {
     const service = await startFakeService(() => ({
       body: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '2611220000001', status: 'PENDING' } },
     }));
     let queries = 0;
     const bus = new ManualBus();
+    const briskSeconds = 1;
     const handler = createMerchantHandler({
       merchantId,
       privateKey,
       environment: { baseUrl: service.url },
       logger: { warn: () => undefined, error: () => undefined },
       statusBus: bus,
-      streams: { pollIntervalMs: 50 },
+      streams: { pollIntervalMs: 50, briskSeconds },
       fetch: (input, init) => {
         queries += 1;
         return fetch(input, init);
@@ -317,18 +354,33 @@ describe('streams and the status bus', () => {
       expiresAt: Math.floor(Date.now() / 1000) + 86_400 + 1_800,
     });
     const abort = new AbortController();
+    const openedAt = Date.now();
     const response = await handler(new Request(`http://shop.example${MERCHANT_PATHS.events}?token=${token}`, { signal: abort.signal }));
     const reader = response.body!.getReader();
     void (async () => {
       while (!(await reader.read().catch(() => ({ done: true }))).done);
     })();
+    const quietFor = async (ms: number) => {
+      const counted = queries;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return queries - counted;
+    };
     try {
       await eventually('brisk queries: no callback seen yet', () => queries >= 5);
-      // A callback of another order, verified by some process: callbacks work, the streams count on them.
+      // A callback of another order, verified by some process: callbacks work. The payer opened this stream just now:
+      // it stays brisk all the same, for briskSeconds after that.
       bus.publish({ orderNo: '2611220000009', reference: 'order-9', status: 'SUCCESS', source: 'callback', at: Date.now() });
+      expect(await quietFor(250)).toBeGreaterThanOrEqual(3);
+      // Past the window: the streams count on callbacks, and the order is quiet.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, openedAt + briskSeconds * 1000 + 200 - Date.now())));
+      expect(await quietFor(300)).toBeLessThanOrEqual(1);
+      // The payer acts on the order in another process (an OTP taken): brisk again, callbacks or not.
+      bus.publish({ orderNo: '2611220000001', reference: 'order-1', status: 'PENDING', source: 'payer', at: Date.now() });
+      const actedAt = Date.now();
+      expect(await quietFor(250)).toBeGreaterThanOrEqual(3);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, actedAt + briskSeconds * 1000 + 200 - Date.now())));
+      expect(await quietFor(300)).toBeLessThanOrEqual(1);
       const counted = queries;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(queries - counted).toBeLessThanOrEqual(1);
       bus.set('down');
       await eventually('brisk queries while the bus is down', () => queries >= counted + 5);
       bus.set('up');

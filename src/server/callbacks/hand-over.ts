@@ -20,6 +20,15 @@ export interface CallbackEvent {
    * JSON, `timestamp` when the kit found it, and `body` holds what the query told (its `extras` are absent).
    */
   source: 'callback' | 'reconciliation';
+  /**
+   * The outcome's one key, the same whichever way it came (the service's callback, or the kit's reconciliation):
+   * `outcome:<orderNo>:<status>` for a settled status (`SUCCESS`, `FAIL`, `CLOSE`); for any other status, which only
+   * a callback brings, `notify:<notifyId>`. The kit hands each key to `onCallback` once (it claims the outcome under
+   * it); record what you do under it, unique, in your own database, so that the rare repeat (docs/reliability.md,
+   * "When an outcome can still arrive twice") changes nothing.
+   */
+  outcomeKey: string;
+  /** The service's notification id (a callback's); `reconciled:<orderNo>:<status>` for a reconciled outcome. */
   notifyId: string;
   /** The body, validated; `amount.total` is a number whatever the service sent. */
   body: CallbackBody & { amount: { total: number; currency: string } };
@@ -102,7 +111,8 @@ function claimAndHandle(options: HandOverOptions): (event: CallbackEvent, trace?
     }
     if (claim === 'busy') return 'busy';
     try {
-      const prepared = options.prepare ? await options.prepare(event) : event;
+      // The key the shop records its fulfilment under is the one the kit claimed, by construction.
+      const prepared = { ...(options.prepare ? await options.prepare(event) : event), outcomeKey: key };
       const handling = trace && options.onCallback ? performance.now() : undefined;
       try {
         await options.onCallback?.(prepared);

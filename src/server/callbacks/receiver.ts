@@ -9,7 +9,7 @@ import { checkoutOfCallback } from '../checkouts/walk.js';
 import { callbackChannel, elapsed, listened, traced, type CallbackTrace } from '../observability/channels.js';
 import { envelope, problem } from '../http/http.js';
 import { verifyCallback } from '../runtime/signature.js';
-import { handOver, type CallbackEvent, type HandOverOptions } from './hand-over.js';
+import { handOver, outcomeKey, type CallbackEvent, type HandOverOptions } from './hand-over.js';
 export interface CallbackReceiverOptions extends HandOverOptions {
   merchantId: string;
   privateKey: string;
@@ -59,7 +59,15 @@ export function callbackReceiver(options: CallbackReceiverOptions): (request: Re
       if (Number.isSafeInteger(eventAt)) trace.eventAt = eventAt;
     }
     const checkout = await checkoutOfCallback(request.url, callback.reference, options.privateKey, options.checkoutStore);
-    const event: CallbackEvent = { source: 'callback', notifyId: callback.notifyId, body: callback, raw: raw!, timestamp: verification.timestamp, ...(checkout ? { checkout } : {}) };
+    const event: CallbackEvent = {
+      source: 'callback',
+      outcomeKey: outcomeKey(callback.orderNo, callback.status, callback.notifyId),
+      notifyId: callback.notifyId,
+      body: callback,
+      raw: raw!,
+      timestamp: verification.timestamp,
+      ...(checkout ? { checkout } : {}),
+    };
     // The payer learns a verified status at once, whether or not the shop's hook has run (or can run now).
     options.onVerified?.(event);
     switch (await deliver(event, trace)) {

@@ -255,12 +255,20 @@ export async function checkoutOfCallback(url: string, reference: string, private
     const amount = Number.isSafeInteger(total) && currency ? { total, currency } : undefined;
     if (amount && tag && sameText(tag, await callbackCheckoutTag(privateKey, vouched(base, attempt, amount)))) return { reference: base, attempt, amount };
   }
+  return (await checkoutOfRecord(reference, store)) ?? (named === base && namedAttempt === attempt ? { reference: base, attempt } : undefined);
+}
+
+/**
+ * The checkout an order's reference is an attempt of, as the kit's checkout store recorded it when it forwarded the
+ * attempt (what the attempt was made for); undefined when the store has no such record (or cannot be read).
+ */
+export async function checkoutOfRecord(reference: string, store: CheckoutStore): Promise<CheckoutOf | undefined> {
+  const { base, attempt } = checkoutOfReference(reference);
   const record = await Promise.resolve()
     .then(() => store.read(base))
     .catch(() => undefined);
   const made = record?.amounts[attempt];
-  if (made) return { reference: base, attempt, amount: made };
-  return named === base && namedAttempt === attempt ? { reference: base, attempt } : undefined;
+  return made ? { reference: base, attempt, amount: made } : undefined;
 }
 
 /**

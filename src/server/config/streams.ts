@@ -11,7 +11,13 @@ export interface StreamOptions {
   retrySeconds?: number;
   /** The base interval of the status queries while callbacks cannot be counted on. Default 2 500 ms. */
   pollIntervalMs?: number;
-  /** While callbacks arrive, a status query per order this often all the same. Default 15 minutes. */
+  /**
+   * After the payer's last action on an order (its stream opened, a create or code of it answered, its status asked
+   * for), its streams query briskly for this long whatever callbacks do — the element's schedule, at most 5 intervals
+   * apart — so that a payment whose callback is lost shows within seconds. Default 300 s.
+   */
+  briskSeconds?: number;
+  /** While callbacks arrive, past the brisk window, a status query per order this often all the same. Default 15 minutes. */
   quietCheckMinutes?: number;
   /** Callbacks are counted on for this long after the last one verified (by any process). Default 30 minutes. */
   callbackTrustMinutes?: number;
@@ -24,6 +30,7 @@ const UNITS: Record<keyof ResolvedStreamOptions, string> = {
   heartbeatSeconds: 'seconds',
   retrySeconds: 'seconds',
   pollIntervalMs: 'milliseconds',
+  briskSeconds: 'seconds',
   quietCheckMinutes: 'minutes',
   callbackTrustMinutes: 'minutes',
 };
@@ -31,6 +38,7 @@ export const DEFAULT_STREAM_OPTIONS: Readonly<ResolvedStreamOptions> = {
   heartbeatSeconds: 15,
   retrySeconds: 3,
   pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+  briskSeconds: 300,
   quietCheckMinutes: 15,
   callbackTrustMinutes: 30,
 };

@@ -10,7 +10,11 @@ import { giveBack, throttle, tooMany } from '../limits/throttle.js';
 import type { AbortSignalLike } from '../service/transport.js';
 import { invalid, notAnObject, type PaymentContext, type Route } from './context.js';
 
-export function codeRoute(context: PaymentContext, operation: 'otp' | 'pin' | 'resendOtp'): Route {
+/**
+ * `acted`: the payer acted on the order (a code the service took, a code sent again): the streams of it poll briskly
+ * (src/server/streams/pace.ts), in whichever process they are.
+ */
+export function codeRoute(context: PaymentContext, operation: 'otp' | 'pin' | 'resendOtp', acted?: (order: { orderNo: string; reference: string }) => void): Route {
   const { config, client } = context;
   const field = operation === 'resendOtp' ? undefined : operation;
   const send = {
@@ -22,7 +26,7 @@ export function codeRoute(context: PaymentContext, operation: 'otp' | 'pin' | 'r
     if (!isPlainObject(value)) return notAnObject();
     const proof = await context.orderProof(request.headers.get(ORDER_TOKEN_HEADER));
     if (!proof.ok) return proof.response;
-    const { orderNo, country } = proof.claims;
+    const { orderNo, country, reference } = proof.claims;
     const body: Record<string, unknown> = { country, orderNo, ...(field ? { [field]: value[field] } : {}) };
     const orderKey = `${config.credentials.merchantId}:${orderNo}`;
     if (field) {
@@ -46,6 +50,7 @@ export function codeRoute(context: PaymentContext, operation: 'otp' | 'pin' | 'r
     // Wrong is what the service answered other than a success; `50003` is a service that judged nothing.
     const wrong = !isSuccess(answer) && answer.code !== '50003';
     if (field && !wrong) await giveBack(config.stores.throttle, config.limits, 'wrongCodesPerOrder', orderKey);
+    if (isSuccess(answer)) acted?.({ orderNo, reference });
     return envelope(answer);
   };
 }

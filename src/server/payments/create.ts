@@ -27,7 +27,7 @@ import {
   type CreatePaymentRequest,
   type Envelope,
 } from '../../core/index.js';
-import { callbackUrlOf, judge, walkCheckout, type AskStatus, type CheckoutOf, type Judged } from '../checkouts/walk.js';
+import { callbackUrlOf, judge, walkCheckout, type AskStatus, type Judged } from '../checkouts/walk.js';
 import { envelopeAnswer as envelope, errorMessage, isAbort, logValue, webRequestOf, type Answer, type KitRequest } from '../http/http.js';
 import { throttle, tooMany } from '../limits/throttle.js';
 import { ServiceError } from '../service/client.js';
@@ -37,27 +37,17 @@ import { browserOrders } from './browser-order.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
 import type { Tickets } from './tickets.js';
 import { emailKeyOf, phoneKeyOf } from './recipients.js';
+import { amountOfData, orderLearnt, type CreatedOrder } from './learn.js';
 
-/** An order the service created and left pending, as the kit sent it. */
-export interface CreatedOrder {
-  orderNo: string;
-  reference: string;
-  country: string;
-  amount: { total: number; currency: string };
-  expireAt: number | undefined;
-  /** Its checkout and attempt, when a checkout token decided it. */
-  checkout?: CheckoutOf | undefined;
-  /**
-   * How the kit learnt of it when it did not make it here: a status answer (a lookup by reference after a lost
-   * create answer, a stream's query, another process's order), which also says whether it settled already.
-   */
-  learnt?: 'pending' | 'settled' | undefined;
-}
+export { amountOfData, type CreatedOrder } from './learn.js';
 
 export interface CreateRouteOptions {
   /** The kit's own callback URL for an order made through this request, when the token names none. */
   callbackUrlFor(request: KitRequest): string | undefined;
-  /** Sees every order the service created and left pending (reconciliation keeps it until it settles). */
+  /**
+   * Sees every order the service created and left pending, and every attempt of a checkout a create's look at it found
+   * (reconciliation keeps each until it settles).
+   */
   observeCreated?: ((order: CreatedOrder) => void) | undefined;
   /** The tickets the isolated frame's creates carry where no checkout token decides the order (tickets.ts). */
   tickets: Tickets;
@@ -65,11 +55,6 @@ export interface CreateRouteOptions {
 
 /** An amount as a log line says it: `12500 EGP`. */
 const amountText = (amount: Amount | undefined) => (amount ? `${amount.total} ${amount.currency}` : 'an amount not told');
-
-export function amountOfData(data: CashierStatusData): Amount | undefined {
-  const told = data.amount;
-  return told && typeof told.currency === 'string' ? { total: Number(told.total), currency: told.currency } : undefined;
-}
 
 export function createRoute(context: PaymentContext, options: CreateRouteOptions): Route {
   const { config, client } = context;
@@ -114,16 +99,27 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
         if (!(error instanceof StoreUnavailableError)) warn(`svc-checkout: the checkout store could not be written: ${errorMessage(error)}`);
       });
 
-  /** A status query by reference for a create, sent at once (never shared: a create judges what the service says now). */
+  /**
+   * A status query by reference for a create, sent at once (never shared: a create judges what the service says now).
+   * An attempt it finds is kept for reconciliation with its checkout, as any status answer's order is.
+   */
   const askNow =
-    (country: string, signal: AbortSignalLike): AskStatus =>
+    (claims: CheckoutTokenClaims, signal: AbortSignalLike): AskStatus =>
     async (reference) => {
+      let answer: Envelope<CashierStatusData>;
       try {
-        return await client.send<CashierStatusData>('status', { country, reference }, { signal, retries: 0 });
+        answer = await client.send<CashierStatusData>('status', { country: claims.country, reference }, { signal, retries: 0 });
       } catch (error) {
         if (error instanceof ServiceError || isAbort(error)) return errorEnvelope('50003') as Envelope<CashierStatusData>;
         throw error;
       }
+      if (options.observeCreated) {
+        const attempt = attemptOf(claims.reference, reference, MAX_ATTEMPTS);
+        const checkout = attempt === undefined ? undefined : { reference: claims.reference, attempt };
+        const learnt = orderLearnt(claims.country, answer, { reference, expireAt: claims.expireAt, amount: claims.amount, checkout });
+        if (learnt) options.observeCreated(learnt);
+      }
+      return answer;
     };
 
   /** The answer of a create that makes no order: the checkout's payment, or the order in progress, or a cart that changed. */
@@ -163,7 +159,7 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     signal: AbortSignalLike,
     guessFirst: boolean,
   ): Promise<{ attempt: number } | { answer: Answer; unknown?: true }> {
-    const walk = await walkCheckout(claims.reference, { ask: askNow(claims.country, signal), store: config.stores.checkouts, hint, guessFirst, recount: !guessFirst, warn });
+    const walk = await walkCheckout(claims.reference, { ask: askNow(claims, signal), store: config.stores.checkouts, hint, guessFirst, recount: !guessFirst, warn });
     // No answer from the service about an earlier attempt: no order either.
     if (typeof walk === 'string') return { answer: envelope(errorEnvelope('50003')), unknown: true };
     const judged = judge(walk, claims.amount, leaving);

@@ -32,6 +32,8 @@ export interface PaymentRoutesOptions {
    * (reconciliation keeps it until it settles).
    */
   observeCreated?: ((order: CreatedOrder) => void) | undefined;
+  /** The payer acted on an order (a code the service took, or sent again): its streams poll briskly. */
+  observeAction?: ((order: { orderNo: string; reference: string }) => void) | undefined;
 }
 
 export interface PaymentRoutes extends Omit<StatusRoutes, 'status'> {
@@ -51,9 +53,9 @@ export function paymentRoutes(options: PaymentRoutesOptions): PaymentRoutes {
     routes: {
       create: createRoute(context, { ...options, tickets: ticketing }),
       ticket: ticketing.route,
-      otp: codeRoute(context, 'otp'),
-      pin: codeRoute(context, 'pin'),
-      resendOtp: codeRoute(context, 'resendOtp'),
+      otp: codeRoute(context, 'otp', options.observeAction),
+      pin: codeRoute(context, 'pin', options.observeAction),
+      resendOtp: codeRoute(context, 'resendOtp', options.observeAction),
       status,
     },
     orderTokenFor: context.orderTokenFor,

@@ -29,7 +29,7 @@ import type { AbortSignalLike } from '../service/transport.js';
 import { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { StreamProof } from '../streams/hub.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
-import { amountOfData, type CreatedOrder } from './create.js';
+import { amountOfData, orderLearnt, type CreatedOrder, type Vouched } from './learn.js';
 import { isRefused, SharedStatusQueries, statusQueryKey } from './status-queries.js';
 
 /** The proofs a status query or stream may carry, wherever they came from (headers, or a stream's query string). */
@@ -41,7 +41,7 @@ export interface StatusProofs {
 export type ProvenStatusQuery = { ok: true; proof: StreamProof } | { ok: false; response: Answer };
 
 /** What `openCheckout` asks about a checkout. */
-export type ProgressQuery = Pick<CheckoutTokenClaims, 'reference' | 'country' | 'amount' | 'attempts'>;
+export type ProgressQuery = Pick<CheckoutTokenClaims, 'reference' | 'country' | 'amount' | 'attempts' | 'expireAt'>;
 
 /**
  * Who opens a checkout, for the per-client limit of status queries: the page's request (a Web `Request`, or Node's
@@ -64,8 +64,12 @@ export interface StatusRoutes {
    * stream limits until `release` (when it closes).
    */
   admitStream(request: KitRequest, proof: StreamProof): Promise<{ ok: true; release(): void } | { ok: false; response: Answer }>;
-  /** One status query, shared with the others for the same order (the status stream's own checks). */
-  queryStatus(query: StatusRequest, signal: AbortSignalLike): Promise<Envelope>;
+  /**
+   * A status stream's own check: one status query, shared with the others for the same order, counted against the
+   * order's `statusPerOrder` limit (a refusal answers `TOO_MANY_REQUESTS`, and nothing is sent); the order it tells of
+   * is kept for reconciliation with the checkout `vouchFor` names (the stream's proof).
+   */
+  queryStatus(query: StatusRequest, signal: AbortSignalLike, vouchFor?: StreamProof['vouchFor']): Promise<Envelope>;
   /** News of an order (a verified callback): status answers of it kept to share are stale. */
   heard(order: { orderNo: string; reference: string }): void;
   /** Where a checkout stands for its token's amount (`openCheckout`), its queries counted for the client that opens it. */
@@ -85,21 +89,9 @@ export function statusRoutes(
    * A status answer tells of an order: kept for reconciliation, whether the kit made it here or not (its create answer
    * lost, made by another process, followed by a stream), so that its outcome reaches the shop if its callback is lost.
    */
-  const learn = (query: StatusRequest, answer: Envelope, vouchFor?: StreamProof['vouchFor']) => {
-    if (!observeOrder || !isSuccess(answer) || !isPlainObject(answer.data)) return;
-    const data = answer.data as unknown as CashierStatusData;
-    const amount = amountOfData(data) ?? vouchFor?.amount;
-    if (typeof data.orderNo !== 'string' || typeof data.reference !== 'string' || !amount || typeof data.status !== 'string') return;
-    const ours = vouchFor && vouchFor.reference === data.reference ? vouchFor : undefined;
-    observeOrder({
-      orderNo: data.orderNo,
-      reference: data.reference,
-      country: query.country,
-      amount,
-      expireAt: ours?.expireAt,
-      ...(ours?.checkout ? { checkout: { ...ours.checkout, ...(ours.amount ? { amount: ours.amount } : {}) } } : {}),
-      learnt: data.status === 'PENDING' ? 'pending' : 'settled',
-    });
+  const learn = (query: StatusRequest, answer: Envelope, vouchFor?: Vouched) => {
+    const order = observeOrder ? orderLearnt(query.country, answer, vouchFor) : undefined;
+    if (order) observeOrder!(order);
   };
   const { credentials, logger } = config;
   const warn = (message: string) => logger.warn(message);
@@ -245,6 +237,8 @@ export function statusRoutes(
       const query = { country: checkout.country, reference };
       const answer = await statusQueries.ask(query, undefined, () => statusLimits(clientKey, query));
       if (isRefused(answer)) return 'throttled';
+      // An attempt of the checkout the service knows: kept for reconciliation with its checkout, as a create's is.
+      learn(query, answer, { reference, expireAt: checkout.expireAt, amount: checkout.amount, checkout: checkoutOf(checkout.reference, reference, checkout.attempts) });
       if (isSuccess(answer) && isPlainObject(answer.data)) observeStatus?.(answer.data);
       return answer as Envelope<CashierStatusData>;
     };
@@ -256,11 +250,14 @@ export function statusRoutes(
     return progressOf(judge(walk, checkout.amount, false), checkout.attempts ?? DEFAULT_ATTEMPTS, walk.record);
   }
 
-  /** A status query of the kit's own (a stream's check, a payment's other attempts): shared in flight, never counted. */
-  const ownQuery = async (query: StatusRequest, signal: AbortSignalLike | undefined): Promise<Envelope> => {
-    const answer = await statusQueries.ask(query, signal, () => undefined, true);
-    if (isRefused(answer)) return errorEnvelope('50003');
-    learn(query, answer);
+  /**
+   * A status query of the kit's own (a stream's check, a payment's other attempts): shared in flight; a stream's checks
+   * count against the order's limit (`counted`), so that its pace never asks more than the limit allows.
+   */
+  const ownQuery = async (query: StatusRequest, signal: AbortSignalLike | undefined, vouchFor?: Vouched, counted = false): Promise<Envelope> => {
+    const answer = await statusQueries.ask(query, signal, () => (counted ? statusLimits(undefined, query) : undefined), true);
+    if (isRefused(answer)) return errorEnvelope('TOO_MANY_REQUESTS', { data: { limit: answer.refused.limit, retryAfterSeconds: answer.refused.retryAfterSeconds } });
+    learn(query, answer, vouchFor);
     return answer;
   };
 
@@ -268,7 +265,7 @@ export function statusRoutes(
     status,
     proveStatusQuery,
     admitStream,
-    queryStatus: ownQuery,
+    queryStatus: (query, signal, vouchFor) => ownQuery(query, signal, vouchFor, true),
     heard: (order) => statusQueries.forget(order),
     progress,
     otherPaid: (checkout, country, paidReference) =>

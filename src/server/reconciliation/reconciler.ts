@@ -13,10 +13,11 @@ import { CALLBACK_TYPE, isPlainObject, isSuccess, isTerminalStatus, isPaymentSta
 import { BoundedMap } from '../stores/bounded-map.js';
 import { StoreUnavailableError } from '../stores/shared.js';
 import type { ReconciliationStore, TrackedOrder } from '../stores/reconciliation/port.js';
-import type { CallbackEvent, Deliver } from '../callbacks/hand-over.js';
+import { outcomeKey, type CallbackEvent, type Deliver } from '../callbacks/hand-over.js';
 import { callbackChannel, elapsed, listened, sweepChannel, traced, type CallbackTrace, type SweepTrace } from '../observability/channels.js';
 import { errorMessage, logValue, type Logger } from '../http/http.js';
 import type { ThrottleStore } from '../stores/throttle/port.js';
+import type { CheckoutOf } from '../checkouts/walk.js';
 import type { ResolvedReconcileOptions } from '../config/reconcile.js';
 export type { ReconcileOptions, ResolvedReconcileOptions } from '../config/reconcile.js';
 
@@ -38,6 +39,12 @@ export interface ReconcilerOptions {
   deliver: Deliver;
   /** A settled status the kit found: the status streams hear of it. Must not throw. */
   found(event: CallbackEvent): void;
+  /**
+   * The checkout of an order kept without one (first learnt from a proof that names none: a stream by order token), or
+   * without the amount it was opened for (an attempt made before the cart changed), from the kit's record of the
+   * checkout's attempts, as a callback to the merchant's webhook gets it.
+   */
+  checkoutOf?: ((order: TrackedOrder) => Promise<CheckoutOf | undefined>) | undefined;
   options: ResolvedReconcileOptions;
   now(): number;
   logger: Logger;
@@ -240,7 +247,9 @@ export class Reconciler {
       await this.#reschedule(order.orderNo, this.#nextDue(order, now));
       return;
     }
-    const event = reconciledEvent(order, data, status, now);
+    // Kept without its checkout, or without what it was opened for: the kit's record of the checkout, when it has one.
+    const checkout = order.checkout?.amount ? order.checkout : ((await this.#options.checkoutOf?.(order).catch(() => undefined)) ?? order.checkout);
+    const event = reconciledEvent(checkout ? { ...order, checkout } : order, data, status, now);
     this.#options.found(event);
     const result = await this.#deliver(event);
     if (result === 'handled') report.handled += 1;
@@ -297,5 +306,14 @@ function reconciledEvent(order: TrackedOrder, data: Record<string, unknown>, sta
   };
   if (typeof data['failureCode'] === 'string' && data['failureCode'] !== '') body.failureCode = data['failureCode'];
   if (typeof data['failureReason'] === 'string' && data['failureReason'] !== '') body.failureReason = data['failureReason'];
-  return { source: 'reconciliation', notifyId, body, raw: JSON.stringify(data), timestamp: now, ...(order.checkout ? { checkout: order.checkout } : {}) };
+  return {
+    source: 'reconciliation',
+    // The key a callback of this outcome carries too: one outcome, one key, whichever way it came.
+    outcomeKey: outcomeKey(order.orderNo, status, notifyId),
+    notifyId,
+    body,
+    raw: JSON.stringify(data),
+    timestamp: now,
+    ...(order.checkout ? { checkout: order.checkout } : {}),
+  };
 }

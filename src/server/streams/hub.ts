@@ -2,8 +2,8 @@
  * The status stream (`GET /payments/events`): each payer's own order's status, pushed as Server-Sent Events
  * (src/core/stream.ts) the moment the kit verifies a callback for it, whichever process of the kit the callback
  * reached (the `StatusBus`). Between callbacks, the kit asks the service itself: one status query per order at
- * a time however many tabs watch it, briskly while callbacks cannot be counted on (none seen lately, or the bus
- * is down), once in a long while when they can.
+ * a time however many tabs watch it, briskly after the payer's last action and while callbacks cannot be counted on
+ * (none seen lately, or the bus is down), once in a long while otherwise (pace.ts).
  *
  * One `OrderWatch` per order holds its connections, the status last known and the one timer of its next check;
  * one heartbeat timer serves every connection. The last connection to close takes its watch's timer and query
@@ -22,7 +22,6 @@ import {
   type StreamEndReason,
   type StreamSchedule,
   type StreamStatus,
-  pollDelay,
   type Timers,
 } from '../../core/index.js';
 import { BoundedMap } from '../stores/bounded-map.js';
@@ -30,7 +29,8 @@ import { elapsed, listened, streamChannel, type StreamTrace } from '../observabi
 import { errorMessage, type Logger } from '../http/http.js';
 import type { StatusBus, StatusUpdate } from '../stores/status-bus/port.js';
 import { StreamConnection } from './connection.js';
-import { keyOf, OrderWatch, streamStatusOf, type StreamProof } from './watch.js';
+import { StreamPace } from './pace.js';
+import { deliverStatus, keyOf, OrderWatch, streamStatusOf, type OrderTokenFor, type StreamProof } from './watch.js';
 
 import { STREAM_POLL_BACKOFF, type ResolvedStreamOptions } from '../config/streams.js';
 
@@ -45,10 +45,13 @@ const RECENT_STATUSES = 10_000;
 const DEADLINE_DRIFT_MS = 2_000;
 
 export interface StatusHubOptions {
-  /** One status query to the service, tried once. */
-  query(query: StatusRequest, signal: AbortSignal): Promise<Envelope>;
+  /**
+   * One status query to the service, tried once, counted against the order's status limit; `vouchFor` is what the
+   * stream's proof says of the order (its checkout), which reconciliation keeps with it.
+   */
+  query(query: StatusRequest, signal: AbortSignal, vouchFor: StreamProof['vouchFor']): Promise<Envelope>;
   bus: StatusBus;
-  orderTokenFor(claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined): Promise<string>;
+  orderTokenFor: OrderTokenFor;
   options: ResolvedStreamOptions;
   timers: Timers;
   now(): number;
@@ -62,16 +65,17 @@ export class StatusHub {
   readonly #recent = new BoundedMap<string, { status: StreamStatus; at: number }>(RECENT_STATUSES);
   readonly #options: StatusHubOptions;
   readonly #limits: ResolvedStreamOptions;
+  readonly #pace: StreamPace;
   #heartbeat: unknown;
   #busLive: boolean;
   #busLiveSince: number;
-  #lastCallbackAt: number | undefined;
 
   constructor(options: StatusHubOptions) {
     this.#options = options;
     this.#limits = options.options;
     this.#busLive = options.bus.live ?? true;
     this.#busLiveSince = options.now();
+    this.#pace = new StreamPace(options.options, options.now, this.#busLive);
     options.bus.subscribe({ update: (update) => this.#heard(update), connection: (state) => this.#busState(state) });
   }
 
@@ -87,8 +91,7 @@ export class StatusHub {
 
   /** Whether the streams count on callbacks now (and query the service once in a long while). */
   get countingOnCallbacks(): boolean {
-    const last = this.#lastCallbackAt;
-    return this.#busLive && last !== undefined && this.#now() - last <= this.#limits.callbackTrustMinutes * 60_000;
+    return this.#pace.countingOnCallbacks;
   }
 
   #now(): number {
@@ -120,6 +123,8 @@ export class StatusHub {
       watch.expiryKnown = proof.expiresAt !== undefined;
     }
     watch.deadline ??= proof.deadline;
+    // A stream opened (a page loaded, a tab came back, a reconnect) is the payer's: brisk from now.
+    this.#acted(watch, now);
 
     let connection!: StreamConnection;
     const detach = () => connection.close('client');
@@ -168,10 +173,31 @@ export class StatusHub {
     void streamChannel!.tracePromise(() => closed, trace);
   }
 
-  /** A status the status route saw: news for the streams of that order in this process. */
+  /**
+   * A status the status route saw, asked by the payer's page: news for the streams of that order in this process, and
+   * the payer's action (its streams brisk again).
+   */
   observe(data: unknown): void {
     const status = streamStatusOf(data);
-    if (status) this.#learn(status, this.#now());
+    if (!status) return;
+    const now = this.#now();
+    this.#learn(status, now);
+    this.#payerActed(status, now);
+  }
+
+  /** The payer acted on the order (here, or in another process: the bus): its streams poll briskly again. */
+  #payerActed(order: { orderNo: string; reference: string }, at: number): void {
+    for (const key of [`o:${order.orderNo}`, `r:${order.reference}`]) {
+      const watch = this.#watches.get(key);
+      if (watch && !watch.ended) this.#acted(watch, at);
+    }
+  }
+
+  #acted(watch: OrderWatch, at: number): void {
+    const before = this.#pace.dueAt(watch);
+    this.#pace.acted(watch, at);
+    // Sooner than it was due: the timer moves (a watch without a timer yet is armed when it is made).
+    if (watch.timer !== undefined && this.#pace.dueAt(watch) < before) this.#arm(watch);
   }
 
   #watch(key: string, proof: StreamProof, endsAt: number): OrderWatch {
@@ -207,12 +233,7 @@ export class StatusHub {
   // ---------------------------------------------------------------------------------------------------------
   // When to ask the service
 
-  #dueAt(watch: OrderWatch): number {
-    const gap = this.countingOnCallbacks ? this.#limits.quietCheckMinutes * 60_000 : pollDelay(watch.step, this.#limits.pollIntervalMs);
-    return Math.min(watch.lastCheckAt + gap, watch.endsAt);
-  }
-
-  #arm(watch: OrderWatch, delay = Math.max(0, this.#dueAt(watch) - this.#now())): void {
+  #arm(watch: OrderWatch, delay = Math.max(0, this.#pace.dueAt(watch) - this.#now())): void {
     this.#options.timers.clearTimeout(watch.timer);
     watch.timer = undefined;
     if (watch.ended || watch.abort) return; // a check in flight arms the next when it returns
@@ -229,7 +250,7 @@ export class StatusHub {
     watch.abort = abort;
     let answer: Envelope | undefined;
     try {
-      answer = await this.#options.query(watch.query, abort.signal);
+      answer = await this.#options.query(watch.query, abort.signal, watch.vouchFor);
     } catch (error) {
       if (!abort.signal.aborted) this.#options.logger.warn(`svc-checkout: a status stream's query failed: ${errorMessage(error)}`);
     }
@@ -267,11 +288,9 @@ export class StatusHub {
   #heard(update: StatusUpdate): void {
     const { source, at: _at, ...status } = update;
     const now = this.#now();
-    if (source === 'callback') {
-      const wasCounting = this.countingOnCallbacks;
-      this.#lastCallbackAt = now;
-      if (!wasCounting && this.countingOnCallbacks) for (const watch of this.#watches.values()) this.#arm(watch);
-    }
+    // The payer acted on the order in some process: no news of its status, only of when to ask.
+    if (source === 'payer') return this.#payerActed(status, now);
+    if (source === 'callback' && this.#pace.callbackHeard()) for (const watch of this.#watches.values()) this.#arm(watch);
     this.#learn(status, now);
   }
 
@@ -305,6 +324,7 @@ export class StatusHub {
     const live = state === 'up';
     if (live === this.#busLive) return;
     this.#busLive = live;
+    this.#pace.busLive = live;
     if (live) {
       // Updates published while it was down never came: check every order once, spread over one interval.
       this.#busLiveSince = this.#now();
@@ -322,32 +342,7 @@ export class StatusHub {
 
   /** Sends the status known to the given connections that do not have it yet (after the order token, by reference). */
   #deliverTo(watch: OrderWatch, connections: StreamConnection[]): Promise<void> {
-    watch.delivery = watch.delivery.then(async () => {
-      const known = watch.known;
-      if (!known) return;
-      let payload: StreamStatus = known;
-      if (watch.vouchFor && known.reference === watch.vouchFor.reference) {
-        if (watch.orderToken?.orderNo !== known.orderNo) {
-          try {
-            const token = await this.#options.orderTokenFor(
-              { orderNo: known.orderNo, reference: known.reference, country: watch.vouchFor.country },
-              watch.vouchFor.expireAt,
-            );
-            watch.orderToken = { orderNo: known.orderNo, token };
-          } catch (error) {
-            this.#options.logger.error(`svc-checkout: an order token could not be made: ${errorMessage(error)}`);
-          }
-        }
-        if (watch.orderToken) payload = { ...known, orderToken: watch.orderToken.token };
-      }
-      const event = encodeEvent({ event: STREAM_EVENTS.status, id: known.status, data: JSON.stringify(payload) });
-      for (const connection of connections) {
-        if (connection.closed || connection.seen === known.status) continue;
-        connection.seen = known.status;
-        connection.write(event);
-      }
-    });
-    return watch.delivery;
+    return deliverStatus(watch, connections, this.#options.orderTokenFor, this.#options.logger);
   }
 
   /** The order is settled (or past its expiry): the last status, `end`, and every stream of it closes. */

@@ -1,8 +1,9 @@
 /**
  * What a status stream proved (`StreamProof`), and the order it watches (`OrderWatch`): its connections, the status
- * last known, and its one timer of the next check.
+ * last known, its one timer of the next check, and the status delivered to its connections (`deliverStatus`).
  */
-import { isPaymentStatus, isPlainObject, type StatusRequest, type StreamStatus } from '../../core/index.js';
+import { encodeEvent, isPaymentStatus, isPlainObject, STREAM_EVENTS, type StatusRequest, type StreamStatus } from '../../core/index.js';
+import { errorMessage, type Logger } from '../http/http.js';
 import type { StreamConnection } from './connection.js';
 
 /** What a stream proved: the status query it may make, and what the proof says of the order's life. */
@@ -56,6 +57,8 @@ export class OrderWatch {
   expiryKnown: boolean;
   deadline: StreamProof['deadline'];
   lastCheckAt = Number.NEGATIVE_INFINITY;
+  /** Until when it is asked about briskly: `briskSeconds` after the payer's last action on it (pace.ts). */
+  briskUntil = Number.NEGATIVE_INFINITY;
   step = 0;
   timer: unknown;
   abort: AbortController | undefined;
@@ -73,4 +76,37 @@ export class OrderWatch {
     this.endsAt = endsAt;
     this.expiryKnown = expiryKnown;
   }
+}
+
+/** Makes the order token a stream by reference hands its page once the order is known. */
+export type OrderTokenFor = (claims: { orderNo: string; reference: string; country: string }, expireAt: number | undefined) => Promise<string>;
+
+/**
+ * Sends the status the watch knows to the given connections that do not have it yet, in order: on a stream by
+ * reference, with the order's token once the order is known.
+ */
+export function deliverStatus(watch: OrderWatch, connections: StreamConnection[], orderTokenFor: OrderTokenFor, logger: Logger): Promise<void> {
+  watch.delivery = watch.delivery.then(async () => {
+    const known = watch.known;
+    if (!known) return;
+    let payload: StreamStatus = known;
+    if (watch.vouchFor && known.reference === watch.vouchFor.reference) {
+      if (watch.orderToken?.orderNo !== known.orderNo) {
+        try {
+          const token = await orderTokenFor({ orderNo: known.orderNo, reference: known.reference, country: watch.vouchFor.country }, watch.vouchFor.expireAt);
+          watch.orderToken = { orderNo: known.orderNo, token };
+        } catch (error) {
+          logger.error(`svc-checkout: an order token could not be made: ${errorMessage(error)}`);
+        }
+      }
+      if (watch.orderToken) payload = { ...known, orderToken: watch.orderToken.token };
+    }
+    const event = encodeEvent({ event: STREAM_EVENTS.status, id: known.status, data: JSON.stringify(payload) });
+    for (const connection of connections) {
+      if (connection.closed || connection.seen === known.status) continue;
+      connection.seen = known.status;
+      connection.write(event);
+    }
+  });
+  return watch.delivery;
 }

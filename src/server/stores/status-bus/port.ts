@@ -12,8 +12,12 @@ export interface StatusUpdate {
   status: PaymentStatus;
   failureCode?: string;
   failureReason?: string;
-  /** `callback`: the kit verified the service's callback; `query`: a status query the kit made saw it. */
-  source: 'callback' | 'query';
+  /**
+   * `callback`: the kit verified the service's callback; `query`: a status query the kit made saw it; `payer`: the
+   * payer acted on the order (a create or a code of it answered) — no news of its status (`status` is the one the
+   * action left it in, as the payer's page knows it), only a cue for its streams to poll briskly (src/server/streams/pace.ts).
+   */
+  source: 'callback' | 'query' | 'payer';
   /** When the kit learnt it, epoch milliseconds. */
   at: number;
 }
@@ -38,7 +42,7 @@ export function statusUpdateOf(value: unknown): StatusUpdate | undefined {
   if (!isPlainObject(value)) return undefined;
   const { orderNo, reference, status, failureCode, failureReason, source, at } = value;
   if (typeof orderNo !== 'string' || typeof reference !== 'string' || !isPaymentStatus(status)) return undefined;
-  if ((source !== 'callback' && source !== 'query') || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
+  if ((source !== 'callback' && source !== 'query' && source !== 'payer') || typeof at !== 'number' || !Number.isFinite(at)) return undefined;
   return {
     orderNo,
     reference,
