@@ -66,6 +66,11 @@ export const MERCHANT_PATHS = {
    * (`TICKET_HEADER`): the frame sends no cookie, and needs none.
    */
   ticket: '/payments/ticket',
+  /**
+   * `GET` (or `HEAD`): the kit's pay page for a payment link (docs/pay-links.md): the merchant's name, the order, the
+   * element, the receipt once paid. `{link}` is the sealed link the kit made (`createPaymentLink`).
+   */
+  pay: '/pay/{link}',
 } as const;
 
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;

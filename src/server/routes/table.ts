@@ -3,7 +3,7 @@
  * serves (which make its `Allow`), what its body is, and whether the isolated frame calls it from its opaque origin
  * (its CORS). The Web handler (web.ts) and the Node fast path (element-calls.ts) both read it; a `json` or `signed` body is read within the handler's `maxBodyBytes` (413 past it).
  */
-import { ISOLATED_CALLS, MERCHANT_PATHS, type MerchantOperation } from '../../core/index.js';
+import { ISOLATED_CALLS, matchPath, MERCHANT_PATHS, type MerchantOperation } from '../../core/index.js';
 import { problem } from '../http/http.js';
 
 export type RouteMethod = 'GET' | 'HEAD' | 'POST';
@@ -39,6 +39,7 @@ const TRAITS: Readonly<Record<MerchantOperation, Traits>> = {
   returnPage: PAGE,
   health: PAGE,
   timings: { methods: ['POST'], body: 'beacon' },
+  pay: PAGE,
 };
 
 export const ROUTES: Readonly<Record<MerchantOperation, RouteSpec>> = Object.freeze(
@@ -68,7 +69,14 @@ export function methodRefused(route: RouteSpec): Response {
 export function routeFor(pathname: string, basePath: string): RouteSpec | undefined {
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
   const path = pathname.slice(basePath.length).replace(/\/+$/, '');
-  return PATHS.get(path);
+  return PATHS.get(path) ?? TEMPLATES.find((route) => matchPath(route.path, path));
 }
 
-const PATHS = new Map(Object.values(ROUTES).map((route) => [route.path, route]));
+/** The parameters of a templated route's path (`/pay/{link}`), or undefined when the path is not the route's. */
+export function routeParams(route: RouteSpec, pathname: string, basePath: string): Record<string, string> | undefined {
+  return matchPath(route.path, pathname.slice(basePath.length).replace(/\/+$/, ''));
+}
+
+const PATHS = new Map(Object.values(ROUTES).filter((route) => !route.path.includes('{')).map((route) => [route.path, route]));
+/** Routes with a parameter in their path, matched after the exact ones. */
+const TEMPLATES = Object.values(ROUTES).filter((route) => route.path.includes('{'));

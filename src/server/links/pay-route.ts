@@ -1,0 +1,67 @@
+/**
+ * The pay page's route (`GET <basePath>/pay/<link>`, docs/pay-links.md): the link opened, and the page of its checkout
+ * rendered with a checkout token of the kit's own. The page asks the service nothing: a link's preview in a chat (a
+ * bot's GET, a HEAD, a browser without script) costs no query. What the kit's checkout record knows decides where the
+ * element starts: an order of the checkout made already (on another device) is looked up by the element itself, a
+ * status query counted against the payer's client like any other; a checkout the record proves has none shows the form.
+ */
+import type { KitConfig } from '../config/handler.js';
+import type { ElementScript } from '../element/element-files.js';
+import { ROUTES, routeParams } from '../routes/table.js';
+import type { CheckoutOrder, IssueCheckoutTokenOptions } from '../tokens/tokens.js';
+import { readPaymentLink } from './link.js';
+import { pageLanguage, payPage, refusedPage } from './pay-page.js';
+
+/** How long the page's checkout token is good for, at most: a payer who keeps the page open a day, within the link's life. */
+const PAGE_TOKEN_SECONDS = 86_400;
+
+export interface PayRouteOptions {
+  config: KitConfig;
+  element: ElementScript;
+  checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
+}
+
+export function payRoute({ config, element, checkoutToken }: PayRouteOptions): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const head = request.method === 'HEAD';
+    const language = pageLanguage(url, request.headers.get('accept-language'));
+    const link = routeParams(ROUTES.pay, url.pathname, config.basePath)?.['link'];
+    const nowMs = config.now();
+    const read = await readPaymentLink(link, config.credentials, nowMs);
+    if (!read.ok) {
+      const merchantName = read.reason === 'expired' ? (read.claims?.order.merchantName ?? config.merchantName) : undefined;
+      return refusedPage(read.reason === 'expired' ? 'expired' : 'invalid', language, merchantName, head);
+    }
+    const { order, expiresAt } = read.claims;
+    const record = await Promise.resolve()
+      .then(() => config.stores.checkouts.read(order.reference))
+      .catch(() => undefined);
+    // A record of no order: the form at once. Otherwise the element looks for the order (made on another device).
+    const attempt = Math.min(Math.max(record?.forwarded ?? 1, 1), order.attempts ?? 10);
+    const started = record?.forwarded !== 0;
+    const lifetime = Math.max(1, Math.min(PAGE_TOKEN_SECONDS, expiresAt - Math.floor(nowMs / 1000)));
+    const token = await checkoutToken({ ...order, attempt, ...(started ? { started: true } : {}) }, { now: nowMs, expiresInSeconds: lifetime });
+    let elementTags: string;
+    try {
+      elementTags = element.tags({ lang: language });
+    } catch {
+      return new Response("the kit serves no element files here (elementFiles), so it has no pay page: serve the element's files with the kit", {
+        status: 501,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+      });
+    }
+    return payPage(
+      {
+        language,
+        merchantName: order.merchantName ?? config.merchantName,
+        product: order.product,
+        amount: order.amount,
+        endpoint: config.basePath || '/',
+        checkoutToken: token,
+        elementTags,
+      },
+      head,
+    );
+  };
+}
