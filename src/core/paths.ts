@@ -66,14 +66,27 @@ export const MERCHANT_PATHS = {
    * (`TICKET_HEADER`): the frame sends no cookie, and needs none.
    */
   ticket: '/payments/ticket',
+} as const;
+
+export type MerchantOperation = keyof typeof MERCHANT_PATHS;
+
+/**
+ * Pages the kit serves under its base path that neither the element nor the isolated frame ever calls: apart from
+ * `MERCHANT_PATHS`, which both bundles carry whole, so that they cost those bundles nothing. The route table
+ * (src/server/routes/table.ts) serves them beside the merchant paths.
+ */
+export const KIT_PAGE_PATHS = {
   /**
-   * `GET` (or `HEAD`): the kit's pay page for a payment link (docs/pay-links.md): the merchant's name, the order, the
+   * `GET` (or `HEAD`): the pay page of a payment link (docs/pay-links.md): the merchant's name, the order, the
    * element, the receipt once paid. `{link}` is the sealed link the kit made (`createPaymentLink`).
    */
   pay: '/pay/{link}',
 } as const;
 
-export type MerchantOperation = keyof typeof MERCHANT_PATHS;
+export type KitPage = keyof typeof KIT_PAGE_PATHS;
+
+/** Every route of the kit: the element's calls, the service's callbacks, and the kit's own pages. */
+export type KitOperation = MerchantOperation | KitPage;
 
 /**
  * The isolated frame's page (docs/isolated-fields.md): served by the kit under the endpoint prefix, beside the

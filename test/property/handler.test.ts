@@ -124,8 +124,8 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
 
 // --- Generated requests ----------------------------------------------------------------------------------------
 
-type ElementRoute = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events' | 'health' | 'timings' | 'pay'>;
-const ELEMENT_ROUTES = Object.keys(MERCHANT_PATHS).filter((route) => !['callbacks', 'returnPage', 'events', 'health', 'timings', 'pay'].includes(route)) as ElementRoute[];
+type ElementRoute = Exclude<MerchantOperation, 'callbacks' | 'returnPage' | 'events' | 'health' | 'timings'>;
+const ELEMENT_ROUTES = Object.keys(MERCHANT_PATHS).filter((route) => !['callbacks', 'returnPage', 'events', 'health', 'timings'].includes(route)) as ElementRoute[];
 
 const SHAPE_OF_ROUTE: Record<ElementRoute, string[]> = {
   create: ['Pos create', 'BankAccount create', 'ReferenceCode create'],
