@@ -159,8 +159,11 @@ describe('the pay page', () => {
     expect(html).toContain('Nile Coffee');
     expect(html).toContain('<h1>Coffee beans</h1>');
     expect(html).toContain('EGP\u00a0125.00');
-    expect(html).toMatch(/<svc-checkout endpoint="\/checkout" checkout-token="ct1\.[^"]+" locale="en">/);
-    expect(html).toContain(`src="/checkout/svc-checkout.js" integrity="sha384-`);
+    // Addresses relative to the page: the kit's base path wherever the shop mounts it.
+    expect(html).toMatch(/<svc-checkout endpoint="\.\." checkout-token="ct1\.[^"]+" locale="en">/);
+    expect(html).toContain(`src="../svc-checkout.js" integrity="sha384-`);
+    expect(new URL('../svc-checkout.js', made.url).pathname).toBe('/checkout/svc-checkout.js');
+    expect(await (await get(`${made.url}/`)).text()).toContain('src="../../svc-checkout.js"');
     expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/);
     // The payer's contact stays in the link: neither the page nor its checkout token says it.
     for (const secret of ['mona', '201001234567']) expect(html).not.toContain(secret);

@@ -6,7 +6,7 @@
  * status query counted against the payer's client like any other; a checkout the record proves has none shows the form.
  */
 import type { KitConfig } from '../config/handler.js';
-import type { ElementScript } from '../element/element-files.js';
+import { ELEMENT_ARABIC, ELEMENT_ENTRY, ELEMENT_STYLESHEET, type ElementScript } from '../element/element-files.js';
 import { ROUTES, routeParams } from '../routes/table.js';
 import type { CheckoutOrder, IssueCheckoutTokenOptions } from '../tokens/tokens.js';
 import { readPaymentLink } from './link.js';
@@ -42,9 +42,16 @@ export function payRoute({ config, element, checkoutToken }: PayRouteOptions): (
     const started = record?.forwarded !== 0;
     const lifetime = Math.max(1, Math.min(PAGE_TOKEN_SECONDS, expiresAt - Math.floor(nowMs / 1000)));
     const token = await checkoutToken({ ...order, attempt, ...(started ? { started: true } : {}) }, { now: nowMs, expiresInSeconds: lifetime });
+    // Every address of the page is relative to it (`<basePath>/pay/<link>` -> `<basePath>`): it works wherever the shop
+    // mounts the kit, behind a proxy's prefix too, and names no origin a request could have chosen.
+    const kit = url.pathname.endsWith('/') ? '../..' : '..';
     let elementTags: string;
     try {
-      elementTags = element.tags({ lang: language });
+      elementTags = [
+        `<link rel="stylesheet" href="${kit}/${ELEMENT_STYLESHEET}">`,
+        language === 'ar' ? `<link rel="modulepreload" href="${kit}/${ELEMENT_ARABIC}">` : '',
+        `<script type="module" src="${kit}/${ELEMENT_ENTRY}" integrity="${element.integrity}"></script>`,
+      ].join('');
     } catch {
       return new Response("the kit serves no element files here (elementFiles), so it has no pay page: serve the element's files with the kit", {
         status: 501,
@@ -57,7 +64,7 @@ export function payRoute({ config, element, checkoutToken }: PayRouteOptions): (
         merchantName: order.merchantName ?? config.merchantName,
         product: order.product,
         amount: order.amount,
-        endpoint: config.basePath || '/',
+        endpoint: kit,
         checkoutToken: token,
         elementTags,
       },
