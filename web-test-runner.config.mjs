@@ -339,6 +339,18 @@ function isolatedFrames() {
   return {
     name: 'svc-isolated-frames',
     async executeCommand({ command, payload, session }) {
+      // A window the test page opened (its address has `address`), shown in a colour scheme: `{ emulated }`, false where
+      // the driver cannot (WebDriver) or the engine refuses.
+      if (command === 'svc-window-color-scheme') {
+        if (session.browser.type === 'webdriver') return { emulated: false };
+        const pages = await session.browser.getPage(session.id).browser().pages();
+        const target = pages.find((candidate) => candidate.url().includes(payload.address));
+        if (!target) return { emulated: false };
+        return target.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: payload.scheme }]).then(
+          () => ({ emulated: true }),
+          () => ({ emulated: false }),
+        );
+      }
       if (command !== 'svc-frame-eval') return undefined;
       const { address, args = [] } = payload;
       // `axe: true`: axe-core first, as the automation's own code (the frame's policy lets no script of the page in).

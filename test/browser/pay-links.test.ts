@@ -3,6 +3,7 @@
 // The pay page at 320 px, axe (WCAG 2.2 AA) on it in English and Arabic, its language switch, and its expiry on the
 // sandbox's clock. Each screen is a window of its own (its own document and session storage), opened by the test page.
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { clickButton, deepQuery, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -102,6 +103,14 @@ describe('a payment link on two screens', () => {
     await until('the method picker', () => deepQuery(element, 'input[value=ReferenceCode]'));
     expect(narrow.document.documentElement.scrollWidth, 'no sideways scrolling at 320 px').to.be.at.most(narrow.innerWidth);
     expect(await violations(narrow), 'axe, English').to.deep.equal([]);
+    // Dark, where the driver can show a window so (Chromium and Firefox over puppeteer).
+    const dark = await executeServerCommand<{ emulated: boolean }, unknown>('svc-window-color-scheme', { address: new URL(url).pathname, scheme: 'dark' });
+    if (dark?.emulated) {
+      await until('the dark scheme', () => narrow.matchMedia('(prefers-color-scheme: dark)').matches);
+      expect(narrow.getComputedStyle(narrow.document.body).backgroundColor).to.equal('rgb(18, 19, 22)');
+      expect(await violations(narrow), 'axe, English, dark').to.deep.equal([]);
+      await executeServerCommand('svc-window-color-scheme', { address: new URL(url).pathname, scheme: 'light' });
+    }
 
     const switchTo = narrow.document.querySelector<HTMLAnchorElement>('nav a[hreflang=ar]');
     expect(switchTo?.textContent).to.equal('العربية');
