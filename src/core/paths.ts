@@ -81,6 +81,8 @@ export const KIT_PAGE_PATHS = {
    * element, the receipt once paid. `{link}` is the sealed link the kit made (`createPaymentLink`).
    */
   pay: '/pay/{link}',
+  /** `GET` (or `HEAD`): the pay page's address as a QR code (SVG), for the payer's phone to open it. */
+  payQr: '/pay/{link}/qr.svg',
 } as const;
 
 export type KitPage = keyof typeof KIT_PAGE_PATHS;

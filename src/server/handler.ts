@@ -36,7 +36,7 @@ import { StatusHub } from './streams/hub.js';
 import { systemTimers } from './runtime/timers.js';
 import type { CheckoutOrder, IssueCheckoutTokenOptions } from './tokens/tokens.js';
 import { createPaymentLink, type PaymentLink, type PaymentLinkOptions, type PaymentLinkOrder } from './links/link.js';
-import { payRoute } from './links/pay-route.js';
+import { payQrRoute, payRoute } from './links/pay-route.js';
 
 export { OrderRejection } from './payments/rejection.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, MerchantHandlerOptions, OrderSource } from './config/handler.js';
@@ -200,10 +200,12 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       health: (request) => health(request.method),
       timings: (request) => receiveTimings(request),
       pay: (request) => servePay(request),
+      payQr: (request) => serveQr(request),
     },
   });
   const checkouts = kitCheckouts(config, payments);
   const servePay = payRoute({ config, element: elementFiles, checkoutToken: checkouts.checkoutToken });
+  const serveQr = payQrRoute(config);
   const paymentLink = (order: PaymentLinkOrder, given: HandlerPaymentLinkOptions = {}) => {
     const shopUrl = given.shopUrl ?? config.publicOrigins[0];
     if (shopUrl === undefined) throw new ServiceConfigError('paymentLink needs the shop\'s public address: set publicOrigin, or pass { shopUrl }');

@@ -101,6 +101,11 @@ describe('a payment link on two screens', () => {
     const narrow = await openScreen(url, 320, 'narrow');
     const element = await elementOf(narrow);
     await until('the method picker', () => deepQuery(element, 'input[value=ReferenceCode]'));
+    // "Pay on your phone": the QR code drawn by the kit, under the page's policy.
+    const move = narrow.document.querySelector<HTMLDetailsElement>('details.move')!;
+    move.open = true;
+    const qr = move.querySelector('img')!;
+    await until('the QR code', () => qr.complete && qr.naturalWidth > 0);
     expect(narrow.document.documentElement.scrollWidth, 'no sideways scrolling at 320 px').to.be.at.most(narrow.innerWidth);
     expect(await violations(narrow), 'axe, English').to.deep.equal([]);
     // Dark, where the driver can show a window so (Chromium and Firefox over puppeteer).
@@ -115,7 +120,7 @@ describe('a payment link on two screens', () => {
     const switchTo = narrow.document.querySelector<HTMLAnchorElement>('nav a[hreflang=ar]');
     expect(switchTo?.textContent).to.equal('العربية');
     switchTo!.click();
-    await until('the Arabic page', () => narrow.document.documentElement.lang === 'ar' && narrow.document.readyState === 'complete', 15_000);
+    await until('the Arabic page', () => narrow.document?.documentElement?.lang === 'ar' && narrow.document.readyState === 'complete', 15_000);
     expect(narrow.document.documentElement.dir).to.equal('rtl');
     const arabic = await elementOf(narrow);
     await untilText(arabic, 'الدفع');

@@ -18,6 +18,7 @@ import {
   type ServiceCallTrace,
 } from '../../src/server/index.js';
 import { durationSeconds } from '../../src/server/links/link.js';
+import { encode } from 'uqr';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -273,5 +274,46 @@ describe('the pay page', () => {
       body: JSON.stringify({ payMethod: 'Pos', sn: 'N78101818613' }),
     });
     expect(JSON.stringify(await second.json())).not.toContain('N78101818613');
+  });
+});
+
+describe("the link's QR code", () => {
+  /** The dark modules of the kit's SVG, as rows of booleans. */
+  function modulesOf(svg: string): boolean[][] {
+    const size = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)?.[1]);
+    const rows = Array.from({ length: size }, () => Array.from({ length: size }, () => false));
+    for (const [, x, y] of svg.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) rows[Number(y)]![Number(x)] = true;
+    return rows;
+  }
+
+  it("is the pay page's address, drawn by the kit, offered on the page with the address to copy", async () => {
+    const made = await link(cart());
+    const html = await (await get(made.url)).text();
+    expect(html).toContain('<details class="move"><summary>Pay on your phone</summary>');
+    expect(html).toContain(`src="../pay/${made.link}/qr.svg"`);
+    expect(html).toContain(`value="${made.url}"`);
+    const answer = await get(`${made.url}/qr.svg`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(answer.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const svg = await answer.text();
+    const modules = modulesOf(svg);
+    expect(modules).toEqual(encode(made.url, { ecc: 'M', border: 4 }).data);
+    // A finder pattern in three corners, inside four modules of quiet zone: a QR code a camera finds.
+    const size = modules.length;
+    for (const [top, left] of [[4, 4], [4, size - 11], [size - 11, 4]] as const) {
+      const ring = [0, 1, 2, 3, 4, 5, 6].every((i) => modules[top]![left + i] && modules[top + 6]![left + i] && modules[top + i]![left] && modules[top + i]![left + 6]);
+      expect(ring && modules[top + 3]![left + 3] && !modules[top + 1]![left + 1]).toBe(true);
+    }
+    expect(modules[0]!.some(Boolean) || modules[3]!.some(Boolean)).toBe(false);
+  });
+
+  it('is drawn only for a link the kit made and that is still good', async () => {
+    const made = await link(cart());
+    const altered = `${made.url.slice(0, -2)}${made.url.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await get(`${altered}/qr.svg`)).status).toBe(404);
+    expect((await get(`${shop()}/checkout/pay/https%3A%2F%2Fevil.example/qr.svg`)).status).toBe(404);
+    const past = await link(cart(), { now: Date.now() - 8 * 86_400_000 });
+    expect((await get(`${past.url}/qr.svg`)).status).toBe(410);
   });
 });

@@ -24,6 +24,10 @@ interface Words {
   expired: (merchant: string | undefined) => string;
   invalidTitle: string;
   invalid: string;
+  moveTitle: string;
+  move: string;
+  copyLabel: string;
+  qrLabel: string;
 }
 
 /** Every word the pay page says, in each language it speaks. */
@@ -41,6 +45,10 @@ export const PAY_PAGE_WORDS: Readonly<Record<PageLanguage, Words>> = {
     expired: (merchant) => `Nothing was charged. Ask ${merchant ?? 'the shop'} for a new link.`,
     invalidTitle: 'This payment link is not valid',
     invalid: 'Check that the whole link was copied, or ask the shop for a new one.',
+    moveTitle: 'Pay on your phone',
+    move: "Scan this code with your phone's camera to open this page there, or copy its link.",
+    copyLabel: 'Link to this page',
+    qrLabel: 'QR code of the link to this page',
   },
   ar: {
     dir: 'rtl',
@@ -55,6 +63,10 @@ export const PAY_PAGE_WORDS: Readonly<Record<PageLanguage, Words>> = {
     expired: (merchant) => `لم يُخصم أي مبلغ. اطلب من ${merchant ?? 'المتجر'} رابطًا جديدًا.`,
     invalidTitle: 'رابط الدفع هذا غير صالح',
     invalid: 'تأكد من نسخ الرابط كاملًا، أو اطلب من المتجر رابطًا جديدًا.',
+    moveTitle: 'ادفع من هاتفك',
+    move: 'امسح هذا الرمز بكاميرا هاتفك لفتح هذه الصفحة عليه، أو انسخ رابطها.',
+    copyLabel: 'رابط هذه الصفحة',
+    qrLabel: 'رمز QR لرابط هذه الصفحة',
   },
 };
 
@@ -95,6 +107,11 @@ const STYLE = [
   '.notice{padding:1rem;border:1px solid var(--line);border-radius:8px;background:var(--card)}',
   'footer{padding-block:1rem 2rem;color:var(--muted);font-size:.875rem}',
   'section+section{margin-block-start:2rem}',
+  '.move{margin-block-start:1.5rem;padding:1rem;border:1px solid var(--line);border-radius:8px;background:var(--card)}',
+  '.move summary{cursor:pointer;font-weight:600;padding-block:.6rem}',
+  '.move img{display:block;inline-size:12rem;max-inline-size:100%;block-size:auto;margin-block:.5rem;background:#fff}',
+  '.move label{display:block;margin-block-start:.5rem}',
+  '.move input{inline-size:100%;padding:.5rem;border:1px solid var(--line);border-radius:4px;background:var(--paper);color:var(--ink);font:inherit}',
 ].join('');
 
 let styleHash: Promise<string> | undefined;
@@ -163,10 +180,19 @@ export interface PayPageContent {
   checkoutToken: string;
   /** The element's tags for the page's head (`handler.element.tags()`). */
   elementTags: string;
+  /** Moving to another device: the page's public address and its QR code's (absent where the kit knows no public address). */
+  move?: { address: string; qr: string } | undefined;
 }
 
 export function formatAmount(amount: Amount, language: PageLanguage): string {
   return formatMinorUnits(amount.total, amount.currency, language === 'ar' ? ARABIC_LATIN_DIGITS : 'en');
+}
+
+/** "Pay on your phone": the QR code of the page's address, and the address to copy. */
+function moveSection(move: { address: string; qr: string }, words: Words): string {
+  return `<details class="move"><summary>${words.moveTitle}</summary><p>${words.move}</p>
+<img src="${escape(move.qr)}" alt="${words.qrLabel}" width="192" height="192">
+<label for="page-link">${words.copyLabel}</label><input id="page-link" type="url" readonly value="${escape(move.address)}" dir="ltr"></details>`;
 }
 
 /** The pay page: 200, or only its headers for `HEAD`. */
@@ -178,7 +204,7 @@ export async function payPage(content: PayPageContent, head: boolean): Promise<R
 <main><h1>${escape(product.name)}</h1>${product.description ? `<p class="description">${escape(product.description)}</p>` : ''}
 <p class="amount"><span>${words.amount}</span> <strong>${escape(formatAmount(content.amount, language))}</strong></p>
 <svc-checkout endpoint="${escape(content.endpoint)}" checkout-token="${escape(content.checkoutToken)}" locale="${language === 'ar' ? 'ar' : 'en'}"></svc-checkout>
-<noscript><p class="notice">${words.needsScript}</p></noscript></main>
+<noscript><p class="notice">${words.needsScript}</p></noscript>${content.move ? moveSection(content.move, words) : ''}</main>
 <footer><p>${words.bearer}</p></footer>`;
   const html = documentOf(language, title, content.elementTags, body);
   return new Response(head ? null : html, { status: 200, headers: await pageHeaders(language) });

@@ -10,7 +10,8 @@ import { ELEMENT_ARABIC, ELEMENT_ENTRY, ELEMENT_STYLESHEET, type ElementScript }
 import { ROUTES, routeParams } from '../routes/table.js';
 import type { CheckoutOrder, IssueCheckoutTokenOptions } from '../tokens/tokens.js';
 import { readPaymentLink } from './link.js';
-import { pageLanguage, payPage, refusedPage } from './pay-page.js';
+import { PAY_PAGE_WORDS, pageLanguage, payPage, refusedPage } from './pay-page.js';
+import { qrAnswer } from './qr.js';
 
 /** How long the page's checkout token is good for, at most: a payer who keeps the page open a day, within the link's life. */
 const PAGE_TOKEN_SECONDS = 86_400;
@@ -67,8 +68,28 @@ export function payRoute({ config, element, checkoutToken }: PayRouteOptions): (
         endpoint: kit,
         checkoutToken: token,
         elementTags,
+        ...(config.publicOrigins[0] && link ? { move: { address: pageAddress(config, link), qr: `${kit}/pay/${link}/qr.svg` } } : {}),
       },
       head,
     );
+  };
+}
+
+/** The pay page's public address: the kit's configured origin (never a request's `Host`), its base path, the link. */
+function pageAddress(config: KitConfig, link: string): string {
+  return `${config.publicOrigins[0]}${config.basePath}/pay/${link}`;
+}
+
+/** The link's QR code: 404 for a link the kit never made or a kit that knows no public address of its own, 410 once expired. */
+export function payQrRoute(config: KitConfig): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const url = new URL(request.url);
+    const link = routeParams(ROUTES.payQr, url.pathname, config.basePath)?.['link'];
+    const read = await readPaymentLink(link, config.credentials, config.now());
+    const refused = (status: number, message: string) => new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+    if (!read.ok) return read.reason === 'expired' ? refused(410, 'this payment link has expired') : refused(404, 'no such payment link');
+    if (!config.publicOrigins[0]) return refused(404, 'the kit knows no public address of its own (publicOrigin): it draws no QR code');
+    const language = pageLanguage(url, request.headers.get('accept-language'));
+    return qrAnswer(pageAddress(config, link!), PAY_PAGE_WORDS[language].qrLabel, request.method === 'HEAD');
   };
 }

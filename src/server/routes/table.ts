@@ -40,6 +40,7 @@ const TRAITS: Readonly<Record<KitOperation, Traits>> = {
   health: PAGE,
   timings: { methods: ['POST'], body: 'beacon' },
   pay: PAGE,
+  payQr: PAGE,
 };
 
 const KIT_PATHS: Readonly<Record<KitOperation, string>> = { ...MERCHANT_PATHS, ...KIT_PAGE_PATHS };
