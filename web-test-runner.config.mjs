@@ -339,14 +339,16 @@ function isolatedFrames() {
   return {
     name: 'svc-isolated-frames',
     async executeCommand({ command, payload, session }) {
-      // A window the test page opened (its address has `address`), shown in a colour scheme: `{ emulated }`, false where
-      // the driver cannot (WebDriver) or the engine refuses.
+      // A window the test page opened (its address has `address`), shown in a colour scheme (`scheme`) or as a medium
+      // (`media`: 'print', or null for the screen again): `{ emulated }`, false where the driver cannot (WebDriver) or
+      // the engine refuses.
       if (command === 'svc-window-color-scheme') {
         if (session.browser.type === 'webdriver') return { emulated: false };
         const pages = await session.browser.getPage(session.id).browser().pages();
         const target = pages.find((candidate) => candidate.url().includes(payload.address));
         if (!target) return { emulated: false };
-        return target.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: payload.scheme }]).then(
+        const shown = payload.media !== undefined ? target.emulateMediaType(payload.media) : target.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: payload.scheme }]);
+        return shown.then(
           () => ({ emulated: true }),
           () => ({ emulated: false }),
         );

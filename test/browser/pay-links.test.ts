@@ -116,6 +116,14 @@ describe('a payment link on two screens', () => {
       expect(await violations(narrow), 'axe, English, dark').to.deep.equal([]);
       await executeServerCommand('svc-window-color-scheme', { address: new URL(url).pathname, scheme: 'light' });
     }
+    // Printed, the page is a voucher: the shop, the order, the element, where to pay; no language switch, no footer.
+    const print = await executeServerCommand<{ emulated: boolean }, unknown>('svc-window-color-scheme', { address: new URL(url).pathname, media: 'print' });
+    if (print?.emulated) {
+      await until('the print medium', () => narrow.matchMedia('print').matches);
+      const shown = (selector: string) => narrow.getComputedStyle(narrow.document.querySelector(selector)!).display !== 'none';
+      expect([shown('nav'), shown('footer'), shown('details.move'), shown('.where'), shown('svc-checkout'), shown('h1')]).to.deep.equal([false, false, false, true, true, true]);
+      await executeServerCommand('svc-window-color-scheme', { address: new URL(url).pathname, media: null });
+    }
 
     const switchTo = narrow.document.querySelector<HTMLAnchorElement>('nav a[hreflang=ar]');
     expect(switchTo?.textContent).to.equal('العربية');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, parseCheckoutToken } from '../../src/core/index.js';
 import {
   CHANNELS,
+  createMerchantHandler,
   createPaymentLink,
   issueCheckoutToken,
   PaymentLinkError,
@@ -315,5 +316,26 @@ describe("the link's QR code", () => {
     expect((await get(`${shop()}/checkout/pay/https%3A%2F%2Fevil.example/qr.svg`)).status).toBe(404);
     const past = await link(cart(), { now: Date.now() - 8 * 86_400_000 });
     expect((await get(`${past.url}/qr.svg`)).status).toBe(410);
+  });
+});
+
+describe('where a reference code is paid', () => {
+  it("says the kit's plain words in the page's language, or the shop's own (whereToPay)", async () => {
+    const made = await link(cart());
+    const english = await (await get(made.url)).text();
+    expect(english).toContain('<h2>Paying by reference code</h2><p>A reference code is paid later, in cash or from your bank');
+    const arabic = await (await get(`${made.url}?lang=ar`)).text();
+    expect(arabic).toContain('<h2>الدفع بالرمز المرجعي</h2><p>يُدفع الرمز المرجعي لاحقًا');
+    const whereToPay = { en: 'Pay it at any Fawry-style kiosk <or> in your bank app.', ar: 'ادفعه في أي منفذ دفع أو من تطبيق بنكك.' };
+    const kit = await startStack({ sandbox: stack.sandbox, basePath: '/checkout', handler: { whereToPay, elementFiles: cdn, logger: { warn() {}, error() {} } } });
+    try {
+      const at = made.url.replace(shop(), new URL(kit.url).origin);
+      expect(await (await get(at)).text()).toContain('<p>Pay it at any Fawry-style kiosk &#60;or&#62; in your bank app.</p>');
+      expect(await (await get(`${at}?lang=ar`)).text()).toContain(`<p>${whereToPay.ar}</p>`);
+    } finally {
+      await kit.close();
+    }
+    const options = { merchantId: stack.merchant.merchantId, privateKey: stack.merchant.privateKey, environment: { baseUrl: stack.sandbox.url } };
+    expect(() => createMerchantHandler({ ...options, whereToPay: { en: 'Anywhere' } as never })).toThrow(/whereToPay must be an object of en and ar texts/);
   });
 });

@@ -28,6 +28,9 @@ interface Words {
   move: string;
   copyLabel: string;
   qrLabel: string;
+  whereTitle: string;
+  /** Where a reference code is paid, unless the shop says (`whereToPay`). */
+  whereToPay: string;
 }
 
 /** Every word the pay page says, in each language it speaks. */
@@ -49,6 +52,8 @@ export const PAY_PAGE_WORDS: Readonly<Record<PageLanguage, Words>> = {
     move: "Scan this code with your phone's camera to open this page there, or copy its link.",
     copyLabel: 'Link to this page',
     qrLabel: 'QR code of the link to this page',
+    whereTitle: 'Paying by reference code',
+    whereToPay: 'A reference code is paid later, in cash or from your bank, wherever the shop tells you its codes are accepted. Keep the code (print this page, or save it) until you have paid, and pay before it expires.',
   },
   ar: {
     dir: 'rtl',
@@ -67,6 +72,8 @@ export const PAY_PAGE_WORDS: Readonly<Record<PageLanguage, Words>> = {
     move: 'امسح هذا الرمز بكاميرا هاتفك لفتح هذه الصفحة عليه، أو انسخ رابطها.',
     copyLabel: 'رابط هذه الصفحة',
     qrLabel: 'رمز QR لرابط هذه الصفحة',
+    whereTitle: 'الدفع بالرمز المرجعي',
+    whereToPay: 'يُدفع الرمز المرجعي لاحقًا نقدًا أو من حسابك البنكي، في أي مكان يخبرك المتجر أنه يقبل رموزه. احتفظ بالرمز (اطبع هذه الصفحة أو احفظها) حتى تدفع، وادفع قبل انتهاء صلاحيته.',
   },
 };
 
@@ -107,6 +114,11 @@ const STYLE = [
   '.notice{padding:1rem;border:1px solid var(--line);border-radius:8px;background:var(--card)}',
   'footer{padding-block:1rem 2rem;color:var(--muted);font-size:.875rem}',
   'section+section{margin-block-start:2rem}',
+  '.where{margin-block-start:1.5rem}',
+  '.where h2{margin:0;font-size:1rem}',
+  '.where p{margin:.25rem 0 0;color:var(--muted)}',
+  // A voucher to keep: printed, the page is the shop, the order, the element (its reference code) and where to pay it.
+  '@media print{:root{color-scheme:light;--ink:#000;--muted:#222;--paper:#fff;--card:#fff}nav,footer,.move,noscript{display:none}header,main{max-inline-size:none}}',
   '.move{margin-block-start:1.5rem;padding:1rem;border:1px solid var(--line);border-radius:8px;background:var(--card)}',
   '.move summary{cursor:pointer;font-weight:600;padding-block:.6rem}',
   '.move img{display:block;inline-size:12rem;max-inline-size:100%;block-size:auto;margin-block:.5rem;background:#fff}',
@@ -180,6 +192,8 @@ export interface PayPageContent {
   checkoutToken: string;
   /** The element's tags for the page's head (`handler.element.tags()`). */
   elementTags: string;
+  /** The shop's words on where reference codes are paid, in the page's language; the kit's own when absent. */
+  whereToPay?: string | undefined;
   /** Moving to another device: the page's public address and its QR code's (absent where the kit knows no public address). */
   move?: { address: string; qr: string } | undefined;
 }
@@ -204,7 +218,9 @@ export async function payPage(content: PayPageContent, head: boolean): Promise<R
 <main><h1>${escape(product.name)}</h1>${product.description ? `<p class="description">${escape(product.description)}</p>` : ''}
 <p class="amount"><span>${words.amount}</span> <strong>${escape(formatAmount(content.amount, language))}</strong></p>
 <svc-checkout endpoint="${escape(content.endpoint)}" checkout-token="${escape(content.checkoutToken)}" locale="${language === 'ar' ? 'ar' : 'en'}"></svc-checkout>
-<noscript><p class="notice">${words.needsScript}</p></noscript>${content.move ? moveSection(content.move, words) : ''}</main>
+<noscript><p class="notice">${words.needsScript}</p></noscript>
+<section class="where"><h2>${words.whereTitle}</h2><p>${escape(content.whereToPay ?? words.whereToPay)}</p></section>
+${content.move ? moveSection(content.move, words) : ''}</main>
 <footer><p>${words.bearer}</p></footer>`;
   const html = documentOf(language, title, content.elementTags, body);
   return new Response(head ? null : html, { status: 200, headers: await pageHeaders(language) });

@@ -68,6 +68,7 @@ export function payRoute({ config, element, checkoutToken }: PayRouteOptions): (
         endpoint: kit,
         checkoutToken: token,
         elementTags,
+        whereToPay: config.whereToPay?.[language],
         ...(config.publicOrigins[0] && link ? { move: { address: pageAddress(config, link), qr: `${kit}/pay/${link}/qr.svg` } } : {}),
       },
       head,
