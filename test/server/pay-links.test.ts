@@ -86,8 +86,13 @@ describe('a payment link', () => {
 
   it('lasts 7 days by default, as long as the shop says up to 30 days, and not a moment more', async () => {
     const now = Date.UTC(2026, 0, 1);
-    const byDefault = await link(cart(), { now });
+    const byDefault = await link({ ...cart(), attempt: 3, started: true, sandbox: true }, { now });
     expect(byDefault.expiresAt).toBe(now / 1000 + 7 * 86_400);
+    // Short, for a chat message and a QR code a phone reads at a glance: what the order is, and nothing of the kit's tokens.
+    expect(byDefault.link.length).toBeLessThan(240);
+    const read = await readPaymentLink(byDefault.link, stack.merchant, now);
+    expect(read.ok && read.claims.order).not.toHaveProperty('attempt');
+    expect(read.ok && read.claims.order).not.toHaveProperty('started');
     const month = await link(cart(), { now, expiresInSeconds: 30 * 86_400 });
     expect((await readPaymentLink(month.link, stack.merchant, now + 30 * 86_400_000 - 1)).ok).toBe(true);
     expect(await readPaymentLink(month.link, stack.merchant, now + 30 * 86_400_000)).toMatchObject({ ok: false, reason: 'expired' });

@@ -11,7 +11,7 @@
  * A link's lifetime is its own (default 7 days, at most 30), independent of the orders its checkout makes: an order's
  * `expireAt` starts when the payer pays.
  */
-import { base64UrlBytes, canonicalJson, REFERENCE_CODE_CREATE, validate, validateCheckoutClaims, type Violation } from '../../core/index.js';
+import { base64UrlBytes, REFERENCE_CODE_CREATE, validate, validateCheckoutClaims, type Violation } from '../../core/index.js';
 import { hmacSha512Bytes } from '../runtime/signature.js';
 import { issueCheckoutToken, type CheckoutOrder, type TokenCredentials } from '../tokens/tokens.js';
 
@@ -145,7 +145,8 @@ export async function createPaymentLink(credentials: TokenCredentials, order: Pa
   if (typeof lifetime !== 'number' || !Number.isInteger(lifetime) || lifetime < 60 || lifetime > MAX_LINK_SECONDS) {
     throw new PaymentLinkError([{ field: 'expiresInSeconds', rule: 'range', message: `expiresInSeconds must be a whole number of seconds from 60 to ${MAX_LINK_SECONDS} (30 days), not ${JSON.stringify(lifetime)}` }]);
   }
-  const { payer, ...checkout } = order;
+  // What the kit's own tokens decide (the attempt a page starts at, test mode) is never a link's.
+  const { payer, attempt: _attempt, started: _started, sandbox: _sandbox, ...checkout } = order;
   const problems = payerViolations(payer);
   if (problems.length > 0) throw new PaymentLinkError(problems);
   const nowMs = options.now ?? Date.now();
@@ -162,7 +163,7 @@ export async function createPaymentLink(credentials: TokenCredentials, order: Pa
 
 async function seal(privateKey: string, claims: PaymentLinkClaims): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const plain = new TextEncoder().encode(canonicalJson(claims));
+  const plain = new TextEncoder().encode(JSON.stringify(compact(claims)));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: AAD }, await keyFor(privateKey), plain));
   const bytes = new Uint8Array(IV_BYTES + sealed.byteLength);
   bytes.set(iv);
@@ -196,6 +197,23 @@ export async function readPaymentLink(link: unknown, credentials: TokenCredentia
   return { ok: true, claims };
 }
 
+/**
+ * What a link carries, in order: a JSON array rather than an object of names, so that the link (and its QR code) is as
+ * short as it can be. The first item is the form's version; an absent value is null, and trailing nulls are left out.
+ */
+const LINK_VERSION = 1;
+const ORDER_FIELDS = ['reference', 'amount.total', 'amount.currency', 'country', 'product.name', 'product.description', 'merchantName', 'methods', 'expireAt', 'attempts', 'callbackUrl', 'returnUrl'] as const;
+const PAYER_FIELDS = ['name', 'email', 'phone'] as const;
+
+const pick = (value: unknown, path: string): unknown => path.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], value);
+
+function compact(claims: PaymentLinkClaims): unknown[] {
+  const payer = claims.payer && PAYER_FIELDS.map((field) => claims.payer![field] ?? null);
+  const items: unknown[] = [LINK_VERSION, claims.merchantId, claims.issuedAt, claims.expiresAt, payer ?? null, ...ORDER_FIELDS.map((path) => pick(claims.order, path) ?? null)];
+  while (items.at(-1) === null) items.pop();
+  return items;
+}
+
 function claimsOf(text: string): PaymentLinkClaims | undefined {
   let value: unknown;
   try {
@@ -203,9 +221,24 @@ function claimsOf(text: string): PaymentLinkClaims | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { merchantId, order, payer, issuedAt, expiresAt } = value as Partial<PaymentLinkClaims>;
-  if (typeof issuedAt !== 'number' || typeof expiresAt !== 'number' || typeof order !== 'object' || order === null) return undefined;
+  if (!Array.isArray(value) || value[0] !== LINK_VERSION) return undefined;
+  const [, merchantId, issuedAt, expiresAt, payerItems, ...orderItems] = value as unknown[];
+  const order: Record<string, unknown> = {};
+  ORDER_FIELDS.forEach((path, index) => {
+    const item = orderItems[index];
+    if (item === null || item === undefined) return;
+    const [head, tail] = path.split('.') as [string, string | undefined];
+    if (tail === undefined) order[head] = item;
+    else order[head] = { ...(order[head] as object | undefined), [tail]: item };
+  });
+  let payer: PaymentLinkPayer | undefined;
+  if (Array.isArray(payerItems)) {
+    payer = {};
+    PAYER_FIELDS.forEach((field, index) => {
+      if (typeof payerItems[index] === 'string') payer![field] = payerItems[index] as string;
+    });
+  }
+  if (typeof issuedAt !== 'number' || typeof expiresAt !== 'number') return undefined;
   const checked = validateCheckoutClaims({ ...order, merchantId, issuedAt, expiresAt });
   if (!checked.ok || payerViolations(payer).length > 0) return undefined;
   const { merchantId: mid, issuedAt: _issued, expiresAt: _expires, ...checkout } = checked.value;
