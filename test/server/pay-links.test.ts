@@ -162,7 +162,14 @@ describe('the pay page', () => {
     expect(policy).not.toContain('unsafe');
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-store');
+    // Gzipped for a browser that takes it (fetch does, and reads it back), as it is for one that does not.
+    expect(page.headers.get('content-encoding')).toBe('gzip');
+    expect(page.headers.get('vary')).toBe('Accept-Language, Accept-Encoding');
+    const plain = await get(made.url, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBe(null);
     const html = await page.text();
+    const withoutToken = (text: string) => text.replace(/checkout-token="[^"]+"/, '');
+    expect(withoutToken(await plain.text())).toBe(withoutToken(html));
     expect(html).toContain('Nile Coffee');
     expect(html).toContain('<h1>Coffee beans</h1>');
     expect(html).toContain('EGP\u00a0125.00');

@@ -12,6 +12,7 @@ import type { CheckoutOrder, IssueCheckoutTokenOptions } from '../tokens/tokens.
 import { readPaymentLink } from './link.js';
 import { PAY_PAGE_WORDS, pageLanguage, payPage, refusedPage } from './pay-page.js';
 import { qrAnswer } from './qr.js';
+import { chooseEncoding } from '../element/encoding.js';
 
 /** How long the page's checkout token is good for, at most: a payer who keeps the page open a day, within the link's life. */
 const PAGE_TOKEN_SECONDS = 86_400;
@@ -22,7 +23,27 @@ export interface PayRouteOptions {
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
 }
 
-export function payRoute({ config, element, checkoutToken }: PayRouteOptions): (request: Request) => Promise<Response> {
+/**
+ * The page gzipped when the browser takes it (CompressionStream: every runtime the kit runs on): 5 kB of HTML are 2.5
+ * kB on the wire before the element's first frame. Brotli would be smaller, but no runtime compresses it on the fly alike.
+ */
+async function encoded(request: Request, page: Response): Promise<Response> {
+  const headers = new Headers(page.headers);
+  headers.set('Vary', 'Accept-Language, Accept-Encoding');
+  if (chooseEncoding(request.headers.get('accept-encoding'), ['gzip', 'identity']) !== 'gzip') return new Response(page.body, { status: page.status, headers });
+  headers.set('Content-Encoding', 'gzip');
+  if (request.method === 'HEAD' || !page.body) return new Response(null, { status: page.status, headers });
+  const body = new Uint8Array(await new Response(page.body.pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+  headers.set('Content-Length', String(body.byteLength));
+  return new Response(body, { status: page.status, headers });
+}
+
+export function payRoute(options: PayRouteOptions): (request: Request) => Promise<Response> {
+  const serve = pageRoute(options);
+  return async (request) => encoded(request, await serve(request));
+}
+
+function pageRoute({ config, element, checkoutToken }: PayRouteOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
     const head = request.method === 'HEAD';
