@@ -72,6 +72,12 @@ function devStacks() {
         );
         return stdout.trim().split('\n').at(-1);
       }
+      // The shop's server making a payment link with its kit (`stack.paymentLink`), which tells the sandbox of it.
+      if (command === 'svc-stack-payment-link') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        return stack.paymentLink(payload.order);
+      }
       // What the page's beacons brought to the shop's server (the element's timings, `send-timings`).
       if (command === 'svc-beacons') return beacons.get(payload?.stack) ?? [];
       if (command !== 'svc-dev-stack') return undefined;

@@ -83,6 +83,13 @@ export class Stack {
     return url;
   }
 
+  /** A payment link made by the shop's kit (its `paymentLink`), which the sandbox's dashboard lists. */
+  async kitPaymentLink(order: Partial<CheckoutOrder> & { reference: string }): Promise<{ url: string; link: string; expiresAt: number }> {
+    const made = await executeServerCommand<{ url: string; link: string; expiresAt: number }, unknown>('svc-stack-payment-link', { stack: this.info.id, order: { ...SHOP_ORDER, ...order } });
+    if (!made) throw new Error('the kit made no link');
+    return made;
+  }
+
   /** The beacons the shop's kit received (`POST …/timings`), as they came, with the kit's answer. */
   async beacons(): Promise<{ body: string; status: number }[]> {
     return (await executeServerCommand<{ body: string; status: number }[], unknown>('svc-beacons', { stack: this.info.id })) ?? [];
