@@ -207,6 +207,8 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
   const servePay = payRoute({ config, element: elementFiles, checkoutToken: checkouts.checkoutToken });
   const serveQr = payQrRoute(config);
   const paymentLink = (order: PaymentLinkOrder, given: HandlerPaymentLinkOptions = {}) => {
+    // A link's page carries its order in a checkout token: a kit whose orders come from elsewhere would not hold to it.
+    if (config.orderSource !== 'checkout-token') throw new ServiceConfigError("paymentLink makes links whose pay page's orders come from checkout tokens: it needs orders: 'checkout-token' (the default)");
     const shopUrl = given.shopUrl ?? config.publicOrigins[0];
     if (shopUrl === undefined) throw new ServiceConfigError('paymentLink needs the shop\'s public address: set publicOrigin, or pass { shopUrl }');
     const named = config.merchantName !== undefined && order.merchantName === undefined ? { ...order, merchantName: config.merchantName } : order;

@@ -235,6 +235,24 @@ describe('the pay page', () => {
     }
   });
 
+  it("is not served by a kit whose orders come from authorize (it would not hold to the link's order), nor made by it", async () => {
+    const made = await link(cart());
+    const authorizing = await startStack({
+      sandbox: stack.sandbox,
+      basePath: '/checkout',
+      handler: { orders: 'authorize', authorize: (order: unknown) => order as never, authorizeAction: () => undefined, elementFiles: cdn, logger: { warn() {}, error() {} } },
+    });
+    try {
+      const page = await get(made.url.replace(shop(), new URL(authorizing.url).origin));
+      expect(page.status).toBe(404);
+      expect(await page.text()).not.toContain('<svc-checkout');
+      expect((await get(`${made.url.replace(shop(), new URL(authorizing.url).origin)}/qr.svg`)).status).toBe(404);
+      expect(() => authorizing.handler.paymentLink(cart())).toThrow(/paymentLink makes links .* it needs orders: 'checkout-token'/);
+    } finally {
+      await authorizing.close();
+    }
+  });
+
   it("gives its holder this checkout alone: its token covers no other order, and says nothing of the payer", async () => {
     const mine = cart({ payer: { email: 'mona@example.com' } });
     const theirs = cart();

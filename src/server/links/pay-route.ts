@@ -50,6 +50,13 @@ function pageRoute({ config, element, checkoutToken }: PayRouteOptions): (reques
     const language = pageLanguage(url, request.headers.get('accept-language'));
     const link = routeParams(ROUTES.pay, url.pathname, config.basePath)?.['link'];
     const nowMs = config.now();
+    // Orders from `authorize` or the browser: the create would not hold to the link's order, so no pay page is served.
+    if (config.orderSource !== 'checkout-token') {
+      return new Response("this kit's orders come from authorize or the browser, not from checkout tokens: it serves no pay page", {
+        status: 404,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+      });
+    }
     const read = await readPaymentLink(link, config.credentials, nowMs);
     if (!read.ok) {
       const merchantName = read.reason === 'expired' ? (read.claims?.order.merchantName ?? config.merchantName) : undefined;
@@ -111,6 +118,7 @@ export function payQrRoute(config: KitConfig): (request: Request) => Promise<Res
     const refused = (status: number, message: string) => new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
     if (!read.ok) return read.reason === 'expired' ? refused(410, 'this payment link has expired') : refused(404, 'no such payment link');
     if (!config.publicOrigins[0]) return refused(404, 'the kit knows no public address of its own (publicOrigin): it draws no QR code');
+    if (config.orderSource !== 'checkout-token') return refused(404, 'this kit serves no pay page: it draws no QR code of one');
     const language = pageLanguage(url, request.headers.get('accept-language'));
     return qrAnswer(pageAddress(config, link!), PAY_PAGE_WORDS[language].qrLabel, request.method === 'HEAD');
   };
