@@ -6,6 +6,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { chromeLauncher, puppeteerCore } from '@web/test-runner-chrome';
 import { assertDistFresh } from './scripts/dist-is-fresh.mjs';
@@ -58,11 +59,32 @@ function devStacks() {
         if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
         return stack.openCheckout(payload.order);
       }
+      // A seller at the command line (`npx svc-checkout link`, the built bin) making a payment link for this stack's kit as
+      // the page's origin reaches it: the link's address, the last line it printed.
+      if (command === 'svc-payment-link') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        const merchant = stack.sandbox.merchants[0];
+        const args = ['bin/svc-checkout.js', 'link', ...payload.args, '--base-path', `/stacks/${payload.stack}${stack.basePath}`];
+        const env = { PATH: process.env.PATH ?? '', SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey, SHOP_URL: `http://localhost:${serverPort}` };
+        const stdout = await new Promise((resolve, reject) =>
+          execFile(process.execPath, args, { env }, (error, out, err) => (error ? reject(new Error(`svc-checkout link: ${err}`)) : resolve(out))),
+        );
+        return stdout.trim().split('\n').at(-1);
+      }
+      // The shop's server making a payment link with its kit (`stack.paymentLink`), which tells the sandbox of it.
+      if (command === 'svc-stack-payment-link') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        return stack.paymentLink(payload.order);
+      }
       // What the page's beacons brought to the shop's server (the element's timings, `send-timings`).
       if (command === 'svc-beacons') return beacons.get(payload?.stack) ?? [];
       if (command !== 'svc-dev-stack') return undefined;
       const id = `s${++nextStack}`;
       const prefix = `/stacks/${id}`;
+      // `sandboxClock`: the kit reads the sandbox's clock (a payment link's expiry follows it when a test moves it).
+      let clock;
       const stack = await startDevStack({
         publicUrl: `http://localhost:${serverPort}${prefix}`,
         sandbox: { tickMs: 50, ...(payload?.sandbox ?? {}) },
@@ -81,8 +103,10 @@ function devStacks() {
           },
           ...(payload?.handler ?? {}),
           ...(payload?.handler?.orders === 'authorize' ? shopSession() : {}),
+          ...(payload?.sandboxClock ? { now: () => (clock ? clock.now() : Date.now()) } : {}),
         },
       });
+      clock = stack.sandbox.clock;
       stacks.set(id, stack);
       return { id, prefix, endpoint: `${prefix}${stack.basePath}`, merchantId: stack.sandbox.merchants[0].merchantId };
     },
@@ -321,6 +345,20 @@ function isolatedFrames() {
   return {
     name: 'svc-isolated-frames',
     async executeCommand({ command, payload, session }) {
+      // A window the test page opened (its address has `address`), shown in a colour scheme (`scheme`) or as a medium
+      // (`media`: 'print', or null for the screen again): `{ emulated }`, false where the driver cannot (WebDriver) or
+      // the engine refuses.
+      if (command === 'svc-window-color-scheme') {
+        if (session.browser.type === 'webdriver') return { emulated: false };
+        const pages = await session.browser.getPage(session.id).browser().pages();
+        const target = pages.find((candidate) => candidate.url().includes(payload.address));
+        if (!target) return { emulated: false };
+        const shown = payload.media !== undefined ? target.emulateMediaType(payload.media) : target.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: payload.scheme }]);
+        return shown.then(
+          () => ({ emulated: true }),
+          () => ({ emulated: false }),
+        );
+      }
       if (command !== 'svc-frame-eval') return undefined;
       const { address, args = [] } = payload;
       // `axe: true`: axe-core first, as the automation's own code (the frame's policy lets no script of the page in).

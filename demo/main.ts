@@ -11,7 +11,7 @@ import { SandboxControl } from '../src/sandbox/control/client.js';
 import { SANDBOX_PATHS } from '../src/sandbox/paths.js';
 import type { FaultKind } from '../src/sandbox/faults/service-faults.js';
 import { describeCallback, describeEvent, matchesFilter, type LogLine } from './log-lines.js';
-import { DEMO_DEFAULT_EXPIRE_AT, DEMO_FAULTS_PATH, DEMO_ORDERS_PATH, type DemoOrder, type HeldFault } from './orders.js';
+import { DEMO_DEFAULT_EXPIRE_AT, DEMO_FAULTS_PATH, DEMO_LINKS_PATH, DEMO_ORDERS_PATH, type DemoLink, type DemoOrder, type HeldFault } from './orders.js';
 
 const EVENTS = ['svc-ready', 'svc-change', 'svc-http-response', 'svc-action', 'svc-pay-result', 'svc-expired', 'svc-error'] as const;
 
@@ -80,6 +80,20 @@ document.querySelector('#elsewhere')!.addEventListener('click', async () => {
   status.textContent =
     answer.code === '00000' ? `Another tab started order ${answer.data.orderNo}; press Pay here.` : `${answer.code}: ${answer.message}`;
   void refreshFaults();
+});
+
+// A payment link for a new cart (docs/pay-links.md): its pay page and its QR code, both served by the kit.
+document.querySelector('#make-link')!.addEventListener('click', async () => {
+  const answer = await fetch(DEMO_LINKS_PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  if (!answer.ok) {
+    status.textContent = `No link: ${answer.status}`;
+    return;
+  }
+  const link = (await answer.json()) as DemoLink;
+  (document.querySelector('#link-url') as HTMLAnchorElement).href = link.url;
+  (document.querySelector('#link-qr') as HTMLImageElement).src = link.qr;
+  (document.querySelector('#link') as HTMLElement).hidden = false;
+  events.add({ title: 'payment link', summary: `${link.reference} · ${link.url}`, tone: 'plain', detail: link });
 });
 
 /** A token whose amount was changed in the page: it still reads, but the kit finds the forgery. */

@@ -19,6 +19,16 @@ export interface DemoOrder {
   expireAt: number;
 }
 
+/** `POST` `{}`: a payment link for a new cart (docs/pay-links.md), made by the kit: `{url, qr}`. */
+export const DEMO_LINKS_PATH = '/demo/links';
+
+export interface DemoLink {
+  url: string;
+  /** The link's QR code, drawn by the kit. */
+  qr: string;
+  reference: string;
+}
+
 /** The name the shop goes by: in its token, and as the sandbox merchant's name (the 3-D Secure page shows it). */
 export const DEMO_MERCHANT_NAME = 'Nile Coffee Roasters';
 

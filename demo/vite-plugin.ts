@@ -14,12 +14,14 @@ import { NextCreateFaults } from './next-create-faults.js';
 import {
   DEMO_CART,
   DEMO_FAULTS_PATH,
+  DEMO_LINKS_PATH,
   DEMO_DEFAULT_EXPIRE_AT,
   DEMO_MERCHANT_NAME,
   DEMO_ORDER_COOKIE,
   DEMO_ORDERS_PATH,
   newDemoReference,
   readOrderRequest,
+  type DemoLink,
   type DemoOrder,
 } from './orders.js';
 
@@ -155,7 +157,7 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
           return;
         }
         // Changes come as JSON only, so that no other site's form can post them (as the sandbox guards itself).
-        if ((path === DEMO_ORDERS_PATH || path === DEMO_FAULTS_PATH) && request.method === 'POST' && !isJson(request)) {
+        if ((path === DEMO_ORDERS_PATH || path === DEMO_FAULTS_PATH || path === DEMO_LINKS_PATH) && request.method === 'POST' && !isJson(request)) {
           sendJson(response, 415, { error: 'send Content-Type: application/json' });
           return;
         }
@@ -165,6 +167,17 @@ export function demoBackend(options: DemoBackendOptions = {}): Plugin {
             if ('error' in wanted) return sendJson(response, 400, wanted);
             const order = await orderFor(wanted, request);
             sendJson(response, 200, order, { 'Set-Cookie': cookie(order) });
+          })().catch(next);
+          return;
+        }
+        if (path === DEMO_LINKS_PATH && request.method === 'POST') {
+          // A chat seller's link for a new cart: the kit makes it, the sandbox's dashboard lists it.
+          void (async () => {
+            const started = await stack;
+            const reference = newDemoReference();
+            const made = await started.paymentLink({ ...DEMO_CART, reference });
+            const link: DemoLink = { url: made.url, qr: `${started.basePath}/pay/${made.link}/qr.svg`, reference };
+            sendJson(response, 200, link);
           })().catch(next);
           return;
         }

@@ -8,6 +8,10 @@
 // Against the real service, set SVC_MERCHANT_ID, SVC_PRIVATE_KEY and SVC_BASE_URL to what it issued you, and SHOP_URL
 // to the shop's public https: address, where the service calls back and 3-D Secure sends the payer back (default this
 // server: open the page at that address). PORT picks the port (0: any free one).
+//
+// It sells by link too, for a seller in a chat: /sell makes a payment link (and its QR code) for a new cart, which the
+// seller sends to the payer; the kit serves its pay page (docs/pay-links.md). In a real shop, /sell is behind the
+// seller's login.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createMerchantHandler, toNodeListener } from 'svc-checkout/server';
@@ -27,6 +31,7 @@ function merchantKit(shopUrl) {
     // Against the sandbox the kit is called back at its own loopback address; the real service needs a public one.
     ...(process.env.SHOP_URL ? { callbackUrl: `${shopUrl}/checkout/callbacks` } : {}),
     returnUrlOrigins: [new URL(shopUrl).origin], // this shop's pages: where 3-D Secure sends the payer back
+    publicOrigin: new URL(shopUrl).origin, // where payers reach the kit: its pay pages' QR codes name it
     merchantName: 'Nile Coffee Roasters',
     // Called once per verified callback: the moment to ship the beans. `checkout.reference` is the cart's (an order
     // of a second attempt is `<cart>--2`), `checkout.amount` what its checkout was opened for; `alsoPaid` names another
@@ -123,9 +128,59 @@ ${isDone(opened) ? '<p><a href="/new">Order again</a></p>' : ''}
 </body>
 </html>`;
 
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+const sellPage = (made) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sell by link — Nile Coffee Roasters</title></head>
+<body>
+<h1>Sell by link</h1>
+${made ? `<p>Send this link to the payer (good for ${made.days} days):</p>
+<p><input aria-label="Payment link" readonly size="60" value="${escapeHtml(made.url)}"></p>
+<p><img src="/checkout/pay/${escapeHtml(made.link)}/qr.svg" alt="QR code of the payment link" width="192" height="192"></p>` : ''}
+<form method="post" action="/sell">
+<p><label>Product <input name="product" required maxlength="100" value="Coffee beans"></label></p>
+<p><label>Amount in EGP <input name="amount" required inputmode="decimal" pattern="\\d+(\\.\\d{1,2})?" value="125.00"></label></p>
+<p><label>Good for (days) <input name="days" type="number" min="1" max="30" value="7"></label></p>
+<p><button>Make a payment link</button></p>
+</form>
+</body>
+</html>`;
+
+/** A form's fields (application/x-www-form-urlencoded), read within 4 kB. */
+async function formOf(request) {
+  let text = '';
+  for await (const chunk of request) {
+    text += chunk;
+    if (text.length > 4_096) throw new Error('the form is too large');
+  }
+  return new URLSearchParams(text);
+}
+
+/** A payment link for a new cart of what the seller wrote: the cart is the shop's, as a visitor's is. */
+async function sell(form) {
+  const amount = /^\d{1,7}(\.\d{1,2})?$/.test(form.get('amount') ?? '') ? Math.round(Number(form.get('amount')) * 100) : NaN;
+  const days = Number(form.get('days') ?? 7);
+  const product = (form.get('product') ?? '').trim();
+  if (!product || !Number.isInteger(amount) || amount <= 0 || !Number.isInteger(days) || days < 1 || days > 30) return undefined;
+  const cart = { reference: newReference(), total: amount, currency: 'EGP', status: 'NEW' };
+  carts.set(cart.reference, cart);
+  const made = await checkout.paymentLink(
+    { reference: cart.reference, amount: { total: cart.total, currency: cart.currency }, country: 'EG', product: { name: product, description: product } },
+    { expiresInSeconds: days * 86_400 },
+  );
+  return { ...made, days };
+}
+
 async function serve(request, response) {
   const path = new URL(request.url, 'http://shop').pathname;
   if (path === '/checkout' || path.startsWith('/checkout/')) return kit(request, response);
+  if (path === '/sell' && request.method === 'POST') {
+    const made = await sell(await formOf(request));
+    response.writeHead(made ? 200 : 400, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'self'" });
+    response.end(made ? sellPage(made) : '<!doctype html><title>Not sold</title><p>Write a product, an amount in EGP (such as 125.00) and 1 to 30 days. <a href="/sell">Back</a></p>');
+    return;
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
@@ -133,6 +188,11 @@ async function serve(request, response) {
   if (path === '/orders') {
     response.writeHead(200, { 'Content-Type': 'application/json' });
     response.end(JSON.stringify([...carts.values()], null, 2));
+    return;
+  }
+  if (path === '/sell') {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'self'" });
+    response.end(sellPage());
     return;
   }
   if (path === '/new') {

@@ -71,6 +71,26 @@ export const MERCHANT_PATHS = {
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
 
 /**
+ * Pages the kit serves under its base path that neither the element nor the isolated frame ever calls: apart from
+ * `MERCHANT_PATHS`, which both bundles carry whole, so that they cost those bundles nothing. The route table
+ * (src/server/routes/table.ts) serves them beside the merchant paths.
+ */
+export const KIT_PAGE_PATHS = {
+  /**
+   * `GET` (or `HEAD`): the pay page of a payment link (docs/pay-links.md): the merchant's name, the order, the
+   * element, the receipt once paid. `{link}` is the sealed link the kit made (`createPaymentLink`).
+   */
+  pay: '/pay/{link}',
+  /** `GET` (or `HEAD`): the pay page's address as a QR code (SVG), for the payer's phone to open it. */
+  payQr: '/pay/{link}/qr.svg',
+} as const;
+
+export type KitPage = keyof typeof KIT_PAGE_PATHS;
+
+/** Every route of the kit: the element's calls, the service's callbacks, and the kit's own pages. */
+export type KitOperation = MerchantOperation | KitPage;
+
+/**
  * The isolated frame's page (docs/isolated-fields.md): served by the kit under the endpoint prefix, beside the
  * element's files. The payer types the bank account details, the one-time code and the PIN in it, where the
  * shop's page cannot read them.

@@ -26,6 +26,7 @@ export const SANDBOX_PATHS = {
   deliveryFault: '/sandbox/v1/delivery-faults/{id}',
   expectations: '/sandbox/v1/expectations',
   expectation: '/sandbox/v1/expectations/{id}',
+  links: '/sandbox/v1/links',
   threeDsPage: '/sandbox/3ds/{orderNo}',
   threeDsDecision: '/sandbox/3ds/{orderNo}/{decision}',
   /** The dashboard; `GET /` serves it too, to browsers. Its script and styles are files of their own (a strict CSP). */

@@ -16,6 +16,7 @@ import { handOver, type CallbackEvent, type HandOverOptions } from './callbacks/
 import { kitCheckouts, type OpenCheckoutOptions, type OpenedCheckout } from './checkouts/open.js';
 import { checkoutOfRecord } from './checkouts/walk.js';
 import { resolveHandlerConfig, type MerchantHandlerOptions } from './config/handler.js';
+import { ServiceConfigError } from './config/errors.js';
 import { ElementFiles, type ElementScript } from './element/element-files.js';
 import { errorMessage, logValue, NODE_FAST_PATH, problemAnswer, type KitRequest } from './http/http.js';
 import { healthAnswer } from './observability/health.js';
@@ -35,6 +36,8 @@ import { eventsRoute } from './streams/events-route.js';
 import { StatusHub } from './streams/hub.js';
 import { systemTimers } from './runtime/timers.js';
 import type { CheckoutOrder, IssueCheckoutTokenOptions } from './tokens/tokens.js';
+import { createPaymentLink, type PaymentLink, type PaymentLinkOptions, type PaymentLinkOrder } from './links/link.js';
+import { payQrRoute, payRoute } from './links/pay-route.js';
 
 export { OrderRejection } from './payments/rejection.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, MerchantHandlerOptions, OrderSource } from './config/handler.js';
@@ -42,6 +45,9 @@ export type { OpenClient } from './payments/status.js';
 export type { CallbackEvent } from './callbacks/hand-over.js';
 export type { OpenCheckoutOptions, OpenedCheckout } from './checkouts/open.js';
 export type { ElementScript, ElementTagOptions } from './element/element-files.js';
+
+/** A link made by the handler: its shop address and base path default to the handler's own. */
+export type HandlerPaymentLinkOptions = Omit<PaymentLinkOptions, 'shopUrl' | 'basePath'> & Partial<Pick<PaymentLinkOptions, 'shopUrl'>>;
 
 export interface MerchantHandler {
   (request: Request): Promise<Response>;
@@ -67,6 +73,12 @@ export interface MerchantHandler {
    * element then shows the shop's name and its "Test mode" badge with no attribute for either.
    */
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
+  /**
+   * A payment link for a cart's checkout (docs/pay-links.md): the address of this kit's pay page for it, sealed with
+   * this kit's credentials, its merchant name the kit's unless the order names one. `shopUrl` defaults to the kit's
+   * `publicOrigin`; the base path is the kit's own.
+   */
+  paymentLink(order: PaymentLinkOrder, options?: HandlerPaymentLinkOptions): Promise<PaymentLink>;
 }
 
 export function createMerchantHandler(options: MerchantHandlerOptions): MerchantHandler {
@@ -199,9 +211,21 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       returnPage: () => returnPage(),
       health: (request) => health(request.method),
       timings: (request) => receiveTimings(request),
+      pay: (request) => servePay(request),
+      payQr: (request) => serveQr(request),
     },
   });
   const checkouts = kitCheckouts(config, payments);
+  const servePay = payRoute({ config, element: elementFiles, checkoutToken: checkouts.checkoutToken });
+  const serveQr = payQrRoute(config);
+  const paymentLink = (order: PaymentLinkOrder, given: HandlerPaymentLinkOptions = {}) => {
+    // A link's page carries its order in a checkout token: a kit whose orders come from elsewhere would not hold to it.
+    if (config.orderSource !== 'checkout-token') throw new ServiceConfigError("paymentLink makes links whose pay page's orders come from checkout tokens: it needs orders: 'checkout-token' (the default)");
+    const shopUrl = given.shopUrl ?? config.publicOrigins[0];
+    if (shopUrl === undefined) throw new ServiceConfigError('paymentLink needs the shop\'s public address: set publicOrigin, or pass { shopUrl }');
+    const named = config.merchantName !== undefined && order.merchantName === undefined ? { ...order, merchantName: config.merchantName } : order;
+    return createPaymentLink(config.credentials, named, { ...given, shopUrl, basePath: config.basePath, now: given.now ?? now() });
+  };
   const nothingSwept: SweepReport = { asked: 0, handled: 0, forgotten: 0 };
   return Object.defineProperties(handle, {
     [NODE_FAST_PATH]: { value: nodeFastPath(calls, config.basePath, config.maxBodyBytes, failed) },
@@ -210,6 +234,7 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
     openCheckout: { value: checkouts.openCheckout, enumerable: true },
     element: { value: elementFiles, enumerable: true },
     checkoutToken: { value: checkouts.checkoutToken, enumerable: true },
+    paymentLink: { value: paymentLink, enumerable: true },
   }) as MerchantHandler;
 }
 

@@ -15,6 +15,9 @@ export type { MerchantHandlerOptions, MerchantHandler, OpenedCheckout, OpenCheck
 export type { CallbackEvent } from './callbacks/hand-over.js';
 export { ORDER_TOKEN_GRACE_SECONDS, issueCheckoutToken, issueOrderToken, verifyCheckoutToken, verifyOrderToken, CheckoutTokenError } from './tokens/tokens.js';
 export type { CheckoutOrder, TokenCredentials, IssueCheckoutTokenOptions, TokenCheck } from './tokens/tokens.js';
+export { createPaymentLink, readPaymentLink, PaymentLinkError, DEFAULT_LINK_SECONDS, MAX_LINK_SECONDS } from './links/link.js';
+export type { PaymentLink, PaymentLinkOptions, PaymentLinkOrder, PaymentLinkPayer, PaymentLinkClaims, PaymentLinkCheck, PaymentLinkRefusal } from './links/link.js';
+export type { HandlerPaymentLinkOptions } from './handler.js';
 export { DEFAULT_LIMITS, LIMIT_TABLE } from './limits/table.js';
 export type { Limit, LimitKey, LimitName, OpenLimit, OpenLimitName, RateLimitName, ThrottleLimits } from './limits/table.js';
 export { MemoryThrottleStore } from './stores/throttle/memory.js';

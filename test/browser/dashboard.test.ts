@@ -49,6 +49,19 @@ describe('the sandbox dashboard', () => {
     expect(policy).not.to.contain('unsafe-inline');
   });
 
+  it('lists the payment links the kit made, each with its checkout’s orders as they come', async () => {
+    const dashboard = await openDashboard();
+    const reference = `dash-link-${Date.now()}`;
+    const made = await stack.kitPaymentLink({ reference, product: { name: HOSTILE_NAME, description: 'x' } });
+    const row = await until('the link on the dashboard', () => dashboard.querySelector(`tr[data-link="${reference}"]`));
+    expect(row.querySelector('td')?.firstChild?.textContent).to.equal(HOSTILE_NAME);
+    expect(row.querySelector('a')?.getAttribute('href')).to.equal(made.url);
+    expect(dashboard.querySelector('img')).to.equal(null);
+    const orderNo = await createPosOrder(reference, 'SN-DASH-LINK');
+    await until('the link’s order on the dashboard', () => dashboard.querySelector(`tr[data-link="${reference}"]`)?.textContent?.includes(orderNo));
+    expect(dashboard.querySelector(`tr[data-link="${reference}"] .status-PENDING`)?.textContent).to.equal('PENDING');
+  });
+
   it('shows an order the moment it is created, with what the payer typed as text', async () => {
     const dashboard = await openDashboard();
     const reference = `dash-${Date.now()}`;

@@ -201,6 +201,20 @@ describe('the demo page as a QA tool', () => {
   const eventItems = () =>
     page.$$eval('#events li', (items) => items.map((item) => ({ tone: (item as HTMLElement).dataset['tone'], hidden: (item as HTMLElement).hidden, text: item.querySelector('summary')?.textContent ?? '' })));
 
+  it('makes a payment link for a new cart: its QR code drawn by the kit, its pay page open, the dashboard listing it', async () => {
+    await page.goto(`${origin}/`, { waitUntil: 'load' });
+    await page.click('#make-link');
+    await page.waitForFunction(() => !(document.querySelector('#link') as HTMLElement).hidden, { timeout: 10_000 });
+    const url = await page.$eval('#link-url', (anchor) => (anchor as HTMLAnchorElement).href);
+    expect(url.startsWith(`${origin}/api/checkout/pay/pl1.`)).toBe(true);
+    await page.waitForFunction(() => (document.querySelector('#link-qr') as HTMLImageElement).naturalWidth > 0, { timeout: 10_000 });
+    const pay = await fetch(url);
+    expect(pay.status).toBe(200);
+    expect(await pay.text()).toContain('<h1>Coffee order</h1>');
+    const links = (await (await fetch(`${origin}/sandbox/v1/links`)).json()) as { links: { url: string }[] };
+    expect(links.links.map((link) => link.url)).toContain(url);
+  });
+
   it('has no sideways scroll on a 320 px wide screen', async () => {
     await page.setViewport({ width: 320, height: 640 });
     try {

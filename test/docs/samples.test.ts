@@ -161,4 +161,10 @@ describe('the documents’ programs', () => {
     expect(shop, 'the README’s "What the shop is made of"').toBeDefined();
     expect((await runProgram(shop)).server).toEqual({ page: true });
   }, 90_000);
+
+  it('include the chat seller of docs/pay-links.md: its link opens the kit’s pay page, paid through in Chromium', async () => {
+    const seller = programs.find((sample) => sample.document === 'docs/pay-links.md' && sample.code.includes('checkout.paymentLink('))!;
+    expect(seller, 'docs/pay-links.md’s chat seller').toBeDefined();
+    expect((await runProgram(seller)).server).toEqual({ page: true });
+  }, 90_000);
 });

@@ -1,7 +1,7 @@
 // examples/shop/server.mjs as a newcomer runs it: a sandbox, the shop as its own process with the environment
 // variables the README shows, and a payer in Chromium who pays a reference code through the shop's page. The shop
 // names no callback URL: against the sandbox its kit is called back at its own loopback address.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
@@ -58,6 +58,41 @@ afterAll(async () => {
   shop?.kill('SIGTERM');
   await sandbox?.close();
 });
+
+/** A payer opening a payment link in Chromium: its pay page, a reference code paid in the sandbox, the shop called back. */
+async function payAtLink(link: string, reference: string) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  try {
+    const answer = await page.goto(link, { waitUntil: 'load' });
+    expect(answer?.status()).toBe(200);
+    expect(answer?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    const inElement = (script: string) => page.evaluate(`(() => { const root = document.querySelector('svc-checkout').shadowRoot; ${script} })()`);
+    await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('svc-method-picker'), { timeout: 10_000 });
+    await inElement(`root.querySelector('svc-method-picker').shadowRoot.querySelector('input[value=ReferenceCode]').click();`);
+    await page.waitForFunction(() => document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')?.shadowRoot?.querySelector('button[type=submit]'), { timeout: 10_000 });
+    await inElement(`
+      const form = root.querySelector('svc-reference-code-form').shadowRoot;
+      for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) {
+        const input = form.querySelector('[name=' + name + ']');
+        input.value = value;
+        input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      }
+      form.querySelector('button[type=submit]').click();`);
+    const control = new SandboxControl(sandbox.url);
+    const end = Date.now() + 10_000;
+    let order;
+    while (!(order = (await control.orders()).find((each) => each.reference === reference && each.referenceCode)) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(order?.referenceCode).toBeTruthy();
+    await control.payReferenceCode(order!.referenceCode!);
+    await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.textContent?.includes('Payment received'), { timeout: 10_000 });
+    const called = Date.now() + 10_000;
+    while (!shopOutput.includes(`order ${reference}: SUCCESS`) && Date.now() < called) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(shopOutput).toContain(`order ${reference}: SUCCESS`);
+  } finally {
+    await context.close();
+  }
+}
 
 describe('the whole-shop example', () => {
   it('serves every file of the CDN build through its kit, the hashed chunks for good and the fixed names revalidated', async () => {
@@ -116,6 +151,45 @@ describe('the whole-shop example', () => {
     await after.waitForFunction((paid) => document.querySelector('code')?.textContent !== paid, { timeout: 10_000 }, cart);
     expect(await after.$eval('svc-checkout', (element) => element.hasAttribute('status-only'))).toBe(false);
     await context.close();
+  }, 60_000);
+
+  it('serves a payment link made by `svc-checkout link` as it is: its pay page, paid through, the shop called back', async () => {
+    const bin = new URL('../../bin/svc-checkout.js', import.meta.url).pathname;
+    const reference = `CHAT-${Date.now().toString(36).toUpperCase()}`;
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [bin, 'link', '--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--reference', reference],
+        { env: { PATH: process.env['PATH'] ?? '', SVC_MERCHANT_ID: DEFAULT_MERCHANT.merchantId, SVC_PRIVATE_KEY: DEFAULT_MERCHANT.privateKey, SHOP_URL: shopUrl } },
+        (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+      ),
+    );
+    const link = printed.trim().split('\n').at(-1)!;
+    expect(link.startsWith(`${shopUrl}/checkout/pay/pl1.`)).toBe(true);
+    await payAtLink(link, reference);
+  }, 60_000);
+
+  it('sells by link: /sell makes a link and its QR code for a new cart, which the payer pays at the pay page', async () => {
+    const form = new URLSearchParams({ product: 'Harar beans 500 g', amount: '240.50', days: '3' });
+    const sold = await fetch(`${shopUrl}/sell`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(sold.status).toBe(200);
+    const html = await sold.text();
+    const link = /value="(http[^"]+\/checkout\/pay\/(pl1\.[\w-]+))"/.exec(html);
+    expect(link?.[1]?.startsWith(`${shopUrl}/checkout/pay/pl1.`)).toBe(true);
+    expect(html).toContain(`<img src="/checkout/pay/${link![2]}/qr.svg"`);
+    const qr = await fetch(`${shopUrl}/checkout/pay/${link![2]}/qr.svg`);
+    expect(qr.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    const page = await (await fetch(link![1]!)).text();
+    expect(page).toContain('<h1>Harar beans 500 g</h1>');
+    expect(page).toContain('EGP\u00a0240.50');
+    const orders = (await (await fetch(`${shopUrl}/orders`)).json()) as { reference: string; total: number; status: string }[];
+    const cart = orders.find((each) => each.total === 24_050 && each.status === 'NEW');
+    expect(cart).toBeDefined();
+    await payAtLink(link![1]!, cart!.reference);
+    const after = (await (await fetch(`${shopUrl}/orders`)).json()) as { reference: string; status: string }[];
+    expect(after.find((each) => each.reference === cart!.reference)?.status).toBe('SUCCESS');
+    const refused = await fetch(`${shopUrl}/sell`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'product=x&amount=-1' });
+    expect(refused.status).toBe(400);
   }, 60_000);
 
   it('keeps its carts to their visitors: a secret in the cookie, never the reference; HttpOnly, SameSite', async () => {

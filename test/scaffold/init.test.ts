@@ -161,6 +161,13 @@ describe('init', () => {
       expect(page).toContain('<title>Nile console.log(&#39;INJECTED 1&#39;) console.log(&#39;INJECTED 2&#39;) console.log(&#39;INJECTED 3&#39;) &#60;/title&#62;&#60;b&#62;&#38;</title>');
       expect(printed).not.toMatch(/^INJECTED/m);
       await expectCartsHeld(shopUrl, { secure: true });
+      // It serves a payment link made at the command line as it is (docs/pay-links.md): its kit is at /checkout.
+      const made = await run(process.execPath, [join(repository, 'bin/svc-checkout.js'), 'link', '--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans'], {
+        env: { PATH: process.env['PATH'] ?? '', SVC_MERCHANT_ID: merchant.merchantId, SVC_PRIVATE_KEY: merchant.privateKey, SHOP_URL: shopUrl },
+      });
+      const payPage = await fetch(made.stdout.trim().split('\n').at(-1)!);
+      expect(payPage.status).toBe(200);
+      expect(await payPage.text()).toContain('<h1>Coffee beans</h1>');
       // Not under svc-sandbox (no SVC_SANDBOX), though on a loopback address: the kit's limits as they are.
       expect(await sixthCodeToOnePhone(shopUrl)).toBe('messagesPerPhone');
     } finally {

@@ -8,6 +8,7 @@
 import {
   integer,
   matchPath,
+  ORDER_FORMATS,
   oneOf,
   REFERENCE_CODE,
   TERMINAL_PAYMENT_STATUSES,
@@ -56,6 +57,17 @@ const FAULT_BODY: RuleTable = {
   },
 };
 
+const LINK_BODY: RuleTable = {
+  fields: {
+    url: { required: true, format: text({ max: 2_048, pattern: /^https?:\/\/\S+\/pay\/pl1\.[\w-]+$/, expected: "a pay page's address (http(s)://…/pay/pl1.…)" }) },
+    reference: { required: true, format: ORDER_FORMATS.reference },
+    'amount.total': { required: true, format: ORDER_FORMATS.minorUnits },
+    'amount.currency': { required: true, format: ORDER_FORMATS.currency },
+    productName: { required: true, format: ORDER_FORMATS.productName },
+    expiresAt: { required: true, format: integer({ min: 0, max: 253_402_300_799, expected: 'unix seconds' }) },
+  },
+};
+
 const badRequest = (violations: Violation[]): ControlAnswer => ({
   status: 400,
   body: { message: violations.map((violation) => violation.message).join('; '), errors: violations },
@@ -71,6 +83,18 @@ type Route = {
 };
 
 const ROUTES: Route[] = [
+  { method: 'GET', path: SANDBOX_PATHS.links, run: (state) => ok({ links: state.links.list() }) },
+  {
+    method: 'POST',
+    path: SANDBOX_PATHS.links,
+    run: (state, _params, body) => {
+      const checked = validate<{ url: string; reference: string; amount: { total: number; currency: string }; productName: string; expiresAt: number }>(LINK_BODY, body);
+      if (!checked.ok) return badRequest(checked.violations);
+      const { url, reference, amount, productName, expiresAt } = checked.value;
+      state.links.add({ url, reference, amount: { total: amount.total, currency: amount.currency }, productName, expiresAt, madeAt: state.clock.now() });
+      return ok({ links: state.links.list() });
+    },
+  },
   { method: 'GET', path: SANDBOX_PATHS.orders, run: (state) => ok({ orders: state.book.list().map(orderView) }) },
   {
     method: 'GET',
@@ -287,6 +311,7 @@ const ROUTES: Route[] = [
       state.faults.clear();
       state.deliveryFaults.clear();
       state.expectations.clear();
+      state.links.clear();
       state.clock.reset();
       state.events.publish('reset', () => snapshot(state));
       return ok({ reset: true });

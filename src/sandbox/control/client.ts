@@ -12,6 +12,7 @@ import type { SandboxEvent, SandboxEventType } from '../world/events.js';
 import type { Expectation, ExpectationInput } from '../scenarios/expectations.js';
 import type { Fault, FaultKind } from '../faults/service-faults.js';
 import type { SentMessage } from '../world/notifications.js';
+import type { LinkRecord } from '../world/links.js';
 import { FORM_TOKEN_FIELD, SANDBOX_PATHS, type SandboxOperation } from '../paths.js';
 import type { Scenarios } from '../scenarios/test-values.js';
 
@@ -44,6 +45,8 @@ export class SandboxControlError extends Error {
 /** An order as the control API shows it (account numbers never, only their last four digits). */
 export type SandboxOrderView = ReturnType<typeof orderView>;
 export type SandboxRefundView = ReturnType<typeof refundView>;
+/** A payment link as the sandbox was told of it. */
+export type SandboxLinkView = LinkRecord;
 export type {
   DeliveryAttempt as SandboxDelivery,
   DeliveryView as SandboxDeliveryView,
@@ -138,6 +141,16 @@ export class SandboxControl {
   /** The payer swipes a card at a terminal. */
   swipe(sn: string, outcome: 'success' | 'fail' = 'success'): Promise<SandboxOrderView> {
     return this.#call('POST', 'swipe', { sn }, { outcome });
+  }
+
+  /** The payment links the shop's kit made beside this sandbox, the newest first (docs/pay-links.md). */
+  async links(): Promise<SandboxLinkView[]> {
+    return (await this.#call<{ links: SandboxLinkView[] }>('GET', 'links')).links;
+  }
+
+  /** Tells the sandbox of a payment link, for its dashboard (`stack.paymentLink` does, for the links it makes). */
+  async addLink(link: Omit<SandboxLinkView, 'madeAt'>): Promise<SandboxLinkView[]> {
+    return (await this.#call<{ links: SandboxLinkView[] }>('POST', 'links', {}, link)).links;
   }
 
   advanceClock(minutes: number): Promise<SandboxClockView> {

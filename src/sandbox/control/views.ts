@@ -101,6 +101,7 @@ export function snapshot(state: SandboxWorld) {
     faults: state.faults.list(),
     deliveryFaults: state.deliveryFaults.list(),
     expectations: state.expectations.list(),
+    links: state.links.list(),
     vocabulary: vocabulary(),
   };
 }

@@ -9,7 +9,7 @@
 import type { dashboardControls } from './controls.js';
 import type { dashboardElements } from './elements.js';
 import type { dashboardSections } from './sections.js';
-import type { DeliveryView, ExpectationView, FaultView, MessageView, OrderView, RefundView, Section, State } from './shapes.js';
+import type { DeliveryView, ExpectationView, FaultView, LinkView, MessageView, OrderView, RefundView, Section, State } from './shapes.js';
 
 export interface DashboardParts {
   elements: typeof dashboardElements;
@@ -61,7 +61,7 @@ export function dashboardApp(parts: DashboardParts): (win: Window, doc: Document
 
     /** Each section: a list drawn again on every change, and controls made once. */
     const places = new Map<string, { list: HTMLElement; form: HTMLElement }>();
-    for (const id of ['orders', 'deliveries', 'messages', 'refunds', 'expectations', 'delivery-faults', 'faults']) {
+    for (const id of ['links', 'orders', 'deliveries', 'messages', 'refunds', 'expectations', 'delivery-faults', 'faults']) {
       const list = h('div', { class: 'list' });
       const controls = h('div', { class: 'section-controls' });
       byId(id).replaceChildren(controls, list);
@@ -99,11 +99,13 @@ export function dashboardApp(parts: DashboardParts): (win: Window, doc: Document
       const first = state === undefined;
       state = snapshot;
       if (first) buildControls(snapshot.vocabulary, sectionForm);
-      redraw('clock', 'orders', 'deliveries', 'messages', 'refunds', 'expectations', 'delivery-faults', 'faults');
+      redraw('clock', 'links', 'orders', 'deliveries', 'messages', 'refunds', 'expectations', 'delivery-faults', 'faults');
     }
 
     const handlers: Record<string, (data: unknown, current: State) => Section | undefined> = {
-      order: (data, current) => (upsert(current.orders, data as OrderView, (a, b) => a.orderNo === b.orderNo, true), 'orders'),
+      // An order redraws the links too: a link lists its checkout's orders.
+      order: (data, current) => (upsert(current.orders, data as OrderView, (a, b) => a.orderNo === b.orderNo, true), redraw('links'), 'orders'),
+      links: (data, current) => ((current.links = data as LinkView[]), 'links'),
       refund: (data, current) => (upsert(current.refunds, data as RefundView, (a, b) => a.reference === b.reference && a.merchantId === b.merchantId, true), 'refunds'),
       message: (data, current) => (upsert(current.messages, data as MessageView, (a, b) => a.id === b.id, false), 'messages'),
       delivery: (data, current) => (upsert(current.deliveries, data as DeliveryView, (a, b) => a.notifyId === b.notifyId, false), 'deliveries'),

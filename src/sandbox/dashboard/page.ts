@@ -50,6 +50,7 @@ export function dashboardHtml(root: '' | '../'): string {
   <p id="notice" role="alert" hidden></p>
 </header>
 <main>
+  <section aria-labelledby="links-title"><h2 id="links-title">Payment links</h2><div id="links"></div></section>
   <section aria-labelledby="orders-title"><h2 id="orders-title">Orders</h2><div id="orders"></div></section>
   <section aria-labelledby="deliveries-title"><h2 id="deliveries-title">Callback deliveries</h2><div id="deliveries"></div></section>
   <section aria-labelledby="messages-title"><h2 id="messages-title">Messages to payers</h2><div id="messages"></div></section>

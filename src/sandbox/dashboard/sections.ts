@@ -4,7 +4,7 @@
  * source text with the script's others (app.ts).
  */
 import type { Elements } from './elements.js';
-import type { Call, FaultView, OrderView, Section, State } from './shapes.js';
+import type { Call, FaultView, LinkView, OrderView, Section, State } from './shapes.js';
 
 export function dashboardSections({ byId, h, time, money, statusBadge, table, lifeList, button }: Elements, call: Call, root: URL) {
   /** Rows drawn per list; the newest first. */
@@ -164,8 +164,28 @@ export function dashboardSections({ byId, h, time, money, statusBadge, table, li
     return table(caption, ['Id', 'Kind', 'For', 'Left', 'Details', 'Controls'], rows, list.length);
   }
 
+  /** A link's checkout: its cart's own order and its attempts' (`<cart>--2`, …), as the orders list holds them. */
+  const ordersOf = (link: LinkView, current: State) =>
+    current.orders.filter((order) => order.reference === link.reference || (order.reference.startsWith(`${link.reference}--`) && /^\d+$/.test(order.reference.slice(link.reference.length + 2))));
+
+  function drawLinks(current: State): Node {
+    const rows = current.links.slice(0, SHOWN).map((link) =>
+      h(
+        'tr',
+        { 'data-link': link.reference },
+        h('td', {}, link.productName, h('div', { class: 'mono' }, link.reference)),
+        h('td', {}, money(link.amount)),
+        h('td', {}, time(link.expiresAt * 1000), Date.now() + current.clock.offsetMs >= link.expiresAt * 1000 ? ' (expired)' : null),
+        h('td', {}, ...ordersOf(link, current).map((order) => h('div', {}, statusBadge(order.status), ' ', h('span', { class: 'mono' }, order.orderNo)))),
+        h('td', {}, h('a', { href: link.url, target: '_blank', rel: 'noopener noreferrer' }, 'Pay page')),
+      ),
+    );
+    return table('Payment links', ['Product', 'Amount', 'Good until', 'Its checkout’s orders', 'Link'], rows, current.links.length);
+  }
+
   /** Each section's list, by its element's id; the clock is drawn in place. */
   const lists: Record<Exclude<Section, 'clock'>, (current: State) => Node> = {
+    links: drawLinks,
     orders: drawOrders,
     deliveries: drawDeliveries,
     messages: drawMessages,

@@ -23,15 +23,17 @@ export interface ExpectationView {
   id: string; target: string; reference: string; nextAction?: string; outcome?: string; failureCode?: string; afterMinutes?: number;
   state: string; orderNo?: string; note?: string;
 }
+/** A payment link the shop's kit made: its checkout's orders are its reference and that reference's attempts. */
+export interface LinkView { url: string; reference: string; amount: { total: number; currency: string }; productName: string; expiresAt: number; madeAt: number }
 export interface Vocabulary {
   faultKinds: string[]; deliveryFaults: Record<string, { does: string; kit: string }>; tamperFields: string[];
   expectationTargets: Record<string, { outcomes: string[]; nextActions: string[] }>; terminalStatuses: string[];
 }
 export interface State {
   clock: { nowMs: number; offsetMs: number }; orders: OrderView[]; refunds: RefundView[]; messages: MessageView[];
-  deliveries: DeliveryView[]; faults: FaultView[]; deliveryFaults: FaultView[]; expectations: ExpectationView[]; vocabulary: Vocabulary;
+  deliveries: DeliveryView[]; faults: FaultView[]; deliveryFaults: FaultView[]; expectations: ExpectationView[]; links: LinkView[]; vocabulary: Vocabulary;
 }
-export type Section = 'orders' | 'deliveries' | 'messages' | 'refunds' | 'expectations' | 'delivery-faults' | 'faults' | 'clock';
+export type Section = 'links' | 'orders' | 'deliveries' | 'messages' | 'refunds' | 'expectations' | 'delivery-faults' | 'faults' | 'clock';
 export type Child = Node | string | null | undefined | false;
 
 /** A control call from the page: resolves to whether it succeeded (its failure is on the page already). */

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackEvent, CheckoutOrder, IssueCheckoutTokenOptions, MerchantHandler, MerchantHandlerOptions } from '../../server/index.js';
 import type { Sandbox, SandboxOptions } from '../server.js';
-import { startStack } from './stack.js';
+import { startStack, type Stack } from './stack.js';
 
 export type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -34,6 +34,8 @@ export interface DevStack {
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
   /** A cart's checkout as the shop's page renders it (the kit's `openCheckout`). */
   openCheckout: MerchantHandler['openCheckout'];
+  /** A payment link, at the dev server's address, listed on the sandbox's dashboard (stack.ts). */
+  paymentLink: Stack['paymentLink'];
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     onCallback: stack.onCallback,
     checkoutToken: stack.checkoutToken,
     openCheckout: stack.handler.openCheckout,
+    paymentLink: stack.paymentLink,
     close: () => stack.close(),
   };
 }

@@ -18,7 +18,11 @@ import {
   type MerchantHandler,
   type MerchantHandlerOptions,
   type NodeListener,
+  type HandlerPaymentLinkOptions,
+  type PaymentLink,
+  type PaymentLinkOrder,
 } from '../../server/index.js';
+import { SandboxControl } from '../control/client.js';
 import { DEFAULT_MERCHANT, type ResolvedMerchant } from '../config.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../server.js';
 
@@ -52,6 +56,11 @@ export interface Stack {
   onCallback(listener: (event: CallbackEvent) => void): () => void;
   /** A checkout token for an order, as the shop's server would render it into its page. */
   checkoutToken(order: CheckoutOrder, options?: IssueCheckoutTokenOptions): Promise<string>;
+  /**
+   * A payment link made by the kit (`handler.paymentLink`, at the stack's address unless `shopUrl` says another), told
+   * to the sandbox, whose dashboard lists it with its checkout's orders.
+   */
+  paymentLink(order: PaymentLinkOrder, options?: HandlerPaymentLinkOptions): Promise<PaymentLink>;
   /** Stops the kit's reconciliation sweeps, closes its own server, and the sandbox when the stack started it. */
   close(): Promise<void>;
 }
@@ -110,6 +119,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         return () => listeners.delete(added);
       },
       checkoutToken: (order, tokenOptions) => issueCheckoutToken(merchant, order, tokenOptions),
+      async paymentLink(order, linkOptions = {}) {
+        const made = await handler.paymentLink(order, { shopUrl: origin, ...linkOptions });
+        const { reference, amount, product } = order;
+        await new SandboxControl(sandbox.url).addLink({ url: made.url, reference, amount, productName: product.name, expiresAt: made.expiresAt });
+        return made;
+      },
       async close() {
         handler.close(); // its reconciliation sweeps
         if (own) {

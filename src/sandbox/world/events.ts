@@ -16,6 +16,7 @@ export const SANDBOX_EVENT_TYPES = {
   faults: 'the queue of service faults changed: the whole queue',
   deliveryFaults: 'the queue of callback delivery faults changed: the whole queue',
   expectations: 'the expectations changed: all of them',
+  links: 'the payment links the shop\'s kit made changed: all of them',
   reset: 'the sandbox forgot everything; a snapshot follows',
 } as const;
 

@@ -9,6 +9,7 @@ import { SandboxClock } from './clock.js';
 import { DEFAULT_MERCHANT, resolveMerchant, SandboxConfigError, type ResolvedMerchant, type SandboxMerchant } from '../config.js';
 import { DeliveryFaultQueue } from '../faults/delivery-faults.js';
 import { EventHub } from './events.js';
+import { LinkBook } from './links.js';
 import { ExpectationBook } from '../scenarios/expectations.js';
 import { FaultQueue } from '../faults/service-faults.js';
 import { Outbox } from './notifications.js';
@@ -24,6 +25,8 @@ export interface SandboxWorld {
   faults: FaultQueue;
   deliveryFaults: DeliveryFaultQueue;
   expectations: ExpectationBook;
+  /** The payment links the shop's kit made beside this sandbox, as it was told of them. */
+  links: LinkBook;
   clock: SandboxClock;
   merchants: ReadonlyMap<string, ResolvedMerchant>;
   scenarios: Scenarios;
@@ -88,6 +91,8 @@ export function createWorld(options: WorldOptions): SandboxWorld {
   faults.onChange(() => events.publish('faults', () => faults.list()));
   deliveryFaults.onChange(() => events.publish('deliveryFaults', () => deliveryFaults.list()));
   expectations.onChange(() => events.publish('expectations', () => expectations.list()));
+  const links = new LinkBook();
+  links.onChange(() => events.publish('links', () => links.list()));
 
   return {
     book,
@@ -96,6 +101,7 @@ export function createWorld(options: WorldOptions): SandboxWorld {
     faults,
     deliveryFaults,
     expectations,
+    links,
     clock,
     merchants: merchantsById,
     scenarios,

@@ -65,6 +65,11 @@ export interface MerchantHandlerOptions extends ServiceClientOptions {
   callbackUrl?: string | false;
   /** The name the service shows the payer (reference code messages), for orders whose token names none. */
   merchantName?: string;
+  /**
+   * Where and how a reference code is paid, as the pay page tells the payer (docs/pay-links.md), in English and Arabic:
+   * the service's documents do not say where codes are paid, so the shop says it. Default: plain words of the kit's.
+   */
+  whereToPay?: { en: string; ar: string };
   /** Sees every order, validated, before it is signed: return it (changed or not), or throw `OrderRejection`. */
   authorize?: AuthorizeHook;
   /** Sees every OTP, PIN, resend and status call, as it will be forwarded; throw `OrderRejection` to refuse it. */
@@ -174,6 +179,8 @@ export interface KitConfig {
   /** The kit's callback address; `false`: none, the merchant's webhook; undefined: the kit's own, against the sandbox. */
   readonly callbackUrl: string | false | undefined;
   readonly merchantName: string | undefined;
+  /** The shop's words on where reference codes are paid, for the pay page; its defaults when undefined. */
+  readonly whereToPay: Readonly<{ en: string; ar: string }> | undefined;
   readonly authorize: AuthorizeHook | undefined;
   readonly authorizeAction: AuthorizeActionHook | undefined;
   readonly onCallback: ((event: CallbackEvent) => void | Promise<void>) | undefined;
@@ -268,6 +275,10 @@ function resolve(options: MerchantHandlerOptions, service: ServiceConfig): KitCo
     throw optionError('basePath', "a path that starts with / (such as '/checkout')", options.basePath);
   }
   if (options.merchantName !== undefined && typeof options.merchantName !== 'string') throw optionError('merchantName', 'text', options.merchantName);
+  const words = (text: unknown) => typeof text === 'string' && text.trim() !== '' && text.length <= 500;
+  if (options.whereToPay !== undefined && !(words(options.whereToPay?.en) && words(options.whereToPay?.ar))) {
+    throw optionError('whereToPay', 'an object of en and ar texts, each 1 to 500 characters', options.whereToPay);
+  }
   if (options.timers !== undefined && (typeof options.timers?.setTimeout !== 'function' || typeof options.timers?.clearTimeout !== 'function')) {
     throw optionError('timers', 'an object with setTimeout and clearTimeout', options.timers);
   }
@@ -283,6 +294,7 @@ function resolve(options: MerchantHandlerOptions, service: ServiceConfig): KitCo
     orderSource: orderSourceOf(options, service),
     callbackUrl,
     merchantName: options.merchantName,
+    whereToPay: options.whereToPay === undefined ? undefined : Object.freeze({ en: options.whereToPay.en, ar: options.whereToPay.ar }),
     authorize: hookOption('authorize', options.authorize),
     authorizeAction: hookOption('authorizeAction', options.authorizeAction),
     onCallback,

@@ -9,16 +9,16 @@
  * routes act only with a checkout token, a ticket or an order token (which the page holds, and anyone can send without
  * a browser), and no cookie or other ambient credential reaches them from such a frame.
  */
-import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, TICKET_HEADER, type MerchantOperation } from '../../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, EXPIRES_IN_HEADER, ISOLATED_CALLS, ORDER_TOKEN_HEADER, TICKET_HEADER, type KitOperation } from '../../core/index.js';
 import type { Answer } from '../http/http.js';
 
 /** The origin the frame's requests carry. */
 const OPAQUE_ORIGIN = 'null';
 
-const isIsolatedCall = (operation: MerchantOperation) => (ISOLATED_CALLS as readonly MerchantOperation[]).includes(operation);
+const isIsolatedCall = (operation: KitOperation) => (ISOLATED_CALLS as readonly KitOperation[]).includes(operation);
 
 /** The headers that let the frame read an answer to one of its calls; none for any other request. */
-export function frameCallHeaders(operation: MerchantOperation, origin: string | null): Record<string, string> | undefined {
+export function frameCallHeaders(operation: KitOperation, origin: string | null): Record<string, string> | undefined {
   if (origin !== OPAQUE_ORIGIN || !isIsolatedCall(operation)) return undefined;
   return {
     'Access-Control-Allow-Origin': OPAQUE_ORIGIN,
@@ -28,13 +28,13 @@ export function frameCallHeaders(operation: MerchantOperation, origin: string | 
 }
 
 /** Adds those headers to an answer of one of the frame's calls. */
-export function withFrameCallHeaders(operation: MerchantOperation, origin: string | null, answer: Answer): Answer {
+export function withFrameCallHeaders(operation: KitOperation, origin: string | null, answer: Answer): Answer {
   const headers = frameCallHeaders(operation, origin);
   return headers ? { ...answer, headers: { ...answer.headers, ...headers } } : answer;
 }
 
 /** The same, on a refusal the kit makes before the call's route (415, 413, 500): the frame reads its status too. */
-export function frameReadable(operation: MerchantOperation | undefined, request: Request, response: Response): Response {
+export function frameReadable(operation: KitOperation | undefined, request: Request, response: Response): Response {
   const headers = operation && frameCallHeaders(operation, request.headers.get('origin'));
   if (headers) for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
@@ -44,7 +44,7 @@ export function frameReadable(operation: MerchantOperation | undefined, request:
  * The answer to a preflight (`OPTIONS`) of one of the frame's calls: what it may send (a JSON POST with the token
  * headers), for ten minutes. Undefined for any other: then the kit answers `OPTIONS` as any method it does not serve.
  */
-export function framePreflight(operation: MerchantOperation, request: Request): Response | undefined {
+export function framePreflight(operation: KitOperation, request: Request): Response | undefined {
   const headers = frameCallHeaders(operation, request.headers.get('origin'));
   if (!headers || request.headers.get('access-control-request-method') !== 'POST') return undefined;
   return new Response(null, {

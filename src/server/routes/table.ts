@@ -3,13 +3,13 @@
  * serves (which make its `Allow`), what its body is, and whether the isolated frame calls it from its opaque origin
  * (its CORS). The Web handler (web.ts) and the Node fast path (element-calls.ts) both read it; a `json` or `signed` body is read within the handler's `maxBodyBytes` (413 past it).
  */
-import { ISOLATED_CALLS, MERCHANT_PATHS, type MerchantOperation } from '../../core/index.js';
+import { ISOLATED_CALLS, KIT_PAGE_PATHS, matchPath, MERCHANT_PATHS, type KitOperation, type MerchantOperation } from '../../core/index.js';
 import { problem } from '../http/http.js';
 
 export type RouteMethod = 'GET' | 'HEAD' | 'POST';
 
 export interface RouteSpec {
-  readonly operation: MerchantOperation;
+  readonly operation: KitOperation;
   readonly path: string;
   /** The methods it serves; any other is 405 with them as `Allow`. */
   readonly methods: readonly RouteMethod[];
@@ -32,27 +32,31 @@ export const ELEMENT_OPERATIONS = ['create', 'otp', 'pin', 'resendOtp', 'status'
 export type ElementOperation = (typeof ELEMENT_OPERATIONS)[number];
 
 /** What each merchant path is, as the kit serves it. */
-const TRAITS: Readonly<Record<MerchantOperation, Traits>> = {
+const TRAITS: Readonly<Record<KitOperation, Traits>> = {
   ...(Object.fromEntries(ELEMENT_OPERATIONS.map((operation) => [operation, ELEMENT_CALL])) as Record<ElementOperation, Traits>),
   events: { methods: ['GET'], body: 'none' },
   callbacks: { methods: ['POST'], body: 'signed' },
   returnPage: PAGE,
   health: PAGE,
   timings: { methods: ['POST'], body: 'beacon' },
+  pay: PAGE,
+  payQr: PAGE,
 };
 
-export const ROUTES: Readonly<Record<MerchantOperation, RouteSpec>> = Object.freeze(
+const KIT_PATHS: Readonly<Record<KitOperation, string>> = { ...MERCHANT_PATHS, ...KIT_PAGE_PATHS };
+
+export const ROUTES: Readonly<Record<KitOperation, RouteSpec>> = Object.freeze(
   Object.fromEntries(
-    (Object.keys(MERCHANT_PATHS) as MerchantOperation[]).map((operation) => [
+    (Object.keys(KIT_PATHS) as KitOperation[]).map((operation) => [
       operation,
       Object.freeze({
         operation,
-        path: MERCHANT_PATHS[operation],
+        path: KIT_PATHS[operation],
         ...TRAITS[operation],
-        frame: (ISOLATED_CALLS as readonly MerchantOperation[]).includes(operation),
+        frame: (ISOLATED_CALLS as readonly KitOperation[]).includes(operation),
       }),
     ]),
-  ) as Record<MerchantOperation, RouteSpec>,
+  ) as Record<KitOperation, RouteSpec>,
 );
 
 /** A route's `Allow`. */
@@ -68,7 +72,14 @@ export function methodRefused(route: RouteSpec): Response {
 export function routeFor(pathname: string, basePath: string): RouteSpec | undefined {
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
   const path = pathname.slice(basePath.length).replace(/\/+$/, '');
-  return PATHS.get(path);
+  return PATHS.get(path) ?? TEMPLATES.find((route) => matchPath(route.path, path));
 }
 
-const PATHS = new Map(Object.values(ROUTES).map((route) => [route.path, route]));
+/** The parameters of a templated route's path (`/pay/{link}`), or undefined when the path is not the route's. */
+export function routeParams(route: RouteSpec, pathname: string, basePath: string): Record<string, string> | undefined {
+  return matchPath(route.path, pathname.slice(basePath.length).replace(/\/+$/, ''));
+}
+
+const PATHS = new Map(Object.values(ROUTES).filter((route) => !route.path.includes('{')).map((route) => [route.path, route]));
+/** Routes with a parameter in their path, matched after the exact ones. */
+const TEMPLATES = Object.values(ROUTES).filter((route) => route.path.includes('{'));

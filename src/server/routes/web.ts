@@ -4,7 +4,7 @@
  * for an element's call that is not JSON, 413 past the limit), and the route's handler. A failure anywhere is logged
  * and answered 500, readable by the isolated frame when it was its call.
  */
-import type { MerchantOperation } from '../../core/index.js';
+import type { KitOperation } from '../../core/index.js';
 import { framePreflight, frameReadable } from '../element/frame-calls.js';
 import { JSON_TYPE, problem, readBody, toResponse, type Answer, type KitRequest } from '../http/http.js';
 import { ELEMENT_OPERATIONS, methodRefused, routeFor, type ElementOperation, type RouteSpec } from './table.js';
@@ -13,7 +13,7 @@ import { ELEMENT_OPERATIONS, methodRefused, routeFor, type ElementOperation, typ
 export type RouteHandler = (request: Request, body: Uint8Array | undefined) => Promise<Response>;
 
 /** The routes other than the element's calls, by operation. */
-export type RouteHandlers = Readonly<Record<Exclude<MerchantOperation, ElementOperation>, RouteHandler>>;
+export type RouteHandlers = Readonly<Record<Exclude<KitOperation, ElementOperation>, RouteHandler>>;
 
 export interface WebHandlerOptions {
   basePath: string;
@@ -30,7 +30,7 @@ export interface WebHandlerOptions {
 export function webHandler(options: WebHandlerOptions): (request: Request) => Promise<Response> {
   const { basePath, maxBodyBytes } = options;
   const element = (call: WebHandlerOptions['element'][ElementOperation]): RouteHandler => async (request, body) => toResponse(await call(request, body!));
-  const serveRoute: Readonly<Record<MerchantOperation, RouteHandler>> = {
+  const serveRoute: Readonly<Record<KitOperation, RouteHandler>> = {
     ...options.handlers,
     ...(Object.fromEntries(ELEMENT_OPERATIONS.map((operation) => [operation, element(options.element[operation])])) as Record<ElementOperation, RouteHandler>),
   };
@@ -46,7 +46,7 @@ export function webHandler(options: WebHandlerOptions): (request: Request) => Pr
   }
 
   return async function handle(request: Request): Promise<Response> {
-    let operation: MerchantOperation | undefined;
+    let operation: KitOperation | undefined;
     try {
       const pathname = new URL(request.url).pathname;
       const file = pathname.startsWith(`${basePath}/`) ? options.files(pathname.slice(basePath.length), request) : undefined;

@@ -76,6 +76,20 @@ export class Stack {
     return answer.data;
   }
 
+  /** A payment link for this stack's kit, made by the command line (`svc-checkout link` with these arguments). */
+  async paymentLink(args: string[]): Promise<string> {
+    const url = await executeServerCommand<string, unknown>('svc-payment-link', { stack: this.info.id, args });
+    if (!url) throw new Error('the command line made no link');
+    return url;
+  }
+
+  /** A payment link made by the shop's kit (its `paymentLink`), which the sandbox's dashboard lists. */
+  async kitPaymentLink(order: Partial<CheckoutOrder> & { reference: string }): Promise<{ url: string; link: string; expiresAt: number }> {
+    const made = await executeServerCommand<{ url: string; link: string; expiresAt: number }, unknown>('svc-stack-payment-link', { stack: this.info.id, order: { ...SHOP_ORDER, ...order } });
+    if (!made) throw new Error('the kit made no link');
+    return made;
+  }
+
   /** The beacons the shop's kit received (`POST …/timings`), as they came, with the kit's answer. */
   async beacons(): Promise<{ body: string; status: number }[]> {
     return (await executeServerCommand<{ body: string; status: number }[], unknown>('svc-beacons', { stack: this.info.id })) ?? [];
@@ -90,7 +104,7 @@ export class Stack {
   }
 }
 
-export async function startStack(payload: { handler?: Record<string, unknown>; sandbox?: Record<string, unknown> } = {}): Promise<Stack> {
+export async function startStack(payload: { handler?: Record<string, unknown>; sandbox?: Record<string, unknown>; sandboxClock?: boolean } = {}): Promise<Stack> {
   const info = await executeServerCommand<StackInfo, typeof payload>('svc-dev-stack', payload);
   if (!info) throw new Error('the test runner did not start a dev stack');
   return new Stack(info);

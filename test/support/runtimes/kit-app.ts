@@ -46,6 +46,8 @@ const CALLABLE = {
   signRequest: kit.signRequest,
   signCallback: kit.signCallback,
   verifyCallback: kit.verifyCallback,
+  createPaymentLink: kit.createPaymentLink,
+  readPaymentLink: kit.readPaymentLink,
 } as const;
 
 export type CallableName = keyof typeof CALLABLE;
