@@ -5,6 +5,8 @@
  * field errors are made from these rows: a new field is a row here, its rule in src/core/rules.ts, and its words.
  */
 import type { NotifyLanguage, NotifyMethod, PayMethod, UserInfo } from '../core/index.js';
+// The one list of each, in the order the form offers them (straight from the module: the forms' chunk is small).
+import { NOTIFY_LANGUAGES, NOTIFY_METHODS } from '../core/notify.js';
 import { BANK_ACCOUNT_FIELDS } from './bank-account-fields.js';
 import { POS_FIELDS } from './pos-fields.js';
 import type { CODE_FIELDS } from './code-fields.js';
@@ -38,8 +40,6 @@ export interface FieldSpec<Name extends string = FieldName> {
   askedWhen?: (values: Readonly<Record<string, string | undefined>>) => boolean;
 }
 
-const NOTIFY_METHODS = ['BOTH', 'SMS', 'EMAIL'] as const satisfies readonly NotifyMethod[];
-const NOTIFY_LANGUAGES = ['English', 'Arabic'] as const satisfies readonly NotifyLanguage[];
 /** The reference code's channel: both unless the payer chose one. */
 const channelOf = (values: Readonly<Record<string, string | undefined>>) => values['notifyMethod'] || 'BOTH';
 
