@@ -39,6 +39,16 @@ function checkedClaims(token: string): CheckoutTokenClaims | undefined {
   return parsed.ok ? parsed.token.claims : undefined;
 }
 
+/** What a session counts of its own work (`CheckoutSession.counts`). */
+export interface SessionCounts {
+  /** Events that changed the model or asked for an effect. */
+  transitions: number;
+  /** Times the form's create request was built and checked by the rules (once per change of what it is made from). */
+  checks: number;
+  /** Times the saved checkout was read from storage. */
+  storageReads: number;
+}
+
 type Listener<T> = (value: T) => void;
 /** An event as a command or an answer makes it; `#dispatch` stamps the moment. */
 type Input = WithoutAt<MachineEvent>;
@@ -70,6 +80,9 @@ export class CheckoutSession {
   /** The last request whose fetch rejected without an answer: a code it carried never reached the kit. */
   #unanswered: number | undefined;
   readonly #stopOnline: () => void;
+  /** The settings last configured, resolved (`configure`). */
+  #resolved: string | undefined;
+  readonly #counts: SessionCounts = { transitions: 0, checks: 0, storageReads: 0 };
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
     this.#env = defaultEnvironment(options.environment);
@@ -109,6 +122,14 @@ export class CheckoutSession {
     return this.#model.config;
   }
 
+  /**
+   * For diagnostics and tests: how many transitions changed the model, how many times the form's create request was
+   * built and checked anew, and how many times storage was read, since the session began.
+   */
+  get counts(): Readonly<SessionCounts> {
+    return { ...this.#counts };
+  }
+
   /** Calls back with the state after every change; returns the way to stop. */
   subscribe(listener: Listener<CheckoutState>): () => void {
     this.#stateListeners.add(listener);
@@ -131,7 +152,13 @@ export class CheckoutSession {
   configure(settings: CheckoutSettings): void {
     const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, checkedClaims);
     const pageUrl = this.#env.pageUrl();
+    // The same settings again (a host's update that changed none of them): nothing to read or check anew. Compared
+    // resolved, as plain data: `payParams` and `userInfo` are in the configuration, whatever object brought them.
+    const resolved = JSON.stringify([config, problem, pageUrl, { ...settings, payParams: undefined, userInfo: undefined }]);
+    if (resolved === this.#resolved) return;
+    this.#resolved = resolved;
     const key = storageKeyOf(config, pageUrl);
+    this.#counts.storageReads++;
     const saved = loadSaved(key, this.#env.storage);
     this.#dispatch({ type: 'configure', settings, config, problem, key, saved, pageUrl, nonce: this.#env.random() });
   }
@@ -266,6 +293,8 @@ export class CheckoutSession {
     const { model, effects } = transition(before, { ...input, at: this.#env.now() } as MachineEvent);
     if (model === before && effects.length === 0) return;
     this.#model = model;
+    this.#counts.transitions++;
+    if (model.check !== before.check) this.#counts.checks++;
     this.#persist();
     this.#keepTicking();
     this.#keepWatchingLeft();
