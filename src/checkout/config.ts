@@ -42,7 +42,7 @@ export const ATTRIBUTES = [
   { property: 'locale', type: 'string', role: 'view' },
   { property: 'theme', type: 'string', role: 'view' },
   { property: 'sendTimings', type: 'boolean', role: 'view' },
-  { property: 'isolated', type: 'boolean', role: 'view' },
+  { property: 'isolated', type: 'boolean', role: 'session' },
 ] as const satisfies readonly {
   property: string;
   type: 'string' | 'number' | 'boolean';

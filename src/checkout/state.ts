@@ -150,6 +150,11 @@ export interface CheckoutState {
   submitCount: number;
   /** The POS terminal the shop named (the cashier knows it): the payer is not asked for it. */
   terminal: string | undefined;
+  /**
+   * Where the isolated fields' frame is served (the endpoint, docs/isolated-fields.md): the bank account details and
+   * the codes are typed there. Undefined when the shop turned isolation off (`isolated: false`): then in the page.
+   */
+  isolatedAt: string | undefined;
 }
 
 export interface ActionDetail {

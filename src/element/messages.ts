@@ -126,7 +126,7 @@ export function announcementText(announcement: Announcement, localize: LocalizeC
 }
 
 /** A field's error in words, with the field's label. */
-export function fieldErrorText(field: FieldName, error: FieldError, localize: LocalizeController): string {
+export function fieldErrorText(field: FieldName | 'dateOfBirth', error: FieldError, localize: LocalizeController): string {
   const t = localize.term;
   // A form's words come with its chunk: a session may judge its fields before (the headless `submit()` of a page
   // that has not shown the form yet). The field's name stands in until they come, and the view is worded again.

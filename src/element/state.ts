@@ -3,7 +3,7 @@
  * language (rebuilt at every update, so a change of language re-words everything), and the commands the parts
  * may send. The session owns the state; parts only render and ask.
  */
-import type { ActionType, ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
+import type { ActionType, ActiveOrder, CheckoutSession, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
 import type { PayMethod } from '../core/index.js';
 import type { LocalizeController } from './controllers/localize.js';
 import type { WordedMessage } from './messages.js';
@@ -24,8 +24,11 @@ export type Step =
 
 export interface CheckoutState extends Omit<SessionState, 'phase' | 'errors' | 'alert' | 'notice'> {
   step: Step;
-  /** Messages at fields that have been visited or submitted. */
-  errors: Readonly<Partial<Record<FieldName, string>>>;
+  /**
+   * Messages at fields that have been visited or submitted, worded from their kinds (the session's rules); and one for
+   * the date of birth's three boxes together.
+   */
+  errors: Partial<Record<FieldName | 'dateOfBirth', string>>;
   alert: WordedMessage | undefined;
   notice: WordedMessage | undefined;
 }
@@ -58,6 +61,8 @@ export interface CheckoutContext {
    * `formView`), so that its icons and markup stay out of the first frame.
    */
   renderAlert?: typeof renderAlert | undefined;
+  /** The session, once its chunk has come: what an isolated frame attaches its fields to. */
+  session?: Pick<CheckoutSession, 'isolate' | 'blur'> | undefined;
 }
 
 /** The first frame's view: the form of a state no session has yet (no messages, no errors to word). */

@@ -268,7 +268,7 @@ export class SvcCheckout extends LitElement {
     this.#applyDirection();
     const view = (this.#view = this.#checkout.view());
     if (view?.step.kind === 'form') this.#checkout.showing(view.method);
-    this.#context = { state: view as CheckoutViewState, actions: this.#checkout.actions, localize: this.#localize, renderAlert: this.#checkout.engine?.renderAlert };
+    this.#context = { state: view as CheckoutViewState, actions: this.#checkout.actions, localize: this.#localize, renderAlert: this.#checkout.engine?.renderAlert, session: this.session };
   }
 
   protected override firstUpdated(changed: PropertyValues<this>): void {
