@@ -29,6 +29,7 @@ import {
   type PaymentStatus,
   type Violation,
 } from '../core/index.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
 import { EndpointError, FrameCallUnanswered } from './endpoint-client.js';
@@ -917,7 +918,7 @@ function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
   const violations = violationsOf(envelope);
   const named = violations.map((violation) => `${violation.field} (${violation.rule}): ${violation.message}`).join('; ');
   d.error(envelope.code, named ? `${envelope.message} ${named}` : envelope.message, isRetryable(envelope.code));
-  if (envelope.code !== '02001') {
+  if (envelope.code !== RESULT_ROLES.invalid) {
     alert(d, messageForEnvelope(envelope));
     return;
   }

@@ -9,6 +9,7 @@
  * from its `CheckoutEnvironment`.
  */
 import { isSuccess, isPaymentStatus, parseCheckoutToken, type CashierStatusData, type CheckoutTokenClaims, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
 import { EndpointClient, EndpointError, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
@@ -475,7 +476,7 @@ export class CheckoutSession {
       } else {
         answer = await this.#sendWithTicket(fields, effect.body, false);
         const reason = (answer.envelope.data as { reason?: unknown } | null)?.reason;
-        if (answer.envelope.code === '02000' && (reason === 'used' || reason === 'expired')) answer = await this.#sendWithTicket(fields, effect.body, true);
+        if (answer.envelope.code === RESULT_ROLES.refused && (reason === 'used' || reason === 'expired')) answer = await this.#sendWithTicket(fields, effect.body, true);
       }
       this.#dispatch({ type: 'answer', request: effect.request, answer });
     } catch (error) {

@@ -14,6 +14,7 @@ import {
   type PayMethod,
   type PaymentStatus,
 } from '../core/index.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 import type { EndpointError } from './endpoint-client.js';
 import type { ActiveOrder, Message, Phase, ResultOutcome, WaitReason } from './state.js';
 
@@ -164,7 +165,7 @@ export function phaseOf(order: ActiveOrder, reason?: WaitReason): Phase {
 /** What the payer reads for an envelope that is neither a success nor field errors. */
 export function messageForEnvelope(envelope: Envelope): Message {
   const data = (envelope.data ?? {}) as { reason?: unknown; retryAfterSeconds?: unknown };
-  if (envelope.code === '02000' && typeof data.reason === 'string') {
+  if (envelope.code === RESULT_ROLES.refused && typeof data.reason === 'string') {
     // The kit refused this checkout's proof: only a new page (a new token) helps.
     return { kind: data.reason === 'expired' ? 'checkout-expired' : 'checkout-refused' };
   }
