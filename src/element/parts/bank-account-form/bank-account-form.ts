@@ -6,8 +6,7 @@ import { IsolatedFrameController } from '../../controllers/isolated-frame.js';
 import enBankAccount from '../../i18n/en-bank-account.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
-import type { FormChunk } from '../forms.js';
-import { PaymentForm } from '../payment-form.js';
+import { PaymentForm, type FormChunk } from '../payment-form.js';
 
 /**
  * Bank account: account number, bank code and the account holder's date of birth (three fields in one
