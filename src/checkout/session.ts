@@ -11,7 +11,7 @@
 import { isSuccess, isPaymentStatus, parseCheckoutToken, type CashierStatusData, type CheckoutTokenClaims, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
-import { EndpointClient, EndpointError, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
+import { EndpointClient, EndpointError, failureOf, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
 import type { FieldName } from './fields.js';
 import { IDLE_STATE } from './first-frame.js';
@@ -20,7 +20,7 @@ import type { IsolatedFields, IsolatedLink } from './isolated.js';
 import { checkOf } from './form-check.js';
 import { transition } from './machine.js';
 import { TicketKeeper } from './tickets.js';
-import { initialModel, orderTokenFor, savedOf, statusReferenceOf, type Effect, type MachineEvent, type Model } from './model.js';
+import { initialModel, orderTokenFor, savedOf, statusCallOf, statusReferenceOf, type Effect, type MachineEvent, type Model } from './model.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
 import { orderOf, type CheckoutEvent, type CheckoutState, type Message } from './state.js';
@@ -46,8 +46,6 @@ export interface SessionCounts {
   transitions: number;
   /** Times the form's create request was built and checked by the rules (once per change of what it is made from). */
   checks: number;
-  /** Times the saved checkout was read from storage. */
-  storageReads: number;
 }
 
 type Listener<T> = (value: T) => void;
@@ -83,7 +81,7 @@ export class CheckoutSession {
   readonly #stopOnline: () => void;
   /** The settings last configured, resolved (`configure`). */
   #resolved: string | undefined;
-  readonly #counts: SessionCounts = { transitions: 0, checks: 0, storageReads: 0 };
+  readonly #counts: SessionCounts = { transitions: 0, checks: 0 };
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
     this.#env = defaultEnvironment(options.environment);
@@ -124,8 +122,8 @@ export class CheckoutSession {
   }
 
   /**
-   * For diagnostics and tests: how many transitions changed the model, how many times the form's create request was
-   * built and checked anew, and how many times storage was read, since the session began.
+   * For diagnostics and tests: how many transitions changed the model, and how many times the form's create request
+   * was built and checked anew, since the session began.
    */
   get counts(): Readonly<SessionCounts> {
     return { ...this.#counts };
@@ -159,7 +157,6 @@ export class CheckoutSession {
     if (resolved === this.#resolved) return;
     this.#resolved = resolved;
     const key = storageKeyOf(config, pageUrl);
-    this.#counts.storageReads++;
     const saved = loadSaved(key, this.#env.storage);
     this.#dispatch({ type: 'configure', settings, config, problem, key, saved, pageUrl, nonce: this.#env.random() });
   }
@@ -486,7 +483,7 @@ export class CheckoutSession {
 
   #noAnswer(request: number, error: Error): void {
     if (neverAnswered(error)) this.#unanswered = request;
-    this.#dispatch({ type: 'no-answer', request, error });
+    this.#dispatch({ type: 'no-answer', request, failure: failureOf(error) });
   }
 
   async #sendWithTicket(fields: IsolatedFields, body: Record<string, unknown>, fresh: boolean): Promise<EndpointAnswer<unknown>> {
@@ -504,10 +501,9 @@ export class CheckoutSession {
    */
   #fetchStatus(reference: string, signal?: AbortSignal): Promise<EndpointAnswer<CashierStatusData>> {
     if (this.#statusRequest?.reference === reference) return this.#statusRequest.promise;
-    const order = orderOf(this.#model.state.phase);
-    const country = (order?.reference === reference ? order.country : undefined) ?? this.#model.config?.countryCode ?? '';
+    const call = statusCallOf(this.#model, reference);
     const promise = this.#client()
-      .post<CashierStatusData>('status', { country, reference }, { signal, orderToken: orderTokenFor(this.#model, reference) })
+      .post<CashierStatusData>('status', call.body, { signal, orderToken: call.orderToken })
       .finally(() => {
         if (this.#statusRequest?.promise === promise) this.#statusRequest = undefined;
       });

@@ -15,7 +15,7 @@ import {
   type PaymentStatus,
 } from '../core/index.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
-import type { EndpointError } from './endpoint-client.js';
+import type { Failure } from './endpoint-client.js';
 import type { ActiveOrder, Message, Phase, ResultOutcome, WaitReason } from './state.js';
 
 /** The status fields any answer about an order may carry. */
@@ -194,7 +194,7 @@ export function waitMessage(order: ActiveOrder, reason: WaitReason): Message | u
 }
 
 /** What the payer is told of a call that got no payment answer: offline, too slow, the shop's error, no such address. */
-export function transportMessageOf(error: Pick<EndpointError, 'code' | 'status'>): 'network' | 'timeout' | 'shop-error' | 'not-found' | 'generic' {
+export function transportMessageOf(error: Pick<Failure, 'code' | 'status'>): 'network' | 'timeout' | 'shop-error' | 'not-found' | 'generic' {
   if (error.code === 'NETWORK') return 'network';
   if (error.code === 'TIMEOUT') return 'timeout';
   if (error.code === 'HTTP' && (error.status === 404 || error.status === 405)) return 'not-found';
