@@ -2,7 +2,7 @@
  * The bank account form's fields, a row of the forms' table (fields.ts): apart from it, because the isolated frame
  * that holds them (src/isolated-fields) carries these rows and nothing of the others.
  */
-import type { FieldSpec } from './fields.js';
+import type { FieldSpec } from './field-spec.js';
 
 export const BANK_ACCOUNT_FIELDS = [
   { name: 'bankAccountNumber', wire: 'bankAccountNumber', autocomplete: 'off', maxlength: 40, hint: 'bankAccountNumber', secret: true },

@@ -42,7 +42,7 @@ export const ATTRIBUTES = [
   { property: 'locale', type: 'string', role: 'view' },
   { property: 'theme', type: 'string', role: 'view' },
   { property: 'sendTimings', type: 'boolean', role: 'view' },
-  { property: 'isolated', type: 'boolean', role: 'view' },
+  { property: 'isolated', type: 'boolean', role: 'session' },
 ] as const satisfies readonly {
   property: string;
   type: 'string' | 'number' | 'boolean';
@@ -192,7 +192,13 @@ export function resolveConfig(
     else methods = listed.includes(preferred) ? [preferred] : [];
   }
   if (methods.length === 0) problem ??= 'methods';
+  // Each attribute of the order over the same field of payParams: the table's `order` rows, not a second list.
+  const order = Object.fromEntries(
+    ATTRIBUTES.flatMap(({ property, role }) => (role === 'order' ? [[property, pick(attributes[property], params[property as keyof PayParams])]] : [])),
+  ) as Pick<CheckoutConfig, 'merchantId' | 'reference' | 'countryCode' | 'currency' | 'payAmount' | 'productName' | 'productDescription' | 'callbackUrl'> &
+    Partial<Pick<CheckoutConfig, 'merchantName' | 'expireAt'>>;
   const config: CheckoutConfig = {
+    ...order,
     endpoint: pick(attributes.endpoint, undefined),
     checkoutToken: claims ? set.checkoutToken?.trim() : undefined,
     attempts: claims?.attempts ?? DEFAULT_ATTEMPTS,
@@ -200,16 +206,8 @@ export function resolveConfig(
     started: Boolean(claims?.started),
     startReference: typeof claims?.started === 'string' ? claims.started : undefined,
     tokenExpiresAt: claims ? claims.expiresAt * 1000 : undefined,
-    merchantId: pick(attributes.merchantId, params.merchantId),
-    merchantName: pick(attributes.merchantName, params.merchantName) ?? '',
-    reference: pick(attributes.reference, params.reference),
-    countryCode: pick(attributes.countryCode, params.countryCode),
-    currency: pick(attributes.currency, params.currency),
-    payAmount: pick(attributes.payAmount, params.payAmount),
-    productName: pick(attributes.productName, params.productName),
-    productDescription: pick(attributes.productDescription, params.productDescription),
-    callbackUrl: pick(attributes.callbackUrl, params.callbackUrl),
-    expireAt: pick(attributes.expireAt, params.expireAt) ?? 30,
+    merchantName: order.merchantName ?? '',
+    expireAt: order.expireAt ?? 30,
     methods: methods.length > 0 ? methods : [...PAY_METHODS],
     userInfo: userInfo ?? params.userInfo ?? {},
     returnUrl: pick(attributes.returnUrl, undefined),

@@ -113,6 +113,24 @@ export class FrameCallUnanswered extends EndpointError {
 }
 
 /**
+ * Why a call got no answer, as plain data (what the machine is told: no `Error` object crosses into it): the client's
+ * code and HTTP status when it is an `EndpointError` (none for anything else), the words, whether the same call may
+ * work later, and `frame` when the isolated frame's own fetch got no answer.
+ */
+export interface Failure {
+  code: ClientErrorCode | undefined;
+  message: string;
+  retryable: boolean;
+  status?: number | undefined;
+  frame?: true | undefined;
+}
+
+export const failureOf = (error: unknown): Failure =>
+  error instanceof EndpointError
+    ? { code: error.code, message: error.message, retryable: error.retryable, status: error.status, frame: error instanceof FrameCallUnanswered || undefined }
+    : { code: undefined, message: error instanceof Error ? error.message : 'request failed', retryable: true };
+
+/**
  * Whether a call had no answer at all: its fetch rejected (offline, refused on the way, given up after `timeoutMs`).
  * A code it carried never reached the kit, or no answer says it did: the payer's code is kept, to be sent again.
  */

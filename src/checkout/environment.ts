@@ -4,15 +4,10 @@
  * reload, and leaving for the bank. `defaultEnvironment()` finds each in the running page when it is there.
  */
 import { RETURN_CHANNEL, RETURN_MESSAGE } from '../core/return-channel.js';
-import { page, pageStorage, pageUrl, type PageGlobals } from './page.js';
+import { page, pageStorage, pageUrl, type KeyValueStorage, type PageGlobals } from './page.js';
 import type { Timers } from '../core/schedule.js';
 
-/** A `Storage` (sessionStorage) or anything with its three methods. */
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
+export type { KeyValueStorage } from './page.js';
 
 export type { Timers } from '../core/schedule.js';
 

@@ -4,42 +4,18 @@
  * and when it is asked at all. The create body (form-check.ts), the forms (src/element/parts) and the machine's
  * field errors are made from these rows: a new field is a row here, its rule in src/core/rules.ts, and its words.
  */
-import type { NotifyLanguage, NotifyMethod, PayMethod, UserInfo } from '../core/index.js';
+import type { NotifyLanguage, NotifyMethod, PayMethod } from '../core/index.js';
+// The one list of each, in the order the form offers them (straight from the module: the forms' chunk is small).
+import { NOTIFY_LANGUAGES, NOTIFY_METHODS } from '../core/notify.js';
 import { BANK_ACCOUNT_FIELDS } from './bank-account-fields.js';
 import { POS_FIELDS } from './pos-fields.js';
 import type { CODE_FIELDS } from './code-fields.js';
+import type { FieldSpec as Spec } from './field-spec.js';
 
-/** Fields with a hint under them (their words are `hint[name]` in the catalogs). */
-export type HintName = 'sn' | 'bankAccountNumber' | 'bankCode' | 'notifyUserMobile' | 'otp' | 'pin';
+export type { HintName } from './field-spec.js';
+/** A row of the payer's fields; `Name` is one of them (`FieldName`) unless said. */
+export type FieldSpec<Name extends string = FieldName> = Spec<Name>;
 
-export interface FieldSpec<Name extends string = FieldName> {
-  name: Name;
-  /** The wire field it fills (dotted), whose rules apply. */
-  wire: string;
-  type?: 'text' | 'email' | 'tel' | 'password';
-  inputmode?: 'text' | 'numeric' | 'email' | 'tel';
-  autocomplete: string;
-  maxlength?: number;
-  /** Typed digits only (Arabic-Indic ones too). */
-  digits?: boolean;
-  hint?: HintName;
-  /**
-   * The payer's secret (an account number, a birth date, a code): never stored, and forgotten as soon as the
-   * service has it.
-   */
-  secret?: boolean;
-  /** How the form asks for it when not with a text input: one of the date of birth's three inputs, radios, a list. */
-  control?: 'date-part' | 'choice' | 'select';
-  /** What a `choice` or a `select` offers, the first by default. */
-  choices?: readonly string[];
-  /** The payer's detail the shop may already know, filling the field while it is empty. */
-  prefill?: keyof UserInfo;
-  /** Asked, and sent, only when this holds of the method's values (a contact the chosen channel does not use is neither). */
-  askedWhen?: (values: Readonly<Record<string, string | undefined>>) => boolean;
-}
-
-const NOTIFY_METHODS = ['BOTH', 'SMS', 'EMAIL'] as const satisfies readonly NotifyMethod[];
-const NOTIFY_LANGUAGES = ['English', 'Arabic'] as const satisfies readonly NotifyLanguage[];
 /** The reference code's channel: both unless the payer chose one. */
 const channelOf = (values: Readonly<Record<string, string | undefined>>) => values['notifyMethod'] || 'BOTH';
 

@@ -29,6 +29,7 @@ export const IDLE_STATE: CheckoutState = {
   redirectBlocked: false,
   submitCount: 0,
   terminal: undefined,
+  isolatedAt: undefined,
 };
 
 /** What the configuration decides of the state: the methods and the chosen one, the amount and the names. */
@@ -45,6 +46,8 @@ export function formStateOf(config: CheckoutConfig, settings: CheckoutSettings, 
     reference: config.reference,
     redirectMode: settings.redirectMode === 'new-window' ? 'new-window' : 'same-window',
     terminal,
+    // The isolation policy, decided here with the rest of the configuration: the views only follow it.
+    isolatedAt: settings.isolated === false ? undefined : (config.endpoint ?? ''),
   };
   return terminal ? { ...state, values: { ...state.values, Pos: { ...state.values.Pos, sn: terminal } } } : state;
 }

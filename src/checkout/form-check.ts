@@ -3,7 +3,7 @@
  * it is made from (the values of the chosen method, the configuration, the attempt), never once per reader.
  */
 import { MERCHANT_PATHS, toAsciiDigits, validateCreateRequest, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
-import { CONFIG_SOURCES } from './config-sources.js';
+import { ATTRIBUTE_WIRE_FIELDS, CONFIG_SOURCES } from './config-sources.js';
 import type { CheckoutConfig } from './config.js';
 import { fieldsOf, formFieldOf, isAsked, type FieldName, type FieldSpec } from './fields.js';
 import { currentReference, type FormCheck, type Model } from './model.js';
@@ -62,20 +62,15 @@ function createBody(model: Model, config: CheckoutConfig, isolated: readonly Fie
     Object.entries(model.state.values[method]).map(([name, value]) => [name, toAsciiDigits(value ?? '').trim()]),
   ) as Partial<Record<FieldName, string>>;
   const info = config.userInfo;
-  const body: Record<string, unknown> = {
-    reference: currentReference(model),
-    amount: { total: config.payAmount, currency: config.currency },
-    product: { name: config.productName, description: config.productDescription },
-    payMethod: method,
-    country: config.countryCode,
-    expireAt: config.expireAt,
-    callbackUrl: config.callbackUrl,
-    customerName: info.userName,
-    userPhone: info.userMobile,
-  };
-  // The merchant's own fields of a method: where the bank sends the payer back, the name a reference code shows.
-  if (method === 'BankAccount') body['returnUrl'] = config.returnUrl ?? defaultReturnUrl(model, config);
-  if (method === 'ReferenceCode') body['merchantName'] = config.merchantName || undefined;
+  const body: Record<string, unknown> = { customerName: info.userName, userPhone: info.userMobile };
+  // What the merchant configured, each at the wire field its attribute fills (the one table of them).
+  for (const [property, wire] of Object.entries(ATTRIBUTE_WIRE_FIELDS)) setPath(body, wire, (config as unknown as Record<string, unknown>)[property]);
+  // Then what the checkout decides of them: the attempt's reference, the chosen method, and the merchant's fields of
+  // a method only (where the bank sends the payer back, the name a reference code shows).
+  body['reference'] = currentReference(model);
+  body['payMethod'] = method;
+  body['returnUrl'] = method === 'BankAccount' ? (config.returnUrl ?? defaultReturnUrl(model, config)) : undefined;
+  body['merchantName'] = method === 'ReferenceCode' ? config.merchantName || undefined : undefined;
   for (const field of fieldsOf(method)) if (isAsked(field, typed) && !isolated.includes(field)) setPath(body, field.wire, typed[field.name]);
   return body;
 }

@@ -4,7 +4,7 @@
  * it, and a shop's own UI can be another. No DOM is needed: what the session uses of a page comes through a
  * `CheckoutEnvironment`, found in the page by default.
  */
-export { CheckoutSession } from './session.js';
+export { CheckoutSession, type SessionCounts } from './session.js';
 export { defaultEnvironment, type CheckoutEnvironment, type KeyValueStorage, type Timers } from './environment.js';
 export { CONFIG_SOURCES } from './config-sources.js';
 export { ATTRIBUTES, attributeOf, parseMethods, resolveConfig, type AttributeValues, type CheckoutConfig, type CheckoutSettings } from './config.js';
@@ -33,12 +33,16 @@ export {
   type ActionType,
   type ActiveOrder,
   type Announcement,
+  type ChangeDetail,
   type CheckoutEvent,
+  type CheckoutEventDetail,
   type CheckoutState,
   type ErrorDetail,
+  type ExpiredDetail,
   type FieldError,
   type Message,
   type Phase,
+  type ReadyDetail,
   type RedirectDetail,
   type ResultOutcome,
   type WaitReason,

@@ -29,15 +29,16 @@ import {
   type PaymentStatus,
   type Violation,
 } from '../core/index.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
-import { EndpointError, FrameCallUnanswered } from './endpoint-client.js';
+import type { Failure } from './endpoint-client.js';
 import { fieldsOf, formFieldOf, type FieldName } from './fields.js';
 import { formStateOf, prefilled } from './first-frame.js';
 import { checkOf, shownErrors, withoutSecrets } from './form-check.js';
 import { formTransition } from './form.js';
 import { isIsolated, type IsolatedCall } from './isolated.js';
-import { statusDataOf, type Effect, type MachineEvent, type MachineEventType, type Model, type Next, type Request, type Unanswered } from './model.js';
+import { statusCallOf, statusDataOf, type Effect, type MachineEvent, type MachineEventType, type Model, type Next, type Request, type Unanswered } from './model.js';
 import { orderOf, type ActiveOrder, type Announcement, type CheckoutEvent, type FieldError, type Message, type Phase, type WaitReason } from './state.js';
 import {
   applyStatus,
@@ -344,8 +345,7 @@ const HANDLERS: Handlers = {
   },
 
   note(d, e) {
-    d.set({ notice: e.message });
-    d.announce(e.message);
+    notice(d, e.message);
   },
 
   answer(d, e) {
@@ -363,19 +363,19 @@ const HANDLERS: Handlers = {
     if (request.kind === 'create') {
       // No answer: the create may have reached the service and made the order. Its reference is looked up before
       // the payer is told anything: a new reference could make a second order.
-      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { error: e.error }, throughFrame: request.isolated });
+      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { failure: e.failure }, throughFrame: request.isolated });
       return;
     }
     if (request.kind === 'lookup') {
       // Still unknown: `creating` stays, so a retry sends the same reference and a reload looks again.
       d.set({ phase: { kind: 'form' } });
-      transportError(d, e.error);
+      transportError(d, e.failure);
       return;
     }
     // A code sent from a step the order has moved past (paid meanwhile: its isolated frame went with the step, and the
     // call's answer with it): nothing is left to say of it.
     if ((request.kind === 'code' || request.kind === 'resend') && d.m.state.phase.kind !== 'action') return;
-    transportError(d, e.error);
+    transportError(d, e.failure);
     if (request.kind === 'latest') foundLatest(d, request.found);
   },
 
@@ -391,8 +391,7 @@ const HANDLERS: Handlers = {
       const failures = d.m.statusFailures + 1;
       d.update({ statusFailures: failures });
       if (failures === STATUS_FAILURES_BEFORE_NOTICE) {
-        d.set({ notice: { kind: 'status-unknown' } });
-        d.announce({ kind: 'status-unknown' });
+        notice(d, { kind: 'status-unknown' });
         d.error('STATUS_UNKNOWN', CLIENT_ERROR_CODES.STATUS_UNKNOWN.message, true);
       }
       return;
@@ -431,16 +430,11 @@ const HANDLERS: Handlers = {
     if (data.status !== 'SUCCESS') return;
     const { phase } = d.m.state;
     if (phase.kind === 'result' && phase.outcome === 'SUCCESS') {
-      d.set({ notice: { kind: 'paid-twice' } });
-      d.announce({ kind: 'paid-twice' });
+      notice(d, { kind: 'paid-twice' });
       return;
     }
     if (d.m.state.busy || phase.kind === 'config-error' || phase.kind === 'idle') return;
-    const order = orderFromStatus(
-      data as StatusData & { status: PaymentStatus },
-      { reference: e.reference, payMethod: d.m.state.method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[e.reference] },
-      { methodUnknown: true },
-    );
+    const order = foundOrder(d, data, e.reference, d.m.state.method, { methodUnknown: true });
     const attempt = attemptOf(d.m.base, e.reference, d.m.config?.attempts);
     d.update({ left: false, ...(attempt !== undefined ? { attempt } : {}) });
     emitPayResult(d, order);
@@ -522,11 +516,7 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
     }
     const told = (data as { payMethod?: unknown }).payMethod;
     const method = request.named && isPayMethod(told) ? told : request.method;
-    const order = orderFromStatus(
-      data as StatusData & { status: PaymentStatus },
-      { reference: request.reference, payMethod: method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[request.reference] },
-      { known: request.known, answerLost: request.lost, duplicate: request.duplicate, methodUnknown: request.named && !isPayMethod(told) },
-    );
+    const order = foundOrder(d, data, request.reference, method, { known: request.known, answerLost: request.lost, duplicate: request.duplicate, methodUnknown: request.named && !isPayMethod(told) });
     d.update({ creating: undefined });
     forgetSecrets(d, method);
     if (request.lost || !spent) emitPayResult(d, order);
@@ -578,8 +568,8 @@ const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Request, { 
       return;
     }
     // A new code is on its way: what was said of the last one no longer holds.
-    d.set({ notice: { kind: 'resent' }, errors: {} });
-    d.announce({ kind: 'resent' });
+    d.set({ errors: {} });
+    notice(d, { kind: 'resent' });
     d.update({ resendAllowedAt: d.at + RESEND_WAIT_MS });
   },
 };
@@ -595,8 +585,7 @@ function start(d: Draft, key: string, kept: SavedCheckout | undefined): void {
   const violation = d.m.problem ? undefined : d.check?.config[0];
   const setting = d.m.problem ?? (violation && (CONFIG_SOURCES[violation.field] ?? violation.field));
   if (setting) {
-    d.set({ phase: { kind: 'config-error', setting } });
-    configError(d, setting, violation);
+    configError(d, setting, violation, true);
     return;
   }
   const config = d.m.config!;
@@ -661,8 +650,7 @@ function create(d: Draft, retried: boolean): void {
   if (!value) {
     const first = all[0] as Violation;
     const setting = CONFIG_SOURCES[first.field] ?? first.field;
-    d.set({ phase: { kind: 'config-error', setting } });
-    configError(d, setting, first);
+    configError(d, setting, first, true);
     return;
   }
   const method = d.m.state.method;
@@ -676,13 +664,13 @@ function create(d: Draft, retried: boolean): void {
 }
 
 function lookUp(d: Draft, request: Extract<DistributiveOmit<Request, 'id'>, { kind: 'lookup' }>): void {
-  const country = d.m.config?.countryCode ?? '';
-  d.request(request, 'status', { country, reference: request.reference }, d.m.vouched[request.reference]);
+  const call = statusCallOf(d.m, request.reference);
+  d.request(request, 'status', call.body, call.orderToken);
 }
 
 function latestAttempt(d: Draft, attempt: number, found: Extract<Request, { kind: 'latest' }>['found']): void {
-  const reference = attemptReference(d.m.base, attempt);
-  d.request({ kind: 'latest', attempt, found }, 'status', { country: d.m.config?.countryCode ?? '', reference }, d.m.vouched[reference]);
+  const call = statusCallOf(d.m, attemptReference(d.m.base, attempt));
+  d.request({ kind: 'latest', attempt, found }, 'status', call.body, call.orderToken);
 }
 
 /** The reference a lookup asked about. */
@@ -703,11 +691,7 @@ function existingOrder(d: Draft, method: PayMethod, data: CashierStatusData, tok
   const attempt = attemptOf(d.m.base, data.reference, d.m.config?.attempts);
   d.update({ creating: undefined, left: false, ...(attempt !== undefined ? { attempt } : {}) });
   if (token) vouch(d, data.reference, token);
-  const order = orderFromStatus(
-    data as StatusData & { status: PaymentStatus },
-    { reference: data.reference, payMethod: method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token },
-    { methodUnknown: true },
-  );
+  const order = foundOrder(d, data, data.reference, method, { methodUnknown: true }, token);
   forgetSecrets(d, method);
   emitPayResult(d, order);
   show(d, order, { resumed: true, wait: true });
@@ -727,15 +711,17 @@ function foundLatest(d: Draft, found: Extract<Request, { kind: 'latest' }>['foun
     d.set({ phase: { kind: 'looking-up' }, alert: d.m.state.alert ?? { kind: 'in-progress' } });
     return;
   }
-  const order = orderFromStatus(
-    found.data as StatusData & { status: PaymentStatus },
-    { reference: found.reference, payMethod: d.m.state.method, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token: d.m.vouched[found.reference] },
-    { methodUnknown: true },
-  );
+  // Its method is the one its status names, decided here once; else the form's, said to be a guess.
   const told = (found.data as { payMethod?: unknown }).payMethod;
-  const known = isPayMethod(told) ? { ...order, payMethod: told, methodUnknown: undefined } : order;
-  emitPayResult(d, known);
-  show(d, known, { resumed: true, wait: true, reason: 'status-only' });
+  const order = foundOrder(d, found.data, found.reference, isPayMethod(told) ? told : d.m.state.method, { methodUnknown: !isPayMethod(told) });
+  emitPayResult(d, order);
+  show(d, order, { resumed: true, wait: true, reason: 'status-only' });
+}
+
+/** An order found by its status: at the configured country, of the amount shown unless the status says one, proved by its token. */
+function foundOrder(d: Draft, data: StatusData, reference: string, payMethod: PayMethod, how: Parameters<typeof orderFromStatus>[2], token = d.m.vouched[reference]): ActiveOrder {
+  const found = { reference, payMethod, country: d.m.config?.countryCode ?? '', shownAmount: d.m.state.amount, token };
+  return orderFromStatus(data as StatusData & { status: PaymentStatus }, found, how);
 }
 
 function vouch(d: Draft, reference: string, token: string): void {
@@ -859,14 +845,16 @@ function emitPayResult(d: Draft, order: ActiveOrder): void {
  * its developer looks (the payer of a live checkout reads only that it is not available). Only the machine's own
  * findings are written there, never words from an answer.
  */
-function configError(d: Draft, setting: string, violation?: Violation): void {
+function configError(d: Draft, setting: string, violation?: Violation, stop = false): void {
+  // `stop`: the checkout cannot go on, and shows why instead of its form.
+  if (stop) d.set({ phase: { kind: 'config-error', setting } });
   const message = violation ? `${setting}: ${violation.message}` : (REFUSED_SETTINGS.get(setting) ?? `${CLIENT_ERROR_CODES.CONFIG.message}: ${setting}`);
   d.do({ type: 'log', message: `svc-checkout: ${message}` });
   d.error('CONFIG', message, false);
 }
 
 /** The isolated frame's own fetch got no answer at all (not a timeout, not a frame that went). */
-const isNoAnswer = (unanswered: Unanswered) => 'error' in unanswered && unanswered.error instanceof FrameCallUnanswered;
+const isNoAnswer = (unanswered: Unanswered) => 'failure' in unanswered && unanswered.failure.frame === true;
 
 /** What a developer reads when something in front of the kit refuses the isolated frame's calls. */
 export const FRAME_REFUSED =
@@ -888,18 +876,19 @@ function frameRefused(d: Draft): void {
 
 /** A lost create's order was never made: what its failure said is said now. */
 function report(d: Draft, unanswered: Unanswered): void {
-  if ('error' in unanswered) transportError(d, unanswered.error);
+  if ('failure' in unanswered) transportError(d, unanswered.failure);
   else envelopeError(d, unanswered.envelope);
 }
 
-function transportError(d: Draft, error: unknown): void {
-  if (error instanceof EndpointError) {
-    alert(d, { kind: transportMessageOf(error) });
-    d.error(error.code, error.message, error.retryable);
-    return;
-  }
-  alert(d, { kind: 'generic' });
-  d.error('NETWORK', error instanceof Error ? error.message : 'request failed', true);
+function transportError(d: Draft, failure: Failure): void {
+  alert(d, { kind: failure.code ? transportMessageOf(failure) : 'generic' });
+  d.error(failure.code ?? 'NETWORK', failure.message, failure.retryable);
+}
+
+/** A passing message: shown, and said in the live region. */
+function notice(d: Draft, message: Message): void {
+  d.set({ notice: message });
+  d.announce(message);
 }
 
 /** An error the payer must read: shown, and said in the live region (where "Processing…" was). */
@@ -917,7 +906,7 @@ function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
   const violations = violationsOf(envelope);
   const named = violations.map((violation) => `${violation.field} (${violation.rule}): ${violation.message}`).join('; ');
   d.error(envelope.code, named ? `${envelope.message} ${named}` : envelope.message, isRetryable(envelope.code));
-  if (envelope.code !== '02001') {
+  if (envelope.code !== RESULT_ROLES.invalid) {
     alert(d, messageForEnvelope(envelope));
     return;
   }

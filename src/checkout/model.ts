@@ -6,7 +6,7 @@
 import { attemptReference, isPaymentStatus, isSuccess, type CashierStatusData, type CreatePaymentRequest, type Violation } from '../core/index.js';
 import type { PayMethod } from '../core/pay-methods.js';
 import type { CheckoutConfig, CheckoutSettings } from './config.js';
-import type { EndpointAnswer, EndpointError } from './endpoint-client.js';
+import type { EndpointAnswer, Failure } from './endpoint-client.js';
 import type { FieldName } from './fields.js';
 import type { FormEvent } from './form.js';
 import type { IsolatedCall, IsolatedReport } from './isolated.js';
@@ -17,7 +17,7 @@ import type { KnownFromCreate, StatusData } from './transitions.js';
 import type { StreamStatus } from '../core/stream.js';
 
 /** What a failed create leaves to say when its order turns out never to have been made. */
-export type Unanswered = { envelope: CreateEnvelope } | { error: unknown };
+export type Unanswered = { envelope: CreateEnvelope } | { failure: Failure };
 type CreateEnvelope = EndpointAnswer<unknown>['envelope'];
 
 /** The one request the payer waits on; `id` tells its answer from a stale one's. */
@@ -123,7 +123,7 @@ export type MachineEvent = (
   | { type: 'leave' }
   | { type: 'note'; message: Message }
   | { type: 'answer'; request: number; answer: EndpointAnswer<unknown> }
-  | { type: 'no-answer'; request: number; error: EndpointError | Error }
+  | { type: 'no-answer'; request: number; failure: Failure }
   /** The browser is back online. */
   | { type: 'online' }
   /** The poller's status request: its answer, or none (`answer` undefined). */
@@ -209,6 +209,16 @@ export function statusReferenceOf(model: Model): string {
 export function orderTokenFor(model: Model, reference: string): string | undefined {
   const order = orderOf(model.state.phase);
   return (order?.reference === reference ? order.token : undefined) ?? model.vouched[reference];
+}
+
+/**
+ * The status call for `reference`, decided here once for the machine's lookups and the session's polls and checks: its
+ * body (the country of the order shown when it is that one, else the configuration's) and its proof (`orderTokenFor`).
+ */
+export function statusCallOf(model: Model, reference: string): { body: { country: string; reference: string }; orderToken: string | undefined } {
+  const order = orderOf(model.state.phase);
+  const country = (order?.reference === reference ? order.country : undefined) ?? model.config?.countryCode ?? '';
+  return { body: { country, reference }, orderToken: orderTokenFor(model, reference) };
 }
 
 /**

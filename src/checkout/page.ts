@@ -2,7 +2,12 @@
  * The running page, as the checkout reads it: apart from the rest of the environment (environment.ts), because the
  * element's first frame reads the page's storage and address, and nothing else of it.
  */
-import type { KeyValueStorage } from './environment.js';
+/** A `Storage` (sessionStorage) or anything with its three methods. */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
 
 /** The few browser objects the defaults use, described structurally (no DOM types in this folder). */
 export interface PageGlobals {

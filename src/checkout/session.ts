@@ -9,8 +9,9 @@
  * from its `CheckoutEnvironment`.
  */
 import { isSuccess, isPaymentStatus, parseCheckoutToken, type CashierStatusData, type CheckoutTokenClaims, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
-import { EndpointClient, EndpointError, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
+import { EndpointClient, EndpointError, failureOf, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
 import { defaultEnvironment, type CheckoutEnvironment } from './environment.js';
 import type { FieldName } from './fields.js';
 import { IDLE_STATE } from './first-frame.js';
@@ -19,7 +20,7 @@ import type { IsolatedFields, IsolatedLink } from './isolated.js';
 import { checkOf } from './form-check.js';
 import { transition } from './machine.js';
 import { TicketKeeper } from './tickets.js';
-import { initialModel, orderTokenFor, savedOf, statusReferenceOf, type Effect, type MachineEvent, type Model } from './model.js';
+import { initialModel, orderTokenFor, savedOf, statusCallOf, statusReferenceOf, type Effect, type MachineEvent, type Model } from './model.js';
 import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
 import { orderOf, type CheckoutEvent, type CheckoutState, type Message } from './state.js';
@@ -37,6 +38,14 @@ export type { CheckoutSettings } from './config.js';
 function checkedClaims(token: string): CheckoutTokenClaims | undefined {
   const parsed = parseCheckoutToken(token);
   return parsed.ok ? parsed.token.claims : undefined;
+}
+
+/** What a session counts of its own work (`CheckoutSession.counts`). */
+export interface SessionCounts {
+  /** Events that changed the model or asked for an effect. */
+  transitions: number;
+  /** Times the form's create request was built and checked by the rules (once per change of what it is made from). */
+  checks: number;
 }
 
 type Listener<T> = (value: T) => void;
@@ -70,6 +79,9 @@ export class CheckoutSession {
   /** The last request whose fetch rejected without an answer: a code it carried never reached the kit. */
   #unanswered: number | undefined;
   readonly #stopOnline: () => void;
+  /** The settings last configured, resolved (`configure`). */
+  #resolved: string | undefined;
+  readonly #counts: SessionCounts = { transitions: 0, checks: 0 };
 
   constructor(settings?: CheckoutSettings, options: { environment?: Partial<CheckoutEnvironment> } = {}) {
     this.#env = defaultEnvironment(options.environment);
@@ -109,6 +121,14 @@ export class CheckoutSession {
     return this.#model.config;
   }
 
+  /**
+   * For diagnostics and tests: how many transitions changed the model, and how many times the form's create request
+   * was built and checked anew, since the session began.
+   */
+  get counts(): Readonly<SessionCounts> {
+    return { ...this.#counts };
+  }
+
   /** Calls back with the state after every change; returns the way to stop. */
   subscribe(listener: Listener<CheckoutState>): () => void {
     this.#stateListeners.add(listener);
@@ -131,6 +151,11 @@ export class CheckoutSession {
   configure(settings: CheckoutSettings): void {
     const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, checkedClaims);
     const pageUrl = this.#env.pageUrl();
+    // The same settings again (a host's update that changed none of them): nothing to read or check anew. Compared
+    // resolved, as plain data: `payParams` and `userInfo` are in the configuration, whatever object brought them.
+    const resolved = JSON.stringify([config, problem, pageUrl, { ...settings, payParams: undefined, userInfo: undefined }]);
+    if (resolved === this.#resolved) return;
+    this.#resolved = resolved;
     const key = storageKeyOf(config, pageUrl);
     const saved = loadSaved(key, this.#env.storage);
     this.#dispatch({ type: 'configure', settings, config, problem, key, saved, pageUrl, nonce: this.#env.random() });
@@ -266,6 +291,8 @@ export class CheckoutSession {
     const { model, effects } = transition(before, { ...input, at: this.#env.now() } as MachineEvent);
     if (model === before && effects.length === 0) return;
     this.#model = model;
+    this.#counts.transitions++;
+    if (model.check !== before.check) this.#counts.checks++;
     this.#persist();
     this.#keepTicking();
     this.#keepWatchingLeft();
@@ -446,7 +473,7 @@ export class CheckoutSession {
       } else {
         answer = await this.#sendWithTicket(fields, effect.body, false);
         const reason = (answer.envelope.data as { reason?: unknown } | null)?.reason;
-        if (answer.envelope.code === '02000' && (reason === 'used' || reason === 'expired')) answer = await this.#sendWithTicket(fields, effect.body, true);
+        if (answer.envelope.code === RESULT_ROLES.refused && (reason === 'used' || reason === 'expired')) answer = await this.#sendWithTicket(fields, effect.body, true);
       }
       this.#dispatch({ type: 'answer', request: effect.request, answer });
     } catch (error) {
@@ -456,7 +483,7 @@ export class CheckoutSession {
 
   #noAnswer(request: number, error: Error): void {
     if (neverAnswered(error)) this.#unanswered = request;
-    this.#dispatch({ type: 'no-answer', request, error });
+    this.#dispatch({ type: 'no-answer', request, failure: failureOf(error) });
   }
 
   async #sendWithTicket(fields: IsolatedFields, body: Record<string, unknown>, fresh: boolean): Promise<EndpointAnswer<unknown>> {
@@ -474,10 +501,9 @@ export class CheckoutSession {
    */
   #fetchStatus(reference: string, signal?: AbortSignal): Promise<EndpointAnswer<CashierStatusData>> {
     if (this.#statusRequest?.reference === reference) return this.#statusRequest.promise;
-    const order = orderOf(this.#model.state.phase);
-    const country = (order?.reference === reference ? order.country : undefined) ?? this.#model.config?.countryCode ?? '';
+    const call = statusCallOf(this.#model, reference);
     const promise = this.#client()
-      .post<CashierStatusData>('status', { country, reference }, { signal, orderToken: orderTokenFor(this.#model, reference) })
+      .post<CashierStatusData>('status', call.body, { signal, orderToken: call.orderToken })
       .finally(() => {
         if (this.#statusRequest?.promise === promise) this.#statusRequest = undefined;
       });

@@ -150,6 +150,11 @@ export interface CheckoutState {
   submitCount: number;
   /** The POS terminal the shop named (the cashier knows it): the payer is not asked for it. */
   terminal: string | undefined;
+  /**
+   * Where the isolated fields' frame is served (the endpoint, docs/isolated-fields.md): the bank account details and
+   * the codes are typed there. Undefined when the shop turned isolation off (`isolated: false`): then in the page.
+   */
+  isolatedAt: string | undefined;
 }
 
 export interface ActionDetail {
@@ -162,10 +167,32 @@ export interface ActionDetail {
 }
 
 export interface ErrorDetail {
+  /** A service code (`50003`, `02001`, …) or the element's own (`NETWORK`, `TIMEOUT`, `HTTP`, `CONFIG`, `UNLOADED`, …: `CLIENT_ERROR_CODES`). */
   code: string;
   message: string;
+  /** Whether the same action may work if the payer tries it again. */
   retryable: boolean;
 }
+
+export interface ExpiredDetail {
+  orderNo: string;
+  reference: string;
+}
+
+export interface ReadyDetail {
+  methods: PayMethod[];
+  /** True when the checkout picked up an order in progress (a reload, or the return from 3-D Secure). */
+  resumed: boolean;
+}
+
+export interface ChangeDetail {
+  payMethod: PayMethod;
+  /** Whether the payer's part of the form is valid, so that `submit()` would send it. */
+  complete: boolean;
+}
+
+/** The detail of a session event, by its type: the element's DOM events carry these (src/element/events). */
+export type CheckoutEventDetail<T extends CheckoutEvent['type']> = Extract<CheckoutEvent, { type: T }>['detail'];
 
 export interface RedirectDetail {
   orderNo: string;
@@ -182,10 +209,10 @@ export type CheckoutEvent =
   | { type: 'http-response'; detail: Envelope<CreatePaymentData> }
   | { type: 'pay-result'; detail: WebPayResult }
   | { type: 'action'; detail: ActionDetail }
-  | { type: 'expired'; detail: { orderNo: string; reference: string } }
+  | { type: 'expired'; detail: ExpiredDetail }
   | { type: 'error'; detail: ErrorDetail }
-  | { type: 'ready'; detail: { methods: PayMethod[]; resumed: boolean } }
-  | { type: 'change'; detail: { payMethod: PayMethod; complete: boolean } }
+  | { type: 'ready'; detail: ReadyDetail }
+  | { type: 'change'; detail: ChangeDetail }
   | { type: 'announce'; detail: Announcement }
   | { type: 'before-redirect'; detail: RedirectDetail; waitUntil(promise: Promise<unknown>): void; preventDefault(): void };
 

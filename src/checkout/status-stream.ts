@@ -27,6 +27,7 @@ import {
   type StreamSchedule,
   type StreamStatus,
 } from '../core/index.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 
 /** The parts of a `fetch` Response the stream reads. `fetch` itself fits. */
 export interface StatusStreamResponse {
@@ -254,7 +255,7 @@ export function openStatusStream(options: StatusStreamOptions): StatusStream {
     const answer = await response.json().catch(() => undefined);
     if (isPlainObject(answer) && typeof answer['code'] === 'string') {
       const envelope = answer as unknown as Envelope;
-      const reason = envelope.code === '02000' ? 'refused' : envelope.code === 'TOO_MANY_REQUESTS' ? 'limit' : 'not-a-stream';
+      const reason = envelope.code === RESULT_ROLES.refused ? 'refused' : envelope.code === 'TOO_MANY_REQUESTS' ? 'limit' : 'not-a-stream';
       throw new Failure(reason, envelope.message, { httpStatus: 200, envelope });
     }
     throw new Failure('not-a-stream', `the status stream answered ${type || 'no content type'}`, { httpStatus: 200 });

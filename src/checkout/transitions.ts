@@ -14,7 +14,8 @@ import {
   type PayMethod,
   type PaymentStatus,
 } from '../core/index.js';
-import type { EndpointError } from './endpoint-client.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
+import type { Failure } from './endpoint-client.js';
 import type { ActiveOrder, Message, Phase, ResultOutcome, WaitReason } from './state.js';
 
 /** The status fields any answer about an order may carry. */
@@ -164,7 +165,7 @@ export function phaseOf(order: ActiveOrder, reason?: WaitReason): Phase {
 /** What the payer reads for an envelope that is neither a success nor field errors. */
 export function messageForEnvelope(envelope: Envelope): Message {
   const data = (envelope.data ?? {}) as { reason?: unknown; retryAfterSeconds?: unknown };
-  if (envelope.code === '02000' && typeof data.reason === 'string') {
+  if (envelope.code === RESULT_ROLES.refused && typeof data.reason === 'string') {
     // The kit refused this checkout's proof: only a new page (a new token) helps.
     return { kind: data.reason === 'expired' ? 'checkout-expired' : 'checkout-refused' };
   }
@@ -193,7 +194,7 @@ export function waitMessage(order: ActiveOrder, reason: WaitReason): Message | u
 }
 
 /** What the payer is told of a call that got no payment answer: offline, too slow, the shop's error, no such address. */
-export function transportMessageOf(error: Pick<EndpointError, 'code' | 'status'>): 'network' | 'timeout' | 'shop-error' | 'not-found' | 'generic' {
+export function transportMessageOf(error: Pick<Failure, 'code' | 'status'>): 'network' | 'timeout' | 'shop-error' | 'not-found' | 'generic' {
   if (error.code === 'NETWORK') return 'network';
   if (error.code === 'TIMEOUT') return 'timeout';
   if (error.code === 'HTTP' && (error.status === 404 || error.status === 405)) return 'not-found';

@@ -15,6 +15,8 @@ export interface ResultCode {
   retryable: boolean;
 }
 
+export { RESULT_ROLES } from './result-roles.js';
+
 export const SUCCESS_CODE = '00000';
 export const SUCCESS_MESSAGE = 'SUCCESSFUL';
 

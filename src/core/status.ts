@@ -38,13 +38,7 @@ export function normalizeNextActionType(value: unknown): NextActionType | undefi
   return NEXT_ACTION_ALIASES[value.trim().toUpperCase()];
 }
 
-/** `notify.notifyLanguage` values. */
-export const NOTIFY_LANGUAGES = ['English', 'Arabic'] as const;
-export type NotifyLanguage = (typeof NOTIFY_LANGUAGES)[number];
-
-/** `notify.notifyMethod` values; `BOTH` is the default. */
-export const NOTIFY_METHODS = ['BOTH', 'EMAIL', 'SMS'] as const;
-export type NotifyMethod = (typeof NOTIFY_METHODS)[number];
+export { NOTIFY_LANGUAGES, NOTIFY_METHODS, type NotifyLanguage, type NotifyMethod } from './notify.js';
 
 /** `refundWay` values (public documentation of the real service). */
 export const REFUND_WAYS = ['Original', 'BankAccount'] as const;

@@ -5,7 +5,6 @@
  * pays; the rules that validate the claims load with the session.
  */
 import { parseJson } from './json.js';
-import type { CheckoutTokenClaims } from './tokens.js';
 
 export const TOKEN_KINDS = { checkout: 'ct1', order: 'ot1', ticket: 'tk1' } as const;
 export type TokenKind = keyof typeof TOKEN_KINDS;
@@ -97,8 +96,11 @@ export function readTokenPayload(
   return { signed: `${prefix}.${payload}`, tag, short: parsed.value as Record<string, unknown> };
 }
 
-/** A checkout token's claims by their long names, as written: not checked (tokens.ts checks them). */
-export function uncheckedCheckoutClaims(short: Record<string, unknown>): Record<keyof CheckoutTokenClaims, unknown> {
+/**
+ * A checkout token's claims by their long names, as written: not checked (tokens.ts checks them, and that every claim
+ * of `CheckoutTokenClaims` is read here).
+ */
+export function uncheckedCheckoutClaims(short: Record<string, unknown>) {
   const k = CHECKOUT_KEYS;
   return {
     merchantId: short[k.merchantId],

@@ -31,6 +31,16 @@ export {
   type TokenRefusal,
 } from './token-wire.js';
 
+type Holds<T extends true> = T;
+/** Compiles only when every claim below is read from the wire (uncheckedCheckoutClaims, token-wire.ts), and no other. */
+export type ClaimsReadFromWire = Holds<
+  [keyof CheckoutTokenClaims] extends [keyof ReturnType<typeof uncheckedCheckoutClaims>]
+    ? [keyof ReturnType<typeof uncheckedCheckoutClaims>] extends [keyof CheckoutTokenClaims]
+      ? true
+      : false
+    : false
+>;
+
 /** What the merchant's server decides about an order; the browser may add only the payer's part. */
 export interface CheckoutTokenClaims {
   merchantId: string;

@@ -6,10 +6,11 @@ import type { Announcement, FieldError, FieldName, Message } from '../checkout/i
 import type { LocalizeController } from './controllers/localize.js';
 import { numberIn } from './format.js';
 import { ACTION_VIEWS } from './parts/action-views.js';
+import type { Tone, WordedMessage } from './state.js';
+
+export type { Tone, WordedMessage } from './state.js';
 
 /** How a message is shown: an error to act on, a warning, or information. Decided once, per kind. */
-export type Tone = 'error' | 'warning' | 'info';
-
 export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
   network: 'error',
   timeout: 'error',
@@ -37,12 +38,6 @@ export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
   resent: 'info',
   copied: 'info',
 };
-
-/** A message in words, with its tone. */
-export interface WordedMessage {
-  text: string;
-  tone: Tone;
-}
 
 export function wordedMessage(message: Message | undefined, localize: LocalizeController): WordedMessage | undefined {
   const text = messageText(message, localize);
@@ -126,7 +121,7 @@ export function announcementText(announcement: Announcement, localize: LocalizeC
 }
 
 /** A field's error in words, with the field's label. */
-export function fieldErrorText(field: FieldName, error: FieldError, localize: LocalizeController): string {
+export function fieldErrorText(field: FieldName | 'dateOfBirth', error: FieldError, localize: LocalizeController): string {
   const t = localize.term;
   // A form's words come with its chunk: a session may judge its fields before (the headless `submit()` of a page
   // that has not shown the form yet). The field's name stands in until they come, and the view is worded again.

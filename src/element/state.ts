@@ -3,11 +3,10 @@
  * language (rebuilt at every update, so a change of language re-words everything), and the commands the parts
  * may send. The session owns the state; parts only render and ask.
  */
-import type { ActionType, ActiveOrder, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
+import type { ActionType, ActiveOrder, CheckoutSession, CheckoutState as SessionState, FieldName, ResultOutcome } from '../checkout/index.js';
 import type { PayMethod } from '../core/index.js';
 import type { LocalizeController } from './controllers/localize.js';
-import type { WordedMessage } from './messages.js';
-import type { renderAlert } from './parts/alert.js';
+import type { TemplateResult, nothing } from 'lit';
 
 export type { ActionType, ActiveOrder, ResultOutcome } from '../checkout/index.js';
 
@@ -24,10 +23,22 @@ export type Step =
 
 export interface CheckoutState extends Omit<SessionState, 'phase' | 'errors' | 'alert' | 'notice'> {
   step: Step;
-  /** Messages at fields that have been visited or submitted. */
-  errors: Readonly<Partial<Record<FieldName, string>>>;
+  /**
+   * Messages at fields that have been visited or submitted, worded from their kinds (the session's rules); and one for
+   * the date of birth's three boxes together.
+   */
+  errors: Partial<Record<FieldName | 'dateOfBirth', string>>;
   alert: WordedMessage | undefined;
   notice: WordedMessage | undefined;
+}
+
+/** How a message is meant: its colour and how urgently it is said. */
+export type Tone = 'error' | 'warning' | 'info';
+
+/** A message of the session (state.ts in src/checkout) in the element's words. */
+export interface WordedMessage {
+  text: string;
+  tone: Tone;
 }
 
 /** What the parts may ask for: the form's commands, then the steps' (which come with the session). */
@@ -57,7 +68,9 @@ export interface CheckoutContext {
    * Renders an alert: it comes with the session's chunk, as alerts do (the first frame's form has none, see
    * `formView`), so that its icons and markup stay out of the first frame.
    */
-  renderAlert?: typeof renderAlert | undefined;
+  renderAlert?: ((message: WordedMessage | undefined, options?: { urgent?: boolean; kind?: 'alert' | 'notice' }) => TemplateResult | typeof nothing) | undefined;
+  /** The session, once its chunk has come: what an isolated frame attaches its fields to. */
+  session?: Pick<CheckoutSession, 'isolate' | 'blur'> | undefined;
 }
 
 /** The first frame's view: the form of a state no session has yet (no messages, no errors to word). */

@@ -22,6 +22,9 @@ function declarationOf(row: (typeof ATTRIBUTES)[number]): PropertyDeclaration {
   return { type, attribute: attributeOf(row.property), reflect: row.property === 'theme' };
 }
 
+/** The properties the session is configured from: the attributes of the order and of the session, and two objects. */
+const SETTINGS = [...ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => row.property), 'payParams', 'userInfo'];
+
 const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
 
 /**
@@ -180,6 +183,8 @@ export class SvcCheckout extends LitElement {
   readonly #checkout = new CheckoutController(this, this.#localize);
   #refused: string | undefined;
   #view: CheckoutViewState | undefined;
+  /** What the session is configured with: the same object until a setting changes. */
+  #settings: CheckoutSettings | undefined;
   /** What the parts render: set as their `context` property at each update. */
   #context!: CheckoutContext;
 
@@ -248,20 +253,22 @@ export class SvcCheckout extends LitElement {
       this.payParams = withoutPrivateKey(this.payParams as Record<string, unknown>) as Partial<PayParams>;
       this.#refused = 'private-key';
     }
-    const attributes = Object.fromEntries(ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => [row.property, this[row.property as keyof this]]));
-    this.#checkout.configure({
-      ...(attributes as CheckoutSettings),
-      endpoint: this.endpoint || SvcCheckout.defaultEndpoint,
-      redirectMode: this.redirectMode === 'new-window' ? 'new-window' : 'same-window',
-      payParams: this.payParams,
-      userInfo: this.userInfo,
-      language: this.#localize.term.$code.startsWith('ar') ? 'Arabic' : 'English',
-      refused: this.#refused,
-    });
+    const language = this.#localize.term.$code.startsWith('ar') ? 'Arabic' : 'English';
+    // Settings built anew only when one of them changed (or the language, which is the localize controller's).
+    if (language !== this.#settings?.language || this.#refused !== this.#settings.refused || SETTINGS.some((name) => changed.has(name as 'payParams'))) {
+      this.#settings = {
+        ...(Object.fromEntries(SETTINGS.map((name) => [name, this[name as 'payParams']])) as CheckoutSettings),
+        // `redirectMode` as written: the state reads anything but `new-window` as the same window (formStateOf).
+        endpoint: this.endpoint || SvcCheckout.defaultEndpoint,
+        language,
+        refused: this.#refused,
+      };
+    }
+    this.#checkout.configure(this.#settings);
     this.#applyDirection();
     const view = (this.#view = this.#checkout.view());
     if (view?.step.kind === 'form') this.#checkout.showing(view.method);
-    this.#context = { state: view as CheckoutViewState, actions: this.#checkout.actions, localize: this.#localize, renderAlert: this.#checkout.engine?.renderAlert };
+    this.#context = { state: view as CheckoutViewState, actions: this.#checkout.actions, localize: this.#localize, renderAlert: this.#checkout.engine?.renderAlert, session: this.session };
   }
 
   protected override firstUpdated(changed: PropertyValues<this>): void {

@@ -15,6 +15,7 @@ import { EXPIRES_IN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../core/p
 import { shownPaymentOf, type ShownPayment } from '../core/token-wire.js';
 import { BANK_ACCOUNT_DETAILS, OTP_REQUEST, PIN_REQUEST, type RuleTable } from '../core/rules.js';
 import { validate } from '../core/validate.js';
+import { RESULT_ROLES } from '../core/result-roles.js';
 import { withoutTyped } from './scrub.js';
 import { decodeConfig, FRAME_CALLS, FRAME_FIELDS, HANDSHAKE, THEME_TOKENS, type FrameConfig, type FrameErrors, type FrameLook, type FrameSlot, type FromFrame, type ToFrame } from './protocol.js';
 
@@ -228,7 +229,7 @@ function start({ nonce, kind, look: given }: FrameConfig): void {
       const checked = check();
       // Checked as the kit would: a value changed since the page last heard is refused here, and never sent.
       if (!checked.ok) {
-        const envelope = { code: '02001', message: 'request params not valid.', data: { errors: checked.violations } };
+        const envelope = { code: RESULT_ROLES.invalid, message: 'request params not valid.', data: { errors: checked.violations } };
         post({ type: 'sent', id, response: { status: 200, body: JSON.stringify(envelope), expiresIn: null, orderToken: null } });
         return;
       }

@@ -16,6 +16,18 @@ afterEach(async () => {
 const frameOf = (settings: CheckoutSettings, storage = new MemoryStorage()) => firstFrameOf(settings, { storage, pageUrl: () => PAGE });
 
 describe('the first frame', () => {
+  it('decides the isolation policy with the configuration: the frame at the endpoint, or (isolated: false) none', async () => {
+    h = await harness();
+    const checkoutToken = await h.token();
+    expect(frameOf({ endpoint: ENDPOINT, checkoutToken })!.isolatedAt).toBe(ENDPOINT);
+    expect(frameOf({ endpoint: ENDPOINT, checkoutToken, isolated: false })!.isolatedAt).toBeUndefined();
+    const { session } = await h.session({ endpoint: ENDPOINT, checkoutToken, isolated: false, liveStatus: false });
+    sessions.push(session);
+    expect(session.state.isolatedAt).toBeUndefined();
+    session.configure({ endpoint: ENDPOINT, checkoutToken, liveStatus: false });
+    expect(session.state.isolatedAt).toBe(ENDPOINT);
+  });
+
   it('is the form the session starts with: methods, amount, names, the terminal and the payer details known', async () => {
     h = await harness();
     const checkoutToken = await h.token();

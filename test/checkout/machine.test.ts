@@ -86,7 +86,7 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   leave: () => ({ type: 'leave', at: AT }),
   note: () => ({ type: 'note', message: { kind: 'copied' }, at: AT }),
   answer: (model) => ({ type: 'answer', request: requestOf(model), answer: status({ status: 'PENDING' }), at: AT }),
-  'no-answer': (model) => ({ type: 'no-answer', request: requestOf(model), error: new Error('offline'), at: AT }),
+  'no-answer': (model) => ({ type: 'no-answer', request: requestOf(model), failure: { code: undefined, message: 'offline', retryable: true }, at: AT }),
   online: () => ({ type: 'online', at: AT }),
   polled: () => ({ type: 'polled', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT }),
   checked: () => ({ type: 'checked', reference: 'order-1', answer: status({ status: 'SUCCESS' }), at: AT }),
@@ -238,6 +238,15 @@ describe('the checkout machine, phase by event', () => {
     expect(MODELS['looking-up'].state.busy).toBe(true);
   });
 
+  it('takes events that are plain data: each survives a JSON round trip (no Error object, nothing to test with instanceof)', () => {
+    for (const phase of PHASES) {
+      for (const type of TYPES) {
+        const event = EVENTS[type](MODELS[phase]);
+        expect(JSON.parse(JSON.stringify(event)), `${phase} × ${type}`).toEqual(event);
+      }
+    }
+  });
+
   it('lists in its table exactly the events each phase takes', () => {
     for (const phase of PHASES) expect(Object.keys(TABLE[phase]).sort(), phase).toEqual([...GRAPH[phase]].sort());
   });
@@ -295,7 +304,7 @@ describe('paths the table does not reach', () => {
   });
 
   it('a create without an answer: its reference is looked up before anything is said', () => {
-    const next = transition(submitted.model, { type: 'no-answer', request: submitted.model.request!.id, error: new Error('offline'), at: AT });
+    const next = transition(submitted.model, { type: 'no-answer', request: submitted.model.request!.id, failure: { code: undefined, message: 'offline', retryable: true }, at: AT });
     expect(next.model.request).toMatchObject({ kind: 'lookup', reference: 'order-1', lost: true });
     expect(next.effects.map(named)).toEqual(['post status']);
     expect(next.model.state.alert).toBeUndefined();
@@ -536,12 +545,12 @@ describe('paths the table does not reach', () => {
     const sent = run(action, EVENTS['submit-code'](action)).model;
     const paid = transition(sent, EVENTS['stream-status'](sent)).model;
     expect(paid.state.phase.kind).toBe('result');
-    const lost = transition(paid, { type: 'no-answer', request: sent.request!.id, error: new Error('the frame went'), at: AT });
+    const lost = transition(paid, { type: 'no-answer', request: sent.request!.id, failure: { code: undefined, message: 'the frame went', retryable: true }, at: AT });
     expect(lost.effects).toEqual([]);
     expect(lost.model.state.alert).toBeUndefined();
     expect(lost.model.state.busy).toBe(false);
     // On the step still, it is said.
-    expect(transition(sent, { type: 'no-answer', request: sent.request!.id, error: new Error('offline'), at: AT }).effects.map(named)).toEqual(['announce', 'error']);
+    expect(transition(sent, { type: 'no-answer', request: sent.request!.id, failure: { code: undefined, message: 'offline', retryable: true }, at: AT }).effects.map(named)).toEqual(['announce', 'error']);
   });
 
   it('checks the form once per change of what it is built from', () => {

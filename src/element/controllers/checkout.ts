@@ -48,6 +48,8 @@ export class CheckoutController implements ReactiveController {
   #early: EarlyEvent[] | undefined = [];
   /** The first frame's state, when the settings show a form before the session comes. */
   #first: SessionState | undefined;
+  /** The settings last taken: by the session once it came (it is handed them again then), else by the first frame. */
+  #settings: CheckoutSettings | undefined;
   /** The chunks that could not be fetched (offline, a site that moved its files). */
   readonly #unloaded = new Set<Chunk>();
   /** The shop's requests for `checkoutContext` made before the session came, with where each came from. */
@@ -144,6 +146,10 @@ export class CheckoutController implements ReactiveController {
    */
   configure(settings: CheckoutSettings): void {
     const session = this.session;
+    // The same settings (the host's update changed none): nothing to resolve, read or check again, once the session
+    // has them (it is handed them when it comes, while it has not taken over what the first frame kept).
+    if (settings === this.#settings && !(session && this.#early)) return;
+    this.#settings = settings;
     if (session) {
       session.configure(settings);
       const early = this.#early;

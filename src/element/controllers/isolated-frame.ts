@@ -1,7 +1,7 @@
 /**
  * A part's isolated frame (src/isolated-fields): the bank account form's, or a code step's. The part renders the
- * frame's `<iframe>` where its fields would be; this controller makes it once, attaches it to the element's session
- * when the session is there, gives it the errors and the look of each render (the element's words and tokens), and
+ * frame's `<iframe>` where its fields would be; this controller makes it before the part renders, from the part's
+ * context alone (never the host element), attaches it to the session when the context has one, gives it the errors and the look of each render (the element's words and tokens), and
  * takes it down with the part. It loads with the parts that use it (the bank account form's chunk, the session's),
  * never with the first frame.
  */
@@ -10,55 +10,61 @@ import { IsolatedFrame, themeOf } from '../../isolated-fields/host.js';
 import { FRAME_FIELDS, type FrameErrors, type FrameFocus, type FrameKind, type FrameLook } from '../../isolated-fields/protocol.js';
 import type { CheckoutPart } from '../parts/checkout-part.js';
 import type { CheckoutContext } from '../state.js';
-import { SvcCheckout } from '../svc-checkout.js';
+
+export interface IsolatedFrameOptions {
+  /** The frame's errors of a render, from the element's words (the date of birth's three boxes share one message). */
+  errors: (context: CheckoutContext) => FrameErrors['texts'];
+  submit: (context: CheckoutContext) => void;
+  /** Whether the part shows this frame now (a code step shows the frame of its kind of code); default always. */
+  shown?: (context: CheckoutContext) => boolean;
+}
 
 export class IsolatedFrameController implements ReactiveController {
   readonly #part: CheckoutPart;
   readonly #kind: FrameKind;
-  /** The frame's errors of a render, from the element's words (the date of birth's three boxes share one message). */
-  readonly #errorsOf: (context: CheckoutContext) => FrameErrors['texts'];
-  readonly #onSubmit: (context: CheckoutContext) => void;
+  readonly #options: IsolatedFrameOptions;
   #frame: IsolatedFrame | undefined;
   #context: CheckoutContext | undefined;
   /** The look and errors the frame was last given, as text. */
   #lookShown = '';
   #errorsShown = '';
 
-  constructor(part: CheckoutPart, kind: FrameKind, options: { errors: (context: CheckoutContext) => FrameErrors['texts']; submit: (context: CheckoutContext) => void }) {
+  constructor(part: CheckoutPart, kind: FrameKind, options: IsolatedFrameOptions) {
     this.#part = part;
     this.#kind = kind;
-    this.#errorsOf = options.errors;
-    this.#onSubmit = options.submit;
+    this.#options = options;
     part.addController(this);
   }
 
   /**
-   * The `<iframe>` to render in place of the fields; undefined only when the shop turned isolation off
-   * (`isolated="false"`). The bank account create from the frame is proved by the checkout token, or, where the shop's
-   * `authorize` hook decides orders, by a ticket the session asks for (src/checkout/tickets.ts); a code's by the
-   * order's token.
+   * The `<iframe>` the part renders in place of the fields; undefined when the session's configuration keeps them in
+   * the page (`isolated: false`, `state.isolatedAt`), or the part does not show this frame now. Made before the
+   * part renders (`hostUpdate`): rendering only places it.
    */
-  frame(context: CheckoutContext): HTMLIFrameElement | undefined {
-    const host = this.#host();
-    if (!host || host.isolated === false) {
-      this.#takeDown();
-      return undefined;
-    }
+  get element(): HTMLIFrameElement | undefined {
+    return this.#frame?.element;
+  }
+
+  /**
+   * Before each update of the part: the frame is made, from the context alone (where it is served, the words), when
+   * the part shows it, and taken down when it no longer does. The bank account create from the frame is proved by
+   * the checkout token, or, where the shop's `authorize` hook decides orders, by a ticket the session asks for
+   * (src/checkout/tickets.ts); a code's by the order's token.
+   */
+  hostUpdate(): void {
+    const context = this.#part.context;
+    const at = context?.state.isolatedAt;
+    if (!context || at === undefined || !(this.#options.shown?.(context) ?? true)) return this.#takeDown();
     this.#context = context;
-    if (!this.#frame) {
-      const frame = new IsolatedFrame({
-        endpoint: host.endpoint || SvcCheckout.defaultEndpoint || '',
-        kind: this.#kind,
-        look: this.#look(context),
-        title: this.#title(context),
-        onSubmit: () => this.#context && this.#onSubmit(this.#context),
-      });
-      this.#frame = frame;
-      this.#lookShown = JSON.stringify(this.#look(context));
-      // The session comes with its chunk, perhaps after this form: the frame is loading meanwhile.
-      void host.updateComplete.then(() => host.session && this.#frame === frame && frame.connect(host.session));
-    }
-    return this.#frame.element;
+    if (this.#frame) return;
+    this.#frame = new IsolatedFrame({
+      endpoint: at,
+      kind: this.#kind,
+      look: this.#look(context),
+      title: this.#title(context),
+      onSubmit: () => this.#context && this.#options.submit(this.#context),
+    });
+    this.#lookShown = JSON.stringify(this.#look(context));
   }
 
   /** Puts the payer in the frame; false when there is none, or (`first-invalid`) no field of it is invalid. */
@@ -73,10 +79,9 @@ export class IsolatedFrameController implements ReactiveController {
     const frame = this.#frame;
     const context = this.#context;
     if (!frame || !context) return;
-    // The session may have come after the frame was made (the form is drawn before the session's chunk): attached
-    // once it is there (a frame attached already is left as it is).
-    const session = this.#host()?.session;
-    if (session) frame.connect(session);
+    // The session may come after the frame was made (the form is drawn before the session's chunk): attached once
+    // the context has it (a frame attached already is left as it is).
+    if (context.session) frame.connect(context.session);
     // Said to the frame when it changed: most renders of the element change neither.
     const look = this.#look(context);
     const lookText = JSON.stringify(look);
@@ -84,7 +89,7 @@ export class IsolatedFrameController implements ReactiveController {
       if (this.#lookShown) frame.restyle(look, this.#title(context));
       this.#lookShown = lookText;
     }
-    const errors: FrameErrors = { texts: this.#errorsOf(context), invalid: FRAME_FIELDS[this.#kind].filter((field) => context.state.errors[field]) };
+    const errors: FrameErrors = { texts: this.#options.errors(context), invalid: FRAME_FIELDS[this.#kind].filter((field) => context.state.errors[field]) };
     const errorsText = JSON.stringify(errors);
     if (this.#errorsShown !== errorsText) {
       frame.showErrors(errors);
@@ -96,22 +101,12 @@ export class IsolatedFrameController implements ReactiveController {
     this.#takeDown();
   }
 
-  /** Takes the frame down while the part stays (a code step that turned from one kind of code to the other). */
-  release(): void {
-    this.#takeDown();
-  }
-
   #takeDown(): void {
+    this.#context = undefined;
     this.#frame?.destroy();
     this.#frame = undefined;
     this.#lookShown = '';
     this.#errorsShown = '';
-  }
-
-  /** The `<svc-checkout>` the part is rendered in. */
-  #host(): SvcCheckout | undefined {
-    const host = (this.#part.getRootNode() as ShadowRoot).host;
-    return host instanceof SvcCheckout ? host : undefined;
   }
 
   #title(context: CheckoutContext): string {

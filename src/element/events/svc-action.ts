@@ -1,13 +1,7 @@
-import type { NextActionType } from '../../core/index.js';
+import type { CheckoutEventDetail } from '../../checkout/state.js';
 
-export interface SvcActionDetail {
-  /** The next action, or `REFERENCE_CODE` when the payer pays a reference code elsewhere. */
-  actionType: NextActionType | 'REFERENCE_CODE';
-  orderNo: string;
-  reference: string;
-  redirectUrl?: string;
-  referenceCode?: string;
-}
+/** The session event's detail, as it is (src/checkout/state.ts). */
+export type SvcActionDetail = CheckoutEventDetail<'action'>;
 
 /** A next action is shown to the payer. */
 export class SvcActionEvent extends CustomEvent<SvcActionDetail> {

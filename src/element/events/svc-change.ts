@@ -1,10 +1,7 @@
-import type { PayMethod } from '../../core/index.js';
+import type { CheckoutEventDetail } from '../../checkout/state.js';
 
-export interface SvcChangeDetail {
-  payMethod: PayMethod;
-  /** Whether the payer's part of the form is valid, so that `submit()` would send it. */
-  complete: boolean;
-}
+/** The session event's detail, as it is (src/checkout/state.ts). */
+export type SvcChangeDetail = CheckoutEventDetail<'change'>;
 
 /** The payer chose a method or changed a field. */
 export class SvcChangeEvent extends CustomEvent<SvcChangeDetail> {

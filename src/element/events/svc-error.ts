@@ -1,10 +1,6 @@
-export interface SvcErrorDetail {
-  /** A service code (`50003`, `02001`, …) or the element's own (`NETWORK`, `TIMEOUT`, `HTTP`, `CONFIG`, `UNLOADED`, …: `CLIENT_ERROR_CODES`). */
-  code: string;
-  message: string;
-  /** Whether the same action may work if the payer tries it again. */
-  retryable: boolean;
-}
+import type { CheckoutEventDetail } from '../../checkout/state.js';
+/** The session event's detail, as it is (src/checkout/state.ts). */
+export type SvcErrorDetail = CheckoutEventDetail<'error'>;
 
 /** Something went wrong that the payer sees as an error. */
 export class SvcErrorEvent extends CustomEvent<SvcErrorDetail> {

@@ -1,7 +1,6 @@
-export interface SvcExpiredDetail {
-  orderNo: string;
-  reference: string;
-}
+import type { CheckoutEventDetail } from '../../checkout/state.js';
+/** The session event's detail, as it is (src/checkout/state.ts). */
+export type SvcExpiredDetail = CheckoutEventDetail<'expired'>;
 
 /** The order expired unpaid: the service closed it, or its expiry passed and the last check still saw it pending. */
 export class SvcExpiredEvent extends CustomEvent<SvcExpiredDetail> {

@@ -1,10 +1,7 @@
-import type { PayMethod } from '../../core/index.js';
+import type { CheckoutEventDetail } from '../../checkout/state.js';
 
-export interface SvcReadyDetail {
-  methods: PayMethod[];
-  /** True when the element picked up an order in progress (a reload, or the return from 3-D Secure). */
-  resumed: boolean;
-}
+/** The session event's detail, as it is (src/checkout/state.ts). */
+export type SvcReadyDetail = CheckoutEventDetail<'ready'>;
 
 /** The element is configured and shown. */
 export class SvcReadyEvent extends CustomEvent<SvcReadyDetail> {

@@ -1,6 +1,6 @@
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import type { WordedMessage } from '../messages.js';
+import type { WordedMessage } from '../state.js';
 
 /**
  * The one alert of the element: an error, a warning or information, each with its colour and its icon (inline

@@ -3,18 +3,12 @@
 // registers the steps).
 import type { PayMethod } from '../../core/pay-methods.js';
 import { addShippedTerms } from '../i18n/registry.js';
-import type { ShippedTerms } from '../i18n/translation.js';
+import type { FormChunk } from './payment-form.js';
 import { lazy } from '../lazy.js';
 import { definePart } from './checkout-part.js';
 import './method-picker/method-picker.js';
 import './pos-form/pos-form.js';
 
-/** What a form's chunk exports: the element registers it here, so that it lands in this copy's catalogs. */
-export interface FormChunk {
-  tagName: string;
-  element: CustomElementConstructor;
-  englishTerms: ShippedTerms;
-}
 
 /**
  * The form, then its English words (which update the element). Registered by the entry rather than by the chunk

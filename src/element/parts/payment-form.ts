@@ -3,6 +3,7 @@
  * alert and the Pay button; after a submit with errors, focus moves to the first invalid field.
  */
 import { html, type TemplateResult } from 'lit';
+import type { ShippedTerms } from '../i18n/translation.js';
 import type { CheckoutContext } from '../state.js';
 import { CheckoutPart, renderFormEnd } from './checkout-part.js';
 
@@ -33,4 +34,11 @@ export abstract class PaymentForm extends CheckoutPart {
   override focusStart(): void {
     this.renderRoot.querySelector<HTMLElement>('input, select')?.focus();
   }
+}
+
+/** What a form's chunk exports: the element registers it here, so that it lands in this copy's catalogs. */
+export interface FormChunk {
+  tagName: string;
+  element: CustomElementConstructor;
+  englishTerms: ShippedTerms;
 }

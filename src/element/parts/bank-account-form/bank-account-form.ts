@@ -6,8 +6,7 @@ import { IsolatedFrameController } from '../../controllers/isolated-frame.js';
 import enBankAccount from '../../i18n/en-bank-account.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
-import type { FormChunk } from '../forms.js';
-import { PaymentForm } from '../payment-form.js';
+import { PaymentForm, type FormChunk } from '../payment-form.js';
 
 /**
  * Bank account: account number, bank code and the account holder's date of birth (three fields in one
@@ -34,7 +33,7 @@ export class SvcBankAccountForm extends PaymentForm {
   /** The fields' frame, where the page cannot read them: unless the element says `isolated="false"`. */
   readonly #isolated = new IsolatedFrameController(this, 'BankAccount', {
     errors: (context) => {
-      const texts: FrameErrors['texts'] = { dateOfBirth: dateOfBirthError(context) };
+      const texts: FrameErrors['texts'] = { dateOfBirth: context.state.errors.dateOfBirth };
       for (const spec of fieldsOf('BankAccount').filter((field) => !field.control)) texts[spec.name] = context.state.errors[spec.name];
       return texts;
     },
@@ -42,12 +41,12 @@ export class SvcBankAccountForm extends PaymentForm {
   });
 
   protected renderFields(context: CheckoutContext): TemplateResult {
-    const frame = this.#isolated.frame(context);
+    const frame = this.#isolated.element;
     if (frame) return html`${frame}`;
     const fields = fieldsOf('BankAccount');
     const dateParts = fields.filter((spec) => spec.control === 'date-part');
     const t = context.localize.term;
-    const dateError = dateOfBirthError(context);
+    const dateError = context.state.errors.dateOfBirth;
     return html`
       ${fields.filter((spec) => !spec.control).map((spec) => renderTextField({ context, spec }))}
       <fieldset aria-describedby="dob-hint">
@@ -94,15 +93,6 @@ export class SvcBankAccountForm extends PaymentForm {
       </div>
     `;
   }
-}
-
-/** One message for the date's three boxes: "Enter your date of birth" when every part is missing, else the first part's. */
-function dateOfBirthError({ state, localize }: CheckoutContext): string | undefined {
-  const t = localize.term;
-  const dateParts = fieldsOf('BankAccount').filter((spec) => spec.control === 'date-part');
-  const dateErrors = dateParts.map((spec) => [spec, state.errors[spec.name]] as const).filter(([, error]) => error);
-  const allMissing = dateErrors.length === dateParts.length && dateErrors.every(([spec, error]) => error === t.fieldError.required(t.label[spec.name]));
-  return allMissing ? t.fieldError.required(t.label.dateOfBirth) : dateErrors[0]?.[1];
 }
 
 /** What the element registers once this chunk has come (parts/forms.ts): the form and its English words. */

@@ -25,6 +25,7 @@ export class SvcCodeStep extends ActionPart {
     return new IsolatedFrameController(this, kind, {
       errors: (context) => ({ [name]: context.state.errors[name] }),
       submit: (context) => void context.actions.submitCode(''),
+      shown: ({ state: { step } }) => step.kind === 'action' && step.order.actionType === kind,
     });
   }
 
@@ -33,8 +34,7 @@ export class SvcCodeStep extends ActionPart {
     const t = localize.term;
     const isPin = order.actionType === 'INPUT_PIN';
     const spec = isPin ? CODE_FIELDS.INPUT_PIN : CODE_FIELDS.INPUT_OTP;
-    this.#frames[isPin ? 'INPUT_OTP' : 'INPUT_PIN'].release();
-    const frame = this.#frames[isPin ? 'INPUT_PIN' : 'INPUT_OTP'].frame(context);
+    const frame = this.#frames[isPin ? 'INPUT_PIN' : 'INPUT_OTP'].element;
     return html`
       <section class="step" part="step" aria-labelledby="heading">
         <h2 id="heading" part="heading" tabindex="-1">${ACTION_VIEWS[order.actionType].title(t)}</h2>

@@ -5,8 +5,7 @@ import enReferenceCode from '../../i18n/en-reference-code.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
 import { renderSelectField } from '../select-field.js';
-import type { FormChunk } from '../forms.js';
-import { PaymentForm } from '../payment-form.js';
+import { PaymentForm, type FormChunk } from '../payment-form.js';
 
 /**
  * Reference code: who to notify and how. Email is asked for when the code goes by email, the mobile number
