@@ -102,6 +102,10 @@ const HELPERS = () => {
     text() {
       return text(this.element());
     },
+    /** Whether every named field is there (a form's chunk may still be on its way on a busy machine). */
+    has(names) {
+      return names.every((name) => deep(this.element(), `[name=${name}]`));
+    },
   };
 };
 
@@ -120,7 +124,10 @@ async function mount(page, attributes) {
 
 const waitText = (page, pattern) =>
   page.waitForFunction((pattern) => new RegExp(pattern).test(window.svc.text()), { timeout: 10_000 }, pattern);
-const fill = (page, values) => page.evaluate((values) => Object.entries(values).forEach(([name, value]) => window.svc.fill(name, value)), values);
+const fill = async (page, values) => {
+  await page.waitForFunction((names) => window.svc.has(names), { timeout: 10_000 }, Object.keys(values));
+  await page.evaluate((values) => Object.entries(values).forEach(([name, value]) => window.svc.fill(name, value)), values);
+};
 const click = (page, pattern) => page.evaluate((pattern) => window.svc.click(pattern), pattern);
 const sandbox = new SandboxControl(stack.sandbox.url);
 const control = (method, path, body) => sandbox.request(method, path, body);

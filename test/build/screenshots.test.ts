@@ -19,7 +19,7 @@ describe('npm run screenshots', () => {
     await assertDistFresh();
     out = await mkdtemp(join(tmpdir(), 'svc-screenshots-'));
   });
-  afterAll(() => rm(out, { recursive: true, force: true }));
+  afterAll(() => out && rm(out, { recursive: true, force: true }));
 
   it('writes a state in its eight variants, and a review page that lists the eight of every state it took', async () => {
     await promisify(execFile)(process.execPath, ['scripts/screenshots.mjs', 'reference-code'], { cwd: root, env: { ...process.env, SCREENSHOTS_DIR: out }, timeout: 120_000 });
