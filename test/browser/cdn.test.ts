@@ -1,6 +1,7 @@
 // What ships: the CDN file in a plain HTML page with no bundler, under a strict Content-Security-Policy too.
 import { expect } from '@open-wc/testing';
 import { clickButton, type, until, untilText, visibleText } from './support/checkout.js';
+import { frameErrors, frameText, loadedFrame } from './support/isolated.js';
 import { startStack, type Stack } from './support/stack.js';
 
 interface ShopWindow extends Window {
@@ -106,10 +107,17 @@ describe('the CDN build, dist/cdn/svc-checkout.js', () => {
   it('still speaks and pays when the entry is loaded under another address (a query string): its chunks load a second copy', async () => {
     const bank = await openShop(stack, { 'pay-method': 'BankAccount' }, 'cdn-page-versioned');
     try {
-      await untilText(bank.element, 'Account number');
-      for (const label of ['Bank code', 'Date of birth of the account holder']) expect(visibleText(bank.element)).to.contain(label);
+      // The second copy's form still takes its fields from the element's context, isolated: the bank details in the
+      // frame, none in the page (a copy that reached for its own class of the element found none, and drew them in the page).
+      await loadedFrame(bank.element);
+      const labels = ['Account number', 'Bank code', 'Date of birth of the account holder'];
+      await until('the bank account fields in their frame', async () => {
+        const text = await frameText(bank.element);
+        return labels.every((label) => text.includes(label));
+      });
+      for (const label of labels) expect(visibleText(bank.element)).not.to.contain(label);
       await clickButton(bank.element, /^Pay/);
-      await untilText(bank.element, 'Enter account number');
+      await until('the frame says what is missing', async () => (await frameErrors(bank.element)).some((error) => error.startsWith('Enter account number')));
       expect(bank.window.warnings.join('\n')).to.contain('<svc-checkout> is already defined by another copy');
     } finally {
       bank.frame.remove();
