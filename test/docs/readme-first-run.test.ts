@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain JavaScript module without types
 import { fencedBlocks, root } from '../../scripts/doc-samples.mjs';
 import { packedTarball } from '../support/tarball.js';
+import { askForReferenceCode } from '../support/shop-payer.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
@@ -97,7 +98,6 @@ describe('the README’s first section, followed as written', () => {
     const page = await browser.newPage();
     await page.setViewport({ width: 390, height: 900 });
     await page.goto(`${shopUrl}/`, { waitUntil: 'load' });
-    const inCheckout = (script: string) => page.evaluate(`(() => { const root = document.querySelector('svc-checkout').shadowRoot; ${script} })()`);
     // What the payer reads: the text of the element and of every part inside it.
     const seen = () =>
       page.evaluate(() => {
@@ -119,17 +119,7 @@ describe('the README’s first section, followed as written', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
-    await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('svc-method-picker'), { timeout: 20_000 });
-    await inCheckout(`root.querySelector('svc-method-picker').shadowRoot.querySelector('input[value=ReferenceCode]').click();`);
-    await page.waitForFunction(() => document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')?.shadowRoot?.querySelector('input'), { timeout: 20_000 });
-    await inCheckout(`
-      const form = root.querySelector('svc-reference-code-form').shadowRoot;
-      for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) {
-        const input = form.querySelector('[name=' + name + ']');
-        input.value = value;
-        input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      }
-      form.querySelector('button[type=submit]').click();`);
+    await askForReferenceCode(page, 20_000);
     // "The page shows a 9-digit code (grouped 123 456 789)."
     await untilSeen(/Your reference code/);
     const grouped = (await page.evaluate(() => {

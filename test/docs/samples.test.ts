@@ -11,6 +11,7 @@ import { transform } from 'esbuild';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
+import { askForReferenceCode } from '../support/shop-payer.js';
 // @ts-expect-error a plain JavaScript module without types
 import { root, writeSamples } from '../../scripts/doc-samples.mjs';
 // @ts-expect-error a plain JavaScript module without types
@@ -61,18 +62,7 @@ async function payThroughPage(url: string, sandbox: Sandbox): Promise<string> {
   page.on('pageerror', (error) => problems.push(String(error)));
   try {
     await page.goto(url, { waitUntil: 'load' });
-    const shadow = (script: string) => page.evaluate(`(() => { const root = document.querySelector('svc-checkout').shadowRoot; ${script} })()`);
-    await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('svc-method-picker, svc-reference-code-form'), { timeout: 15_000 });
-    await shadow(`const choice = root.querySelector('svc-method-picker')?.shadowRoot?.querySelector('input[value=ReferenceCode]'); choice?.click();`);
-    await page.waitForFunction(() => document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')?.shadowRoot?.querySelector('input'), { timeout: 15_000 });
-    await shadow(`
-      const form = root.querySelector('svc-reference-code-form').shadowRoot;
-      for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) {
-        const input = form.querySelector('[name=' + name + ']');
-        input.value = value;
-        input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      }
-      form.querySelector('button[type=submit]').click();`);
+    await askForReferenceCode(page, 15_000);
     const control = new SandboxControl(sandbox.url);
     const order = await until('the reference code order', async () => (await control.orders()).find((item) => item.referenceCode));
     await control.payReferenceCode(order.referenceCode!);

@@ -11,7 +11,7 @@ import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '.
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 import { expectCartsHeld } from '../support/shop-carts.js';
-import { CHROMIUM_ARGS, payReferenceCode } from '../support/shop-payer.js';
+import { askForReferenceCode, CHROMIUM_ARGS, payReferenceCode } from '../support/shop-payer.js';
 
 const example = new URL('../../examples/shop/server.mjs', import.meta.url).pathname;
 let sandbox: Sandbox;
@@ -67,18 +67,7 @@ async function payAtLink(link: string, reference: string) {
     const answer = await page.goto(link, { waitUntil: 'load' });
     expect(answer?.status()).toBe(200);
     expect(answer?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-    const inElement = (script: string) => page.evaluate(`(() => { const root = document.querySelector('svc-checkout').shadowRoot; ${script} })()`);
-    await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('svc-method-picker'), { timeout: 10_000 });
-    await inElement(`root.querySelector('svc-method-picker').shadowRoot.querySelector('input[value=ReferenceCode]').click();`);
-    await page.waitForFunction(() => document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')?.shadowRoot?.querySelector('button[type=submit]'), { timeout: 10_000 });
-    await inElement(`
-      const form = root.querySelector('svc-reference-code-form').shadowRoot;
-      for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) {
-        const input = form.querySelector('[name=' + name + ']');
-        input.value = value;
-        input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      }
-      form.querySelector('button[type=submit]').click();`);
+    await askForReferenceCode(page);
     const control = new SandboxControl(sandbox.url);
     const end = Date.now() + 10_000;
     let order;

@@ -22,6 +22,22 @@ afterEach(async () => {
   wired = undefined;
 });
 
+/**
+ * The kit's fetch when the service makes an order but its answer never reaches the kit (a connection cut on the way
+ * back): the first `times` creates' answers lost, every one by default.
+ */
+function losingCreateAnswers(times = Number.POSITIVE_INFINITY): typeof fetch {
+  let lost = 0;
+  return async (input, init) => {
+    const answer = await fetch(input, init);
+    if (String(input).endsWith(SERVICE_PATHS.create) && lost < times) {
+      lost += 1;
+      throw new TypeError('fetch failed: the answer was lost');
+    }
+    return answer;
+  };
+}
+
 /** A kit whose callbacks go to `callbackUrl` (a closed port: the shop's endpoint is down), its status queries counted. */
 async function shop(options: Partial<MerchantHandlerOptions> & { callbackUrl?: string } = {}) {
   const counted = { statusQueries: 0, clockOffsetMs: 0 };
@@ -213,11 +229,7 @@ describe('reconciliation', () => {
     const kit = await shop({
       reconcile: { quietSeconds: 0.001, sweepSeconds: false },
       // The service made the order; its answer never reached the kit (a connection cut on the way back).
-      fetch: async (input, init) => {
-        const answer = await fetch(input, init);
-        if (String(input).endsWith(SERVICE_PATHS.create)) throw new TypeError('fetch failed: the answer was lost');
-        return answer;
-      },
+      fetch: losingCreateAnswers(),
     });
     const body = posRequest({ reference: `reconcile-lost-${Date.now()}`, sn: 'SN-REC-LOST', expireAt: 30 });
     expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
@@ -235,11 +247,7 @@ describe('reconciliation', () => {
   it("reconciles an order whose create answer was lost when the shop's openCheckout finds it, with its checkout", async () => {
     const kit = await shop({
       reconcile: { quietSeconds: 0.001, sweepSeconds: false },
-      fetch: async (input, init) => {
-        const answer = await fetch(input, init);
-        if (String(input).endsWith(SERVICE_PATHS.create)) throw new TypeError('fetch failed: the answer was lost');
-        return answer;
-      },
+      fetch: losingCreateAnswers(),
     });
     const body = posRequest({ reference: `reconcile-open-${Date.now()}`, sn: 'SN-REC-OPEN', expireAt: 30 });
     expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');
@@ -257,17 +265,9 @@ describe('reconciliation', () => {
   });
 
   it("reconciles an order whose create answer was lost when the payer's next create finds it (ORDER_EXISTS), with its checkout", async () => {
-    let lose = true;
     const kit = await shop({
       reconcile: { quietSeconds: 0.001, sweepSeconds: false },
-      fetch: async (input, init) => {
-        const answer = await fetch(input, init);
-        if (String(input).endsWith(SERVICE_PATHS.create) && lose) {
-          lose = false;
-          throw new TypeError('fetch failed: the answer was lost');
-        }
-        return answer;
-      },
+      fetch: losingCreateAnswers(1),
     });
     const body = posRequest({ reference: `reconcile-again-${Date.now()}`, sn: 'SN-REC-AGAIN', expireAt: 30 });
     expect((await kit.wired.merchant(MERCHANT_PATHS.create, body)).code).not.toBe('00000');

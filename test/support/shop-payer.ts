@@ -3,7 +3,7 @@
  * an email and a mobile number, presses Pay; the sandbox's control API pays the code the page shows; the page must
  * say "Payment received" and the shop must print the order's verified callback.
  */
-import type { Browser, BrowserContext } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 import type { SandboxControl } from '../../src/sandbox/index.js';
 
@@ -15,6 +15,29 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * On a page whose `<svc-checkout>` offers Reference code (among other methods, or alone): chooses it when there is a
+ * choice, waits for its form (its chunk loads on the choice), gives a name, an email and a mobile number, and asks for
+ * the code. The sandbox's control API then pays the code, as the caller decides.
+ */
+export async function askForReferenceCode(page: Page, timeoutMs = 10_000): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('svc-method-picker, svc-reference-code-form'), { timeout: timeoutMs });
+  await page.evaluate(() => {
+    const choice = document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-method-picker')?.shadowRoot?.querySelector('input[value=ReferenceCode]');
+    (choice as HTMLInputElement | null | undefined)?.click();
+  });
+  await page.waitForFunction(() => document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')?.shadowRoot?.querySelector('button[type=submit]'), { timeout: timeoutMs });
+  await page.evaluate(() => {
+    const form = document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')!.shadowRoot!;
+    for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) {
+      const input = form.querySelector(`[name=${name}]`) as HTMLInputElement;
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    }
+    (form.querySelector('button[type=submit]') as HTMLButtonElement).click();
+  });
 }
 
 /** Pays one order through the shop at `shopUrl`; `output` is what the shop printed so far. Returns the order's reference. */
@@ -42,23 +65,7 @@ export async function payReferenceCode(browser: Browser | BrowserContext, shopUr
       });
     await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('svc-method-picker'), { timeout: 10_000 });
     expect(await shadowText()).toContain('Nile Coffee Roasters');
-    await page.evaluate(() => {
-      const root = document.querySelector('svc-checkout')!.shadowRoot!;
-      (root.querySelector('svc-method-picker')!.shadowRoot!.querySelector('input[value=ReferenceCode]') as HTMLInputElement).click();
-    });
-    // The form's chunk loads on the choice: wait until the form has rendered its button.
-    await page.waitForFunction(() => document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')?.shadowRoot?.querySelector('button[type=submit]'), {
-      timeout: 10_000,
-    });
-    await page.evaluate(() => {
-      const form = document.querySelector('svc-checkout')!.shadowRoot!.querySelector('svc-reference-code-form')!.shadowRoot!;
-      for (const [name, value] of Object.entries({ notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' })) {
-        const input = form.querySelector(`[name=${name}]`) as HTMLInputElement;
-        input.value = value;
-        input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      }
-      (form.querySelector('button[type=submit]') as HTMLButtonElement).click();
-    });
+    await askForReferenceCode(page);
 
     let code: string | undefined;
     await until('the order in the sandbox', async () => {
