@@ -123,16 +123,24 @@ export async function startRedisServer({ persistence = 'aof', port, extra = [], 
 
 const run = promisify(execFile);
 
+/** `redis-cli -p port args…`: its output. */
+export async function redisCli(port, ...args) {
+  return cli(port, ...args);
+}
+
 async function cli(port, ...args) {
   const { stdout } = await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 30_000 });
   return stdout;
 }
 
-/** Three masters, no replicas, every slot covered; resolves once each node says the cluster is ok. */
-export async function startRedisCluster({ masters = 3 } = {}) {
+/**
+ * Three masters (with `replicas`, that many replicas each), every slot covered; resolves once each node says the
+ * cluster is ok and each replica has its master's data.
+ */
+export async function startRedisCluster({ masters = 3, replicas = 0 } = {}) {
   const nodes = [];
   try {
-    for (let index = 0; index < masters; index++) {
+    for (let index = 0; index < masters * (1 + replicas); index++) {
       nodes.push(
         await startRedisServer({
           withBus: true,
@@ -140,13 +148,18 @@ export async function startRedisCluster({ masters = 3 } = {}) {
         }),
       );
     }
-    await run(REDIS_CLI, ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '0', '--cluster-yes'], {
+    await run(REDIS_CLI, ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], {
       timeout: 60_000,
     });
     const deadline = Date.now() + 20_000;
     for (const node of nodes) {
       while (!/cluster_state:ok/.test(await cli(node.port, 'CLUSTER', 'INFO'))) {
         if (Date.now() > deadline) throw new Error(`the cluster did not become ok: ${await cli(node.port, 'CLUSTER', 'INFO')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const replication = await cli(node.port, 'INFO', 'replication');
+      while (/role:slave/.test(replication) && !/master_link_status:up/.test(await cli(node.port, 'INFO', 'replication'))) {
+        if (Date.now() > deadline) throw new Error(`a replica did not sync: ${await cli(node.port, 'INFO', 'replication')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -157,6 +170,25 @@ export async function startRedisCluster({ masters = 3 } = {}) {
   return {
     nodes,
     rootNodes: nodes.map((node) => ({ url: node.url })),
+    /** The nodes serving `key`'s slot now: its master and its replicas (from CLUSTER NODES). */
+    async nodesOf(key) {
+      const slot = Number((await cli(nodes[0].port, 'CLUSTER', 'KEYSLOT', key)).trim());
+      const lines = (await cli(nodes[0].port, 'CLUSTER', 'NODES')).trim().split('\n').map((line) => line.split(' '));
+      const portOf = (fields) => Number(fields[1].split('@')[0].split(':')[1]);
+      const nodeAt = (port) => nodes.find((node) => node.port === port);
+      const master = lines.find(
+        (fields) =>
+          fields[2].includes('master') &&
+          !fields[2].includes('fail') &&
+          fields.slice(8).some((range) => {
+            const [from, to = from] = range.split('-').map(Number);
+            return slot >= from && slot <= to;
+          }),
+      );
+      if (!master) throw new Error(`no master serves slot ${slot}`);
+      const replicas = lines.filter((fields) => fields[3] === master[0] && !fields[2].includes('fail')).map((fields) => nodeAt(portOf(fields)));
+      return { master: nodeAt(portOf(master)), replicas };
+    },
     close: () => Promise.all(nodes.map((node) => node.close())),
   };
 }
