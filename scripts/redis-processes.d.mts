@@ -43,9 +43,11 @@ export interface RedisSentinelProcesses {
   name: string;
   primary: RedisServerProcess;
   replica: RedisServerProcess;
+  replicas: RedisServerProcess[];
+  servers: RedisServerProcess[];
   sentinelRootNodes: { host: string; port: number }[];
   primaryPort(): Promise<number>;
   close(): Promise<void>;
 }
 
-export declare function startRedisSentinel(options?: { name?: string }): Promise<RedisSentinelProcesses>;
+export declare function startRedisSentinel(options?: { name?: string; replicas?: number }): Promise<RedisSentinelProcesses>;

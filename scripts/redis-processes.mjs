@@ -194,12 +194,15 @@ export async function startRedisCluster({ masters = 3, replicas = 0 } = {}) {
 }
 
 /**
- * A primary and a replica, both with an append-only file, watched by one redis-sentinel (quorum 1) that fails
- * over a second after the primary stops answering. `name` is the name the Sentinel client asks for.
+ * A primary and `replicas` replicas (one by default), each with an append-only file, watched by one redis-sentinel
+ * (quorum 1) that fails over a second after the primary stops answering. `name` is the name the Sentinel client asks
+ * for. `replica` is the first replica; `nodes()` each server's role now.
  */
-export async function startRedisSentinel({ name = 'svc-primary' } = {}) {
+export async function startRedisSentinel({ name = 'svc-primary', replicas: count = 1 } = {}) {
   const primary = await startRedisServer();
-  const replica = await startRedisServer({ extra: ['--replicaof', '127.0.0.1', String(primary.port)] });
+  const replicas = [];
+  for (let index = 0; index < count; index++) replicas.push(await startRedisServer({ extra: ['--replicaof', '127.0.0.1', String(primary.port)] }));
+  const servers = [primary, ...replicas];
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-sentinel-'));
   const config = join(dir, 'sentinel.conf');
@@ -212,29 +215,33 @@ export async function startRedisSentinel({ name = 'svc-primary' } = {}) {
       `sentinel monitor ${name} 127.0.0.1 ${primary.port} 1`,
       `sentinel down-after-milliseconds ${name} 1000`,
       `sentinel failover-timeout ${name} 5000`,
-      `sentinel parallel-syncs ${name} 1`,
+      `sentinel parallel-syncs ${name} ${Math.max(1, count)}`,
       '',
     ].join('\n'),
   );
   let sentinel;
   try {
     sentinel = await spawnUntil(REDIS_SENTINEL, [config], 'Sentinel ID is');
-    // The replica has the primary's data before anything is written.
+    // The replicas have the primary's data before anything is written.
     const deadline = Date.now() + 20_000;
-    while (!/master_link_status:up/.test(await cli(replica.port, 'INFO', 'replication'))) {
-      if (Date.now() > deadline) throw new Error('the replica did not sync');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const replica of replicas) {
+      while (!/master_link_status:up/.test(await cli(replica.port, 'INFO', 'replication'))) {
+        if (Date.now() > deadline) throw new Error('the replica did not sync');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   } catch (error) {
     await ended(sentinel, 'SIGKILL');
-    await Promise.all([primary.close(), replica.close()]);
+    await Promise.all(servers.map((server) => server.close()));
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   return {
     name,
     primary,
-    replica,
+    replica: replicas[0],
+    replicas,
+    servers,
     sentinelRootNodes: [{ host: '127.0.0.1', port }],
     /** The port of the node the sentinel names primary now. */
     async primaryPort() {
@@ -243,7 +250,7 @@ export async function startRedisSentinel({ name = 'svc-primary' } = {}) {
     },
     async close() {
       await ended(sentinel, 'SIGKILL');
-      await Promise.all([primary.close(), replica.close()]);
+      await Promise.all(servers.map((server) => server.close()));
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,8 +1,8 @@
-// Failover loses no completion (docs/reliability.md, "Replicas and failover"): on a real primary and replica under a
-// real redis-sentinel, a claim and a completion count only once the replica acknowledged them. A replica made to lag
-// (SIGSTOP: it neither reads nor acknowledges) puts the kit in its degraded mode: callbacks answered 503, readiness
+// Failover loses no completion (docs/reliability.md, "Replicas and failover"): on a real primary and two replicas
+// under a real redis-sentinel, a claim and a completion count only once a replica acknowledged them. Replicas made to
+// lag (SIGSTOP: they neither read nor acknowledge) put the kit in its degraded mode: callbacks answered 503, readiness
 // still ready and saying so; a completion no replica took is kept and written again after the primary is killed and
-// the replica promoted, so the service's retry, at either process, is a duplicate.
+// a replica promoted, so the service's retry, at either process, is a duplicate.
 import { createSentinel } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
@@ -49,11 +49,11 @@ const newClient = () => {
 };
 
 beforeAll(async () => {
-  [sentinel, sandbox] = await Promise.all([startRedisSentinel(), createSandbox({ log: () => undefined })]);
+  [sentinel, sandbox] = await Promise.all([startRedisSentinel({ replicas: 2 }), createSandbox({ log: () => undefined })]);
 }, 60_000);
 
 afterAll(async () => {
-  sentinel?.replica.resume();
+  for (const server of sentinel?.servers ?? []) server.resume();
   await Promise.all(clients.map((client) => client.close()));
   await Promise.all([sentinel?.close(), sandbox?.close()]);
 });
@@ -102,7 +102,7 @@ describe('writes wait for the replica', () => {
       const before = orders('2615', 6);
       expect(await Promise.all(before.map(kits.deliver))).toEqual(before.map(() => 200));
 
-      sentinel.replica.pause(); // a replica that neither reads nor acknowledges
+      for (const replica of sentinel.replicas) replica.pause(); // replicas that neither read nor acknowledge
       const lagging = orders('2616', 6);
       const started = performance.now();
       const answers = [];
@@ -116,7 +116,7 @@ describe('writes wait for the replica', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ready', redis: 'up', replicas: 'not-acknowledging' });
 
-      sentinel.replica.resume();
+      for (const replica of sentinel.replicas) replica.resume();
       const resumed = performance.now();
       await eventually('a replica acknowledges', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       console.log(`replica acknowledging again ${Math.round(performance.now() - resumed)} ms after it resumed`);
@@ -131,12 +131,13 @@ describe('writes wait for the replica', () => {
       }
       expect(kits.logs.flatMap((log) => log.kept).filter((line) => line.includes('no replica of Redis')).length).toBeGreaterThanOrEqual(1);
     } finally {
-      sentinel.replica.resume();
+      for (const replica of sentinel.replicas) replica.resume();
       await kits.close();
     }
   }, 30_000);
 
   it('keeps a completion no replica took, and writes it on the promoted replica: the retry at either process is a duplicate', async () => {
+    // The other replica follows the promoted one (the sentinel reconfigures it in the failover): writes are acknowledged.
     let open!: () => void;
     const [orderNo] = orders('2617', 1) as [string];
     const kits = await twoKits(new Map([[orderNo, new Promise<void>((resolve) => (open = resolve))]]));
@@ -144,27 +145,32 @@ describe('writes wait for the replica', () => {
       const first = kits.deliver(orderNo, 0); // claimed (the replica has the claim), onCallback held
       await eventually('claimed', async () => (await kits.deliver(orderNo, 1)) === 503 && kits.redises[0]!.callbackStore.replicas === 'acknowledging');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      sentinel.replica.pause();
+      for (const replica of sentinel.replicas) replica.pause();
+      // Cut the replicas' links: what the primary writes from now on never reaches it (what it sent before does).
+      await redisCli(sentinel.primary.port, 'CLIENT', 'KILL', 'TYPE', 'replica');
       open(); // onCallback returns: the completion reaches the primary only
       expect(await first).toBe(200);
 
       const killed = performance.now();
       await sentinel.primary.kill(); // the completion dies with it
-      sentinel.replica.resume();
-      await eventually('the replica promoted', async () => (await sentinel.primaryPort()) === sentinel.replica.port, 20_000);
+      for (const replica of sentinel.replicas) replica.resume();
+      let primaryPort = 0;
+      await eventually('a replica promoted', async () => {
+        primaryPort = await sentinel.primaryPort();
+        return sentinel.replicas.some((replica) => replica.port === primaryPort);
+      }, 20_000);
       const promoted = performance.now();
-      await sentinel.primary.start(); // made a replica of the promoted one by the sentinel
       await eventually('both back, a replica acknowledging', () => kits.redises.every((redis) => redis.available && redis.callbackStore.replicas === 'acknowledging'), 20_000);
       console.log(`failover: promoted ${Math.round(promoted - killed)} ms after the primary was killed; both kits writing again ${Math.round(performance.now() - killed)} ms after`);
 
       // The service's retries, at either process, until acknowledged: a duplicate each, onCallback ran once.
       for (const index of [1, 0, 1]) await eventually(`retry at kit ${index}`, async () => (await kits.deliver(orderNo, index)) === 200, 10_000);
       expect(kits.handled.map((event) => event.body.orderNo)).toEqual([orderNo]);
-      const stored = await redisCli(sentinel.replica.port, 'GET', `svc-checkout:${merchantId}:callback:outcome:${orderNo}:SUCCESS`);
+      const stored = await redisCli(primaryPort, 'GET', `svc-checkout:${merchantId}:callback:outcome:${orderNo}:SUCCESS`);
       expect(stored.trim()).toBe('done');
     } finally {
       open();
-      sentinel.replica.resume();
+      for (const replica of sentinel.replicas) replica.resume();
       await kits.close();
     }
   }, 40_000);
