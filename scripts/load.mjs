@@ -19,7 +19,8 @@
 // polling: it waits for PENDING and for its final status on the stream. A further check: every stream saw its
 // order's final status, and ended.
 //
-// With --fault NAME (scripts/load-faults.mjs: redis-pause, redis-restart, kill-kit, cluster, drop-callbacks), the same
+// With --fault NAME (scripts/load-faults.mjs: redis-pause, redis-restart, kill-kit, cluster, drop-callbacks,
+// sentinel-failover, lagging-replica, partition, lost-answers, cluster-failover), the same
 // run of kit processes meets that fault --fault-at seconds in, the checkouts started --rate a second so that the run
 // spans it; it then prints how many payments never reached the shop's onCallback (lost) or reached it twice
 // (doubled), and the 99th percentile of the time from each payment to the payer seeing it and to the shop's hook.
@@ -508,7 +509,11 @@ if (SHARED) {
       CALLBACK_URL: `${proxy.url}${MERCHANT_PATHS.callbacks}`,
       RETURN_URL_ORIGINS: RETURN_ORIGIN,
     };
-    balancer.send({ targets: await Promise.all(Array.from({ length: KITS }, (_, index) => startKitProcess(env, String.fromCharCode(65 + index)))) });
+    balancer.send({
+      targets: await Promise.all(
+        Array.from({ length: KITS }, (_, index) => startKitProcess({ ...env, ...redisServer.envFor?.(index, KITS) }, String.fromCharCode(65 + index))),
+      ),
+    });
   } catch (error) {
     console.error(`load: ${error.message}`);
     for (const child of kitProcesses) child.kill('SIGKILL');
@@ -601,7 +606,7 @@ async function run() {
     await FAULTS[FAULT].before?.({ control, checkouts: CHECKOUTS });
     const say = (line) => faultLog.push(`${((performance.now() - started) / 1000).toFixed(1)} s: ${line}`);
     injection = pause(FAULT_AT_S * 1000).then(() =>
-      FAULTS[FAULT].inject({ redis: redisServer.handle, kits, say }).catch((error) => say(`the fault failed: ${error.message}`)),
+      FAULTS[FAULT].inject({ redis: redisServer.handle, kits, say, control }).catch((error) => say(`the fault failed: ${error.message}`)),
     );
   }
   await pool(
