@@ -16,6 +16,7 @@ export class ProcessLease {
   /** When the last renewal that Redis answered was sent (performance.now()). */
   #renewedAt = Number.NEGATIVE_INFINITY;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #renewing = false;
 
   constructor(
     private readonly connection: RedisConnection,
@@ -45,8 +46,13 @@ export class ProcessLease {
   start(): void {
     this.#timer = setInterval(
       () => {
-        // A renewal that fails leaves the lease to run down: the connection's heartbeat says whether Redis is away.
-        this.renew().catch(() => undefined);
+        // One at a time (a wait for a replica may take a while); a renewal that fails leaves the lease to run down:
+        // the connection's heartbeat says whether Redis is away.
+        if (this.#renewing) return;
+        this.#renewing = true;
+        this.renew()
+          .catch(() => undefined)
+          .finally(() => (this.#renewing = false));
       },
       Math.max(50, Math.min(1_000, Math.floor(this.leaseMs / 3))),
     );
