@@ -78,6 +78,13 @@ describe('the Redis stores', () => {
     expect(await one.callbackStore.claim('n-3')).toBe('busy');
   });
 
+  it('claim one outcome once when one process claims it twice at the same instant (a callback and a reconciliation)', async () => {
+    for (let index = 0; index < 20; index++) {
+      const answers = await Promise.all([one.callbackStore.claim(`twice-${index}`), one.callbackStore.claim(`twice-${index}`)]);
+      expect(answers.sort()).toEqual(['busy', 'new']);
+    }
+  });
+
   it('count throttled calls in one fixed window across processes', async () => {
     const hits = [
       await one.throttleStore.hit('resendOtp:o-1', 2, 400),

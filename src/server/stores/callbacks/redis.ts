@@ -118,19 +118,22 @@ export class RedisCallbackStore implements CallbackStore, SharedStoreState {
       const taken = await this.#unsureOf(key, mark, this.connection.script(TAKE_OVER, [key], [claim, mark, this.ttlMs]));
       if (Number(taken) !== 1) return 'busy';
     }
+    // Known here before anything else runs: another handling of the same outcome in this process finds it busy.
+    this.#marks.set(id, mark);
     // Counted only once a replica has it: a failover to a replica without it would let another process claim it.
     let acknowledged: boolean;
     try {
       acknowledged = await this.replication.confirm(key);
     } catch (error) {
+      this.#marks.delete(id);
       if (error instanceof StoreUnavailableError) this.#unsure.set(key, mark);
       throw error;
     }
     if (!acknowledged) {
+      this.#marks.delete(id);
       await this.connection.script(RELEASE, [key], [mark]).catch(() => this.#unsure.set(key, mark));
-      throw new StoreUnavailableError("no replica acknowledged the claim: the callback is answered 503");
+      throw new StoreUnavailableError('no replica acknowledged the claim: the callback is answered 503');
     }
-    this.#marks.set(id, mark);
     return 'new';
   }
 
