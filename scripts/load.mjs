@@ -193,7 +193,9 @@ async function kitAgain(route, body, proof) {
     try {
       const answer = await kit(route, body, proof);
       // The service did not answer the kit's create (it may have made the order): as the element, look it up.
-      if (FAULT && route === 'create' && answer.envelope.code === '50003' && attempt < 5) {
+      // A create made again after such a lookup was lost too finds its order made: look it up again.
+      const made = attempt > 0 && answer.envelope.code === 'ORDER_EXISTS';
+      if (FAULT && route === 'create' && (answer.envelope.code === '50003' || made) && attempt < 5) {
         throw Object.assign(new CheckoutError('create: 50003'), { transient: true });
       }
       return answer;

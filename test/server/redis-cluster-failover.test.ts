@@ -1,12 +1,14 @@
 // Failover loses no completion, on a real Redis Cluster of three masters with a replica each: a completion whose
 // shard's replica did not acknowledge it (SIGSTOP) is kept; its master is killed and the replica promoted by the
 // cluster itself; the kit writes the completion on the promoted master, and the service's retry, at either process,
-// is a duplicate. Other shards keep handling callbacks meanwhile.
+// is a duplicate, and the status bus's subscription follows its channel to the promoted master. Other shards keep
+// handling callbacks meanwhile.
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
 import { createMerchantHandler, signCallback, type MerchantHandler } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
+import { type StatusUpdate } from '../../src/server/stores/status-bus/port.js';
 import { connectRedis, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { redisCli, startRedisCluster, type RedisClusterProcesses } from '../support/redis-server.js';
@@ -49,8 +51,13 @@ afterAll(async () => {
 describe('on a Redis Cluster with a replica per master, a master killed after a completion its replica did not take', () => {
   it('writes the completion on the promoted replica: the retry at either process is a duplicate, onCallback ran once', async () => {
     const stamp = String(Date.now()).slice(-6);
-    const orderNo = `2618${stamp}0000`;
-    const key = `svc-checkout:${merchantId}:callback:outcome:${orderNo}:SUCCESS`;
+    // An order whose outcome lives on the master of the status channel: its failover moves both.
+    const channel = await cluster.nodesOf(`svc-checkout:${merchantId}:status`);
+    const keyOf = (order: string) => `svc-checkout:${merchantId}:callback:outcome:${order}:SUCCESS`;
+    let serial = 0;
+    while ((await cluster.nodesOf(keyOf(`2618${stamp}${String(serial).padStart(4, '0')}`))).master !== channel.master) serial += 1;
+    const orderNo = `2618${stamp}${String(serial).padStart(4, '0')}`;
+    const key = keyOf(orderNo);
     const { master, replicas } = await cluster.nodesOf(key);
     const replica = replicas[0]!;
     let open!: () => void;
@@ -99,6 +106,18 @@ describe('on a Redis Cluster with a replica per master, a master killed after a 
       await eventually('both writing again', () => redises.every((redis) => redis.available && redis.callbackStore.replicas === 'acknowledging'), 20_000);
       await eventually('the completion written on the promoted master', async () => (await redisCli(replica.port, 'GET', key)).trim() === 'done', 20_000);
       console.log(`cluster failover: promoted ${Math.round(promoted - killed)} ms after the master was killed; completion on it ${Math.round(performance.now() - killed)} ms after`);
+
+      // The status bus's sharded subscription followed the channel to the promoted master: one process publishes,
+      // the other hears it.
+      const heard: StatusUpdate[] = [];
+      redises[1]!.statusBus.subscribe({ update: (update) => heard.push(update) });
+      const update: StatusUpdate = { orderNo, reference: `r-${orderNo}`, status: 'SUCCESS', source: 'callback', at: Date.now() };
+      await eventually('the other process hears a status update', async () => {
+        await redises[0]!.statusBus.publish(update);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return heard.length > 0;
+      }, 15_000);
+      expect(redises.every((redis) => redis.statusBus.live)).toBe(true);
 
       for (const index of [1, 0, 1]) await eventually(`retry at kit ${index}`, async () => (await deliver(orderNo, index)) === 200, 10_000);
       expect(handled.filter((event) => event.body.orderNo === orderNo)).toHaveLength(1);
