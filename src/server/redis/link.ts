@@ -142,13 +142,13 @@ export function clientLink(client: RedisClientLike, events: LinkEvents, ownsClie
 /** A message of the link's own on the status channel (never handed to the bus): the subscription hears itself. */
 const PROBE = '\u0000probe:';
 /** How often a cluster link hears itself, and how long it may go unheard before it counts its subscription lost. */
-const PROBE_MS = 2_000;
-const PROBE_LOST_MS = 6_000;
+const PROBE_MS = 1_000;
+const PROBE_LOST_MS = 3_000;
 
 /**
  * A cluster: each command goes to the node of its key; status updates go by sharded pub/sub on the channel's node.
  * node-redis does not move a sharded subscription when its master dies (the promoted replica never hears of it), so
- * the link publishes a probe of its own every 2 s and listens for it: unheard for 6 s, the subscription counts as
+ * the link publishes a probe of its own every second and listens for it: unheard for 3 s, the subscription counts as
  * lost (the streams query the service) and is made again, on the channel's master now.
  */
 export function clusterLink(cluster: RedisClusterLike, events: LinkEvents): RedisLink {
