@@ -77,7 +77,7 @@ describe('on a Redis Cluster with a replica per master, a master killed after a 
           environment: { baseUrl: 'http://127.0.0.1:9' },
           logger: { warn: () => undefined, error: () => undefined },
           onCallback: async (event) => {
-            if (event.body.orderNo === orderNo) await gate;
+            if (index === 0 && event.body.orderNo === orderNo) await gate; // the first process holds it
             handled.push(event);
           },
           ...redis.stores,
@@ -88,6 +88,7 @@ describe('on a Redis Cluster with a replica per master, a master killed after a 
     try {
       expect(redises.every((redis) => redis.callbackStore.replicas === 'acknowledging')).toBe(true);
       const first = deliver(orderNo, 0); // claimed, its replica has the claim; onCallback held
+      await new Promise((resolve) => setTimeout(resolve, 300)); // before the other process is asked
       await eventually('claimed', async () => (await deliver(orderNo, 1)) === 503);
       await new Promise((resolve) => setTimeout(resolve, 200));
       replica.pause();

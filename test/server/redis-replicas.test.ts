@@ -58,13 +58,13 @@ afterAll(async () => {
   await Promise.all([sentinel?.close(), sandbox?.close()]);
 });
 
-/** Two kit processes on the Sentinel set; `gate` holds onCallback for an order until it is opened. */
+/** Two kit processes on the Sentinel set; a gate holds the first one's onCallback for an order until it is opened. */
 async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
   const logs = [lines(), lines()];
   const handled: CallbackEvent[] = [];
   const redises: RedisKit[] = [];
   const handlers: MerchantHandler[] = [];
-  for (const log of logs) {
+  for (const [index, log] of logs.entries()) {
     const redis = await connectRedis({ client: newClient(), merchantId, commandTimeoutMs: 1_000, recoveryHoldMs: 300, replicaTimeoutMs: 250, logger: log });
     redises.push(redis);
     handlers.push(
@@ -74,7 +74,7 @@ async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
         environment: { baseUrl: sandbox.url },
         logger: { warn: () => undefined, error: () => undefined },
         onCallback: async (event) => {
-          await gates.get(event.body.orderNo);
+          if (index === 0) await gates.get(event.body.orderNo);
           handled.push(event);
         },
         ...redis.stores,
@@ -143,6 +143,7 @@ describe('writes wait for the replica', () => {
     const kits = await twoKits(new Map([[orderNo, new Promise<void>((resolve) => (open = resolve))]]));
     try {
       const first = kits.deliver(orderNo, 0); // claimed (the replica has the claim), onCallback held
+      await new Promise((resolve) => setTimeout(resolve, 300)); // before the other process is asked
       await eventually('claimed', async () => (await kits.deliver(orderNo, 1)) === 503 && kits.redises[0]!.callbackStore.replicas === 'acknowledging');
       await new Promise((resolve) => setTimeout(resolve, 200));
       for (const replica of sentinel.replicas) replica.pause();
