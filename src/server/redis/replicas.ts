@@ -78,12 +78,15 @@ export class Replication {
     if (this.mode === false) return;
     const fields = infoFields(await this.connection.call(() => this.connection.link.probe(key, ['INFO', 'replication']), recovering));
     if (this.mode === 'auto' && Number(fields.get('connected_slaves') ?? 0) > 0) this.#waiting = true;
-    const replid = fields.get('master_replid');
-    if (replid && this.#replid && replid !== this.#replid && fields.get('role') === 'master') {
+    const replid = fields.get('role') === 'master' ? fields.get('master_replid') : undefined;
+    if (replid) {
+      const before = this.#replid;
       this.#replid = replid;
-      this.switched(`its primary changed (master_replid ${replid.slice(0, 8)}…, a failover): what the old primary had not passed on is written again`);
+      // A primary with replicas that took a new id is a promoted replica (a restart alone says so by its outage).
+      if (before && replid !== before && this.#waiting) {
+        this.switched(`its primary changed (master_replid ${replid.slice(0, 8)}…, a failover): what the old primary had not passed on is written again`);
+      }
     }
-    if (replid && fields.get('role') === 'master') this.#replid = replid;
     await this.confirm(key, { probe: true, recovering });
   }
 
