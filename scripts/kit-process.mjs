@@ -6,6 +6,7 @@
 //   REDIS_CLUSTER      a Redis Cluster instead: its nodes' URLs, comma-separated (a createCluster client)
 //   REDIS_SENTINEL     a primary under Sentinel instead: name@host:port of a sentinel (a createSentinel client)
 //   REDIS_ACCEPT_DATA_LOSS=1   start even though Redis may forget handled callbacks (acceptDataLoss)
+//   REDIS_LEASE_MS     the process lease (leaseMs): how long its claims outlive it
 //   CALLBACK_URL       the kit's callbackUrl option
 //   STREAM_POLL_MS     streams.pollIntervalMs
 //   CALLBACK_DELAY_MS  onCallback takes this long (a merchant's slow database)
@@ -57,6 +58,7 @@ if (env.REDIS_URL || env.REDIS_CLUSTER || env.REDIS_SENTINEL) {
       logger,
       connectTimeoutMs: 5_000,
       acceptDataLoss: env.REDIS_ACCEPT_DATA_LOSS === '1',
+      ...(env.REDIS_LEASE_MS ? { leaseMs: Number(env.REDIS_LEASE_MS) } : {}),
     });
   } catch (error) {
     process.stderr.write(`${error.message}\n`);

@@ -2,7 +2,8 @@
 // --fault-at seconds into the run, and what every run then prints: orders whose payment never reached the shop's
 // onCallback (lost), reached it more than once (doubled), and the 99th percentile of the time from the payment to
 // the payer seeing it on the status stream, and to the shop's hook.
-import { startRedisCluster, startRedisServer } from './redis-processes.mjs';
+import { redisCli, startRedisCluster, startRedisSentinel, startRedisServer } from './redis-processes.mjs';
+import { startTcpProxy } from './tcp-proxy.mjs';
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,6 +51,85 @@ export const FAULTS = {
     redis: 'cluster',
     async inject() {},
   },
+  'sentinel-failover': {
+    what: 'a primary and two replicas under redis-sentinel; the replicas cut off for 1 s, the primary killed (SIGKILL), started again 3 s after the promotion',
+    redis: 'sentinel',
+    async inject({ redis, say }) {
+      // What the primary writes in its last second never reaches a replica: the kit must have kept it.
+      for (const replica of redis.replicas) replica.pause();
+      await redisCli(redis.primary.port, 'CLIENT', 'KILL', 'TYPE', 'replica');
+      await pause(1_000);
+      say('replicas cut off for 1 s; killing the primary (SIGKILL)');
+      const killed = Date.now();
+      await redis.primary.kill();
+      for (const replica of redis.replicas) replica.resume();
+      let promoted = 0;
+      while (!redis.replicas.some((replica) => replica.port === promoted)) {
+        await pause(100);
+        promoted = await redis.primaryPort().catch(() => 0);
+      }
+      say(`a replica promoted ${((Date.now() - killed) / 1000).toFixed(1)} s after the kill`);
+      await pause(3_000);
+      await redis.primary.start();
+      say('the old primary started again (the sentinel makes it a replica)');
+    },
+  },
+  'lagging-replica': {
+    what: 'a primary and two replicas under redis-sentinel; both replicas frozen (SIGSTOP) for 10 s: no write acknowledged',
+    redis: 'sentinel',
+    async inject({ redis, say }) {
+      say('freezing both replicas for 10 s (SIGSTOP)');
+      for (const replica of redis.replicas) replica.pause();
+      await pause(10_000);
+      for (const replica of redis.replicas) replica.resume();
+      say('replicas resumed (SIGCONT)');
+    },
+  },
+  partition: {
+    what: 'one kit process cut off from Redis for 15 s (a TCP proxy between them stops forwarding), the other not',
+    redis: 'proxied',
+    async inject({ redis, say }) {
+      say('cutting kit B off from Redis for 15 s');
+      redis.proxy.cut();
+      await pause(15_000);
+      redis.proxy.heal();
+      say('kit B reaches Redis again');
+    },
+  },
+  'lost-answers': {
+    what: "the service's answers to the next 40 calls lost after it acted (creates among them), and the next 60 callbacks dropped",
+    redis: 'server',
+    kitEnv: {
+      RECONCILE_QUIET_S: String(DROPPED_RECONCILE.quietSeconds),
+      RECONCILE_SWEEP_S: String(DROPPED_RECONCILE.sweepSeconds),
+      RECONCILE_QPS: String(DROPPED_RECONCILE.queriesPerSecond),
+    },
+    async inject({ control, say }) {
+      await control((sandbox) => sandbox.addFault({ kind: 'lost', count: 40, delayMs: 100 }));
+      await control((sandbox) => sandbox.addDeliveryFault({ kind: 'omit', count: 60 }));
+      say("the next 40 answers of the service lost after it acted, the next 60 callbacks dropped");
+    },
+  },
+  'cluster-failover': {
+    what: 'three masters with a replica each; one master cut off from its replica for 1 s and killed (SIGKILL), started again 3 s after the promotion',
+    redis: 'cluster-replicas',
+    async inject({ redis, say }) {
+      const master = redis.nodes.find((node) => node.port === redis.firstMasterPort);
+      const replica = redis.nodes.find((node) => node.port === redis.firstReplicaPort);
+      replica.pause();
+      await redisCli(master.port, 'CLIENT', 'KILL', 'TYPE', 'replica');
+      await pause(1_000);
+      say(`replica ${replica.port} cut off for 1 s; killing master ${master.port} (SIGKILL)`);
+      const killed = Date.now();
+      await master.kill();
+      replica.resume();
+      while (!/role:master/.test(await redisCli(replica.port, 'INFO', 'replication').catch(() => ''))) await pause(100);
+      say(`its replica promoted ${((Date.now() - killed) / 1000).toFixed(1)} s after the kill`);
+      await pause(3_000);
+      await master.start();
+      say('the old master started again (it rejoins as a replica)');
+    },
+  },
   'drop-callbacks': {
     what: 'every callback dropped (the service counts it delivered and never retries): reconciliation alone',
     redis: 'server',
@@ -65,15 +145,42 @@ export const FAULTS = {
   },
 };
 
-/** The Redis a fault's run uses: a server with an append-only file, or a cluster. Its processes are `track`ed. */
+/**
+ * The Redis a fault's run uses: a server with an append-only file, a cluster (with replicas or without), a primary and
+ * two replicas under Sentinel, or a server that the last kit process reaches through a TCP proxy. Its processes are
+ * `track`ed. `envFor(index)` is what one kit process's environment has of its own.
+ */
 export async function startFaultRedis(fault, track) {
-  if (FAULTS[fault].redis === 'cluster') {
-    const cluster = await startRedisCluster();
+  const kind = FAULTS[fault].redis;
+  if (kind === 'cluster' || kind === 'cluster-replicas') {
+    const cluster = await startRedisCluster({ replicas: kind === 'cluster' ? 0 : 1 });
     for (const node of cluster.nodes) track(node.child);
+    if (kind === 'cluster-replicas') {
+      const { master, replicas } = await cluster.nodesOf('{svc}');
+      Object.assign(cluster, { firstMasterPort: master.port, firstReplicaPort: replicas[0].port });
+    }
     return { env: { REDIS_CLUSTER: cluster.rootNodes.map((node) => node.url).join(',') }, handle: cluster, close: () => cluster.close() };
+  }
+  if (kind === 'sentinel') {
+    const sentinel = await startRedisSentinel({ replicas: 2 });
+    for (const server of sentinel.servers) track(server.child);
+    const [root] = sentinel.sentinelRootNodes;
+    return { env: { REDIS_SENTINEL: `${sentinel.name}@${root.host}:${root.port}` }, handle: sentinel, close: () => sentinel.close() };
   }
   const server = await startRedisServer();
   track(server.child);
+  if (kind === 'proxied') {
+    const proxy = await startTcpProxy({ port: server.port });
+    return {
+      env: { REDIS_URL: server.url },
+      envFor: (index, count) => (index === count - 1 ? { REDIS_URL: proxy.url } : {}),
+      handle: { server, proxy },
+      close: async () => {
+        await proxy.close();
+        await server.close();
+      },
+    };
+  }
   return { env: { REDIS_URL: server.url }, handle: server, close: () => server.close() };
 }
 

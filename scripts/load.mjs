@@ -19,7 +19,8 @@
 // polling: it waits for PENDING and for its final status on the stream. A further check: every stream saw its
 // order's final status, and ended.
 //
-// With --fault NAME (scripts/load-faults.mjs: redis-pause, redis-restart, kill-kit, cluster, drop-callbacks), the same
+// With --fault NAME (scripts/load-faults.mjs: redis-pause, redis-restart, kill-kit, cluster, drop-callbacks,
+// sentinel-failover, lagging-replica, partition, lost-answers, cluster-failover), the same
 // run of kit processes meets that fault --fault-at seconds in, the checkouts started --rate a second so that the run
 // spans it; it then prints how many payments never reached the shop's onCallback (lost) or reached it twice
 // (doubled), and the 99th percentile of the time from each payment to the payer seeing it and to the shop's hook.
@@ -190,7 +191,14 @@ async function kit(route, body, proof = {}) {
 async function kitAgain(route, body, proof) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await kit(route, body, proof);
+      const answer = await kit(route, body, proof);
+      // The service did not answer the kit's create (it may have made the order): as the element, look it up.
+      // A create made again after such a lookup was lost too finds its order made: look it up again.
+      const made = attempt > 0 && answer.envelope.code === 'ORDER_EXISTS';
+      if (FAULT && route === 'create' && (answer.envelope.code === '50003' || made) && attempt < 5) {
+        throw Object.assign(new CheckoutError('create: 50003'), { transient: true });
+      }
+      return answer;
     } catch (error) {
       if (!FAULT || !(error instanceof CheckoutError) || !error.transient || attempt >= 5) throw error;
       await pause(500);
@@ -508,7 +516,11 @@ if (SHARED) {
       CALLBACK_URL: `${proxy.url}${MERCHANT_PATHS.callbacks}`,
       RETURN_URL_ORIGINS: RETURN_ORIGIN,
     };
-    balancer.send({ targets: await Promise.all(Array.from({ length: KITS }, (_, index) => startKitProcess(env, String.fromCharCode(65 + index)))) });
+    balancer.send({
+      targets: await Promise.all(
+        Array.from({ length: KITS }, (_, index) => startKitProcess({ ...env, ...redisServer.envFor?.(index, KITS) }, String.fromCharCode(65 + index))),
+      ),
+    });
   } catch (error) {
     console.error(`load: ${error.message}`);
     for (const child of kitProcesses) child.kill('SIGKILL');
@@ -601,7 +613,7 @@ async function run() {
     await FAULTS[FAULT].before?.({ control, checkouts: CHECKOUTS });
     const say = (line) => faultLog.push(`${((performance.now() - started) / 1000).toFixed(1)} s: ${line}`);
     injection = pause(FAULT_AT_S * 1000).then(() =>
-      FAULTS[FAULT].inject({ redis: redisServer.handle, kits, say }).catch((error) => say(`the fault failed: ${error.message}`)),
+      FAULTS[FAULT].inject({ redis: redisServer.handle, kits, say, control }).catch((error) => say(`the fault failed: ${error.message}`)),
     );
   }
   await pool(

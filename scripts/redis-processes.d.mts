@@ -5,6 +5,8 @@ export declare const REDIS_SERVER: string;
 export declare const REDIS_SENTINEL: string;
 export declare const REDIS_CLI: string;
 
+export declare function redisCli(port: number, ...args: string[]): Promise<string>;
+
 export declare function freePort(options?: { withBus?: boolean }): Promise<number>;
 
 export interface RedisServerProcess {
@@ -31,18 +33,21 @@ export declare function startRedisServer(options?: {
 export interface RedisClusterProcesses {
   nodes: RedisServerProcess[];
   rootNodes: { url: string }[];
+  nodesOf(key: string): Promise<{ master: RedisServerProcess; replicas: RedisServerProcess[] }>;
   close(): Promise<unknown>;
 }
 
-export declare function startRedisCluster(options?: { masters?: number }): Promise<RedisClusterProcesses>;
+export declare function startRedisCluster(options?: { masters?: number; replicas?: number }): Promise<RedisClusterProcesses>;
 
 export interface RedisSentinelProcesses {
   name: string;
   primary: RedisServerProcess;
   replica: RedisServerProcess;
+  replicas: RedisServerProcess[];
+  servers: RedisServerProcess[];
   sentinelRootNodes: { host: string; port: number }[];
   primaryPort(): Promise<number>;
   close(): Promise<void>;
 }
 
-export declare function startRedisSentinel(options?: { name?: string }): Promise<RedisSentinelProcesses>;
+export declare function startRedisSentinel(options?: { name?: string; replicas?: number }): Promise<RedisSentinelProcesses>;

@@ -123,16 +123,24 @@ export async function startRedisServer({ persistence = 'aof', port, extra = [], 
 
 const run = promisify(execFile);
 
+/** `redis-cli -p port args…`: its output. */
+export async function redisCli(port, ...args) {
+  return cli(port, ...args);
+}
+
 async function cli(port, ...args) {
   const { stdout } = await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 30_000 });
   return stdout;
 }
 
-/** Three masters, no replicas, every slot covered; resolves once each node says the cluster is ok. */
-export async function startRedisCluster({ masters = 3 } = {}) {
+/**
+ * Three masters (with `replicas`, that many replicas each), every slot covered; resolves once each node says the
+ * cluster is ok and each replica has its master's data.
+ */
+export async function startRedisCluster({ masters = 3, replicas = 0 } = {}) {
   const nodes = [];
   try {
-    for (let index = 0; index < masters; index++) {
+    for (let index = 0; index < masters * (1 + replicas); index++) {
       nodes.push(
         await startRedisServer({
           withBus: true,
@@ -140,13 +148,18 @@ export async function startRedisCluster({ masters = 3 } = {}) {
         }),
       );
     }
-    await run(REDIS_CLI, ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '0', '--cluster-yes'], {
+    await run(REDIS_CLI, ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], {
       timeout: 60_000,
     });
     const deadline = Date.now() + 20_000;
     for (const node of nodes) {
       while (!/cluster_state:ok/.test(await cli(node.port, 'CLUSTER', 'INFO'))) {
         if (Date.now() > deadline) throw new Error(`the cluster did not become ok: ${await cli(node.port, 'CLUSTER', 'INFO')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const replication = await cli(node.port, 'INFO', 'replication');
+      while (/role:slave/.test(replication) && !/master_link_status:up/.test(await cli(node.port, 'INFO', 'replication'))) {
+        if (Date.now() > deadline) throw new Error(`a replica did not sync: ${await cli(node.port, 'INFO', 'replication')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -157,17 +170,39 @@ export async function startRedisCluster({ masters = 3 } = {}) {
   return {
     nodes,
     rootNodes: nodes.map((node) => ({ url: node.url })),
+    /** The nodes serving `key`'s slot now: its master and its replicas (from CLUSTER NODES). */
+    async nodesOf(key) {
+      const slot = Number((await cli(nodes[0].port, 'CLUSTER', 'KEYSLOT', key)).trim());
+      const lines = (await cli(nodes[0].port, 'CLUSTER', 'NODES')).trim().split('\n').map((line) => line.split(' '));
+      const portOf = (fields) => Number(fields[1].split('@')[0].split(':')[1]);
+      const nodeAt = (port) => nodes.find((node) => node.port === port);
+      const master = lines.find(
+        (fields) =>
+          fields[2].includes('master') &&
+          !fields[2].includes('fail') &&
+          fields.slice(8).some((range) => {
+            const [from, to = from] = range.split('-').map(Number);
+            return slot >= from && slot <= to;
+          }),
+      );
+      if (!master) throw new Error(`no master serves slot ${slot}`);
+      const replicas = lines.filter((fields) => fields[3] === master[0] && !fields[2].includes('fail')).map((fields) => nodeAt(portOf(fields)));
+      return { master: nodeAt(portOf(master)), replicas };
+    },
     close: () => Promise.all(nodes.map((node) => node.close())),
   };
 }
 
 /**
- * A primary and a replica, both with an append-only file, watched by one redis-sentinel (quorum 1) that fails
- * over a second after the primary stops answering. `name` is the name the Sentinel client asks for.
+ * A primary and `replicas` replicas (one by default), each with an append-only file, watched by one redis-sentinel
+ * (quorum 1) that fails over a second after the primary stops answering. `name` is the name the Sentinel client asks
+ * for. `replica` is the first replica; `nodes()` each server's role now.
  */
-export async function startRedisSentinel({ name = 'svc-primary' } = {}) {
+export async function startRedisSentinel({ name = 'svc-primary', replicas: count = 1 } = {}) {
   const primary = await startRedisServer();
-  const replica = await startRedisServer({ extra: ['--replicaof', '127.0.0.1', String(primary.port)] });
+  const replicas = [];
+  for (let index = 0; index < count; index++) replicas.push(await startRedisServer({ extra: ['--replicaof', '127.0.0.1', String(primary.port)] }));
+  const servers = [primary, ...replicas];
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-sentinel-'));
   const config = join(dir, 'sentinel.conf');
@@ -180,29 +215,33 @@ export async function startRedisSentinel({ name = 'svc-primary' } = {}) {
       `sentinel monitor ${name} 127.0.0.1 ${primary.port} 1`,
       `sentinel down-after-milliseconds ${name} 1000`,
       `sentinel failover-timeout ${name} 5000`,
-      `sentinel parallel-syncs ${name} 1`,
+      `sentinel parallel-syncs ${name} ${Math.max(1, count)}`,
       '',
     ].join('\n'),
   );
   let sentinel;
   try {
     sentinel = await spawnUntil(REDIS_SENTINEL, [config], 'Sentinel ID is');
-    // The replica has the primary's data before anything is written.
+    // The replicas have the primary's data before anything is written.
     const deadline = Date.now() + 20_000;
-    while (!/master_link_status:up/.test(await cli(replica.port, 'INFO', 'replication'))) {
-      if (Date.now() > deadline) throw new Error('the replica did not sync');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const replica of replicas) {
+      while (!/master_link_status:up/.test(await cli(replica.port, 'INFO', 'replication'))) {
+        if (Date.now() > deadline) throw new Error('the replica did not sync');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   } catch (error) {
     await ended(sentinel, 'SIGKILL');
-    await Promise.all([primary.close(), replica.close()]);
+    await Promise.all(servers.map((server) => server.close()));
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   return {
     name,
     primary,
-    replica,
+    replica: replicas[0],
+    replicas,
+    servers,
     sentinelRootNodes: [{ host: '127.0.0.1', port }],
     /** The port of the node the sentinel names primary now. */
     async primaryPort() {
@@ -211,7 +250,7 @@ export async function startRedisSentinel({ name = 'svc-primary' } = {}) {
     },
     async close() {
       await ended(sentinel, 'SIGKILL');
-      await Promise.all([primary.close(), replica.close()]);
+      await Promise.all(servers.map((server) => server.close()));
       rmSync(dir, { recursive: true, force: true });
     },
   };

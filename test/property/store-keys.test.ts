@@ -27,7 +27,7 @@ afterAll(() => {
 
 const LIMITS = Object.keys(LIMIT_TABLE);
 /** The words the keys are made of, and their separators: what an attacker spells another space's key with. */
-const FRAGMENTS = ['', ':', '{', '}', 'outcome', 'notify', 'callback', 'checkout', 'throttle', 'ticket', 'open', 'leases', 'epoch', 'reconcile', 'due', 'svc-checkout', ...PAYMENT_STATUSES, ...LIMITS];
+const FRAGMENTS = ['', ':', '{', '}', 'outcome', 'notify', 'callback', 'checkout', 'throttle', 'ticket', 'open', 'leases', 'epoch', 'process', 'reconcile', 'due', 'svc-checkout', ...PAYMENT_STATUSES, ...LIMITS];
 /** A value as an attacker writes it: fragments of keys, and any text between them. */
 const id = fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), hostileString), { maxLength: 6 }).map((parts) => parts.join(''));
 /** A merchant id as connectRedis takes it ([\w.-]+). */
@@ -106,6 +106,7 @@ function redisSpaces(merchants: readonly string[]): Space[] {
     withMerchant('count', [LIMITS], (k, [limit], what) => k.count(STORE_KEYS.count(limit!, what))),
     withMerchant('place', [LIMITS], (k, [limit], what) => k.place(STORE_KEYS.place(limit!, what))),
     withMerchant('ticket', [], (k, _, ticket) => k.ticket(ticket)),
+    withMerchant('process lease', [], (k, _, id) => k.process(id)),
     fixedKey('leases', (k) => k.leases),
     fixedKey('reconcile due', (k) => k.reconcileDue),
     fixedKey('reconcile orders', (k) => k.reconcileOrders),

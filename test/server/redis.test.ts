@@ -78,6 +78,13 @@ describe('the Redis stores', () => {
     expect(await one.callbackStore.claim('n-3')).toBe('busy');
   });
 
+  it('claim one outcome once when one process claims it twice at the same instant (a callback and a reconciliation)', async () => {
+    for (let index = 0; index < 20; index++) {
+      const answers = await Promise.all([one.callbackStore.claim(`twice-${index}`), one.callbackStore.claim(`twice-${index}`)]);
+      expect(answers.sort()).toEqual(['busy', 'new']);
+    }
+  });
+
   it('count throttled calls in one fixed window across processes', async () => {
     const hits = [
       await one.throttleStore.hit('resendOtp:o-1', 2, 400),
@@ -373,7 +380,7 @@ describe('two kit processes sharing Redis, behind a round-robin proxy, in front 
 
   it('delays nobody beyond a lease when a process dies holding a claim: its payers are cut and served by another, the retry handled by another', async () => {
     // C's onCallback never ends (a merchant's database hangs); C is then killed.
-    const c = await startKitProcess('C', { SANDBOX_URL: sandbox.url, REDIS_URL: redis.url, CALLBACK_DELAY_MS: '600000', STREAM_POLL_MS: '300' });
+    const c = await startKitProcess('C', { SANDBOX_URL: sandbox.url, REDIS_URL: redis.url, CALLBACK_DELAY_MS: '600000', STREAM_POLL_MS: '300', REDIS_LEASE_MS: '10000' });
     const payers = await startProxy([c.url, b.url]);
     const callbacks = await startProxy([c.url, a.url]);
     const admin = createClient({ url: redis.url });
@@ -399,7 +406,7 @@ describe('two kit processes sharing Redis, behind a round-robin proxy, in front 
       const onB = await watch(payers.url, watched.orderToken);
       await control.swipe(watched.sn, 'success');
       expect(JSON.parse((await onB.next('status', 2)).data).status).toBe('SUCCESS');
-      // The service's retries: refused while C's claim lasts, handled by A once its lease (10 s, no longer renewed) ran out.
+      // The service's retries: refused while C's process lease lasts, handled by A once it (10 s here, no longer renewed) ran out.
       const [delivery] = await control.deliveries({ orderNo: held.orderNo });
       await eventually('the retry handled by A', async () => {
         const attempt = await control.resendCallback(delivery!.notifyId);

@@ -5,6 +5,7 @@
  */
 export {
   freePort,
+  redisCli,
   startRedisServer as startRedis,
   startRedisCluster,
   startRedisSentinel,

@@ -17,8 +17,20 @@ export interface RedisKitOptions {
   merchantId?: string;
   /** Prefix of every key and of the channel, in place of `svc-checkout:<merchantId>:`. No `{` or `}`. */
   keyPrefix?: string;
-  /** How long a claimed callback stays claimed when its process dies; renewed while `onCallback` runs. Default 10 s. */
+  /**
+   * The process lease: each process renews a key of its own (every third of this, at most every second), and a claim
+   * it holds is taken over only once that key lapsed: when the process is gone, or cut off from Redis longer than
+   * this. A process that could not renew for half of it answers callbacks 503. Default 30 s.
+   */
   leaseMs?: number;
+  /**
+   * Whether a claim and a completion count as written only once a replica acknowledged them (`WAIT 1`): `'auto'`
+   * (the default) waits as soon as a primary has a replica connected (read from `INFO replication` at start and every
+   * second), `true` always, `false` never.
+   */
+  replicas?: 'auto' | boolean;
+  /** How long a write waits for a replica's acknowledgement (capped at half of `commandTimeoutMs`). Default 1 000 ms. */
+  replicaTimeoutMs?: number;
   /** How long a handled outcome is remembered. Default 73 hours: the service retries for 72. */
   ttlMs?: number;
   /**
@@ -55,6 +67,8 @@ export interface RedisConfig {
   readonly connectTimeoutMs: number;
   readonly commandTimeoutMs: number;
   readonly leaseMs: number;
+  readonly replicas: 'auto' | boolean;
+  readonly replicaTimeoutMs: number;
   readonly ttlMs: number;
   readonly openLeaseMs: number;
   readonly recoveryHoldMs: number;
@@ -79,6 +93,12 @@ function keyPrefixOf(options: RedisKitOptions): string {
   return `svc-checkout:${options.merchantId}:`;
 }
 
+function replicasOf(value: unknown): 'auto' | boolean {
+  if (value === undefined) return 'auto';
+  if (value === 'auto' || value === true || value === false) return value;
+  throw optionError('replicas', "'auto', true or false (whether a write counts once a replica acknowledged it)", value);
+}
+
 export function resolveRedisConfig(options: RedisKitOptions = {}): RedisConfig {
   if (typeof options !== 'object' || options === null) throw optionError('connectRedis options', 'an object', options);
   if (options.url !== undefined && typeof options.url !== 'string') throw optionError('url', 'a redis:// or rediss:// address', options.url);
@@ -93,7 +113,9 @@ export function resolveRedisConfig(options: RedisKitOptions = {}): RedisConfig {
     logger: options.logger ?? console,
     connectTimeoutMs: ms('connectTimeoutMs', options.connectTimeoutMs, 5_000, 1),
     commandTimeoutMs: ms('commandTimeoutMs', options.commandTimeoutMs, 5_000, 1),
-    leaseMs: ms('leaseMs', options.leaseMs, 10_000, 300),
+    leaseMs: ms('leaseMs', options.leaseMs, 30_000, 300),
+    replicas: replicasOf(options.replicas),
+    replicaTimeoutMs: ms('replicaTimeoutMs', options.replicaTimeoutMs, 1_000, 1),
     ttlMs: ms('ttlMs', options.ttlMs, 73 * 3_600_000, 1),
     openLeaseMs: ms('openLeaseMs', options.openLeaseMs, 30_000, 3),
     recoveryHoldMs: ms('recoveryHoldMs', options.recoveryHoldMs, 2_000, 0),

@@ -27,8 +27,11 @@ export function healthAnswer(client: ServiceClient, stores: readonly unknown[]):
     const backends: Record<string, 'up' | 'down'> = {};
     for (const store of shared) if (backends[store.backend] !== 'down') backends[store.backend] = store.available ? 'up' : 'down';
     const ready = reachable && Object.values(backends).every((state) => state === 'up');
+    // Replicas not acknowledging leave the process ready (payments are taken, payers see them; callbacks wait, answered
+    // 503): the answer says so for monitoring, and a balancer does not take every process out at once.
+    const replicas = shared.find((store) => store.replicas !== undefined)?.replicas;
     // `redis` (a shared backend's name) only when the kit's stores are shared there.
-    const body = { status: ready ? 'ready' : 'not-ready', service: reachable ? 'reachable' : 'unreachable', ...backends };
+    const body = { status: ready ? 'ready' : 'not-ready', service: reachable ? 'reachable' : 'unreachable', ...backends, ...(replicas ? { replicas } : {}) };
     const answer = jsonAnswer(ready ? 200 : 503, body);
     return toResponse(method === 'HEAD' ? { ...answer, body: '' } : answer);
   };

@@ -47,6 +47,8 @@ import { RedisTicketStore } from '../stores/tickets/redis.js';
 import { RedisConnection } from './connection.js';
 import { Epoch } from './epoch.js';
 import { Health } from './health.js';
+import { ProcessLease } from './process-lease.js';
+import { Replication } from './replicas.js';
 
 export { RedisCallbackStore, RedisCheckoutStore, RedisReconciliationStore, RedisStatusBus, RedisThrottleStore, RedisTicketStore };
 
@@ -182,6 +184,9 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
   // Redis going away reaches the streams: they query the service until it is back.
   health.onChange((up) => bus.setLive(up && subscribed));
   epoch = new Epoch(connection, keys.epoch, logger, where);
+  // A failover noticed by the lease's beat counts as an outage: each process writes again, before any takes a claim.
+  const replication = new Replication(connection, options.replicas, options.replicaTimeoutMs, commandTimeoutMs, logger, where, (cause) => health.down(cause));
+  const lease = new ProcessLease(connection, keys.process, options.leaseMs, replication);
 
   let risks: DurabilityRisk[] = [];
   try {
@@ -199,7 +204,11 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
           }
         }
         risks = (await checkDurability((args) => link.primaries(args))).risks;
-        if (risks.length === 0 || options.acceptDataLoss) await epoch!.establish(true);
+        if (risks.length === 0 || options.acceptDataLoss) {
+          await epoch!.establish(true);
+          await replication.detect();
+          await lease.renew(true);
+        }
       })(),
       connectTimeoutMs,
       'connecting',
@@ -226,9 +235,10 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
   started = true;
   bus.setLive(subscribed);
   connection.start();
+  lease.start();
   health.publish();
 
-  const callbackStore = new RedisCallbackStore(connection, prefix, options.leaseMs, options.ttlMs, options.merchantId);
+  const callbackStore = new RedisCallbackStore(connection, prefix, lease, replication, options.ttlMs, options.merchantId);
   const throttleStore = new RedisThrottleStore(connection, prefix, options.merchantId, options.openLeaseMs);
   const reconciliationStore = new RedisReconciliationStore(connection, prefix, options.maxOrders, options.merchantId);
   const checkoutStore = new RedisCheckoutStore(connection, prefix, options.merchantId);
@@ -249,6 +259,7 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
     async close() {
       started = false;
       connection!.stop();
+      lease.stop();
       callbackStore.stop();
       throttleStore.close();
       await link.close();

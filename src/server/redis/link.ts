@@ -139,13 +139,45 @@ export function clientLink(client: RedisClientLike, events: LinkEvents, ownsClie
   };
 }
 
-/** A cluster: each command goes to the node of its key; status updates go by sharded pub/sub on the channel's node. */
+/** A message of the link's own on the status channel (never handed to the bus): the subscription hears itself. */
+const PROBE = '\u0000probe:';
+/** How often a cluster link hears itself, and how long it may go unheard before it counts its subscription lost. */
+const PROBE_MS = 1_000;
+const PROBE_LOST_MS = 3_000;
+
+/**
+ * A cluster: each command goes to the node of its key; status updates go by sharded pub/sub on the channel's node.
+ * node-redis does not move a sharded subscription when its master dies (the promoted replica never hears of it), so
+ * the link publishes a probe of its own every second and listens for it: unheard for 3 s, the subscription counts as
+ * lost (the streams query the service) and is made again, on the channel's master now.
+ */
 export function clusterLink(cluster: RedisClusterLike, events: LinkEvents): RedisLink {
   cluster.on('error', () => undefined); // node failures answer the heartbeat, which decides
   cluster.on('node-error', () => undefined);
   cluster.on('node-ready', () => events.ready());
   cluster.on('disconnect', () => events.lost('the cluster connection closed'));
   let channel: string | undefined;
+  let heard = 0;
+  let live = true;
+  let probing: ReturnType<typeof setInterval> | undefined;
+  const self = crypto.randomUUID();
+  let listener: ((message: string) => void) | undefined;
+  const hear = (message: string) => {
+    if (!message.startsWith(PROBE)) return listener?.(message);
+    if (message !== PROBE + self) return;
+    heard = Date.now();
+    if (!live) events.subscription((live = true));
+  };
+  const subscribe = (name: string) => cluster.sSubscribe(name, hear);
+  const probe = async () => {
+    if (!channel) return;
+    await cluster.sendCommand(channel, false, ['SPUBLISH', channel, PROBE + self]).catch(() => undefined);
+    if (Date.now() - heard < PROBE_LOST_MS) return;
+    if (live) events.subscription((live = false));
+    heard = Date.now() - PROBE_LOST_MS + PROBE_MS; // one try per probe
+    await Promise.resolve(cluster.sUnsubscribe(channel)).catch(() => undefined);
+    await subscribe(channel).catch(() => undefined);
+  };
   return {
     kind: 'cluster',
     get ready() {
@@ -161,13 +193,18 @@ export function clusterLink(cluster: RedisClusterLike, events: LinkEvents): Redi
         }),
       ),
     publish: (name, message) => cluster.sendCommand(name, false, ['SPUBLISH', name, message]),
-    async start(name, listener) {
+    async start(name, onMessage) {
       if (!cluster.isOpen) await cluster.connect();
-      await cluster.sSubscribe(name, (message) => listener(message));
+      listener = onMessage;
+      await subscribe(name);
       channel = name;
+      heard = Date.now();
       events.subscription(true);
+      probing = setInterval(() => void probe(), PROBE_MS);
+      probing.unref?.();
     },
     async close() {
+      clearInterval(probing);
       if (channel) await Promise.resolve(cluster.sUnsubscribe(channel)).catch(() => undefined);
     },
   };

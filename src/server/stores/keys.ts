@@ -51,6 +51,8 @@ export interface RedisKeys {
   readonly reconcileOrders: string;
   /** Written once; gone or changed when Redis came back without the kit's data (src/server/redis/epoch.ts). */
   readonly epoch: string;
+  /** A kit process's lease (src/server/redis/process-lease.ts), by the id the process chose for itself. */
+  process(id: string): string;
   /** The status bus's pub/sub channel (channels are not keys, but carry the prefix all the same). */
   readonly statusChannel: string;
 }
@@ -68,6 +70,7 @@ export function redisKeys(prefix: string): RedisKeys {
     reconcileDue: `${reconcile}:due`,
     reconcileOrders: `${reconcile}:orders`,
     epoch: `${prefix}epoch`,
+    process: (id: string) => `${prefix}process:${id}`,
     statusChannel: `${prefix}status`,
   });
 }

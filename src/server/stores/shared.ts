@@ -15,4 +15,6 @@ export class StoreUnavailableError extends Error {
 export interface SharedStoreState {
   readonly backend: string;
   readonly available: boolean;
+  /** Where writes wait for a replica: whether one acknowledges them now (docs/reliability.md). */
+  readonly replicas?: 'acknowledging' | 'not-acknowledging' | undefined;
 }

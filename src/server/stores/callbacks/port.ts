@@ -8,8 +8,8 @@
  *
  * A claim neither completed nor released is given back after a lease, so that a handling whose process died holds
  * nobody up for long. How long a claim outlasts its lease while its handling still runs is the store's to say: the
- * Redis store renews a claim while its process lives (a slow `onCallback` keeps it; a dead process's runs out within
- * `leaseMs`, 10 s by default); the memory store, in one process that cannot tell a slow handling from one that never
+ * Redis store holds a claim while its process's lease lives (a slow `onCallback` keeps it; a dead or cut-off process's
+ * is taken over once its lease lapsed, `leaseMs`, 30 s by default); the memory store, in one process that cannot tell a slow handling from one that never
  * ends, takes a handling that runs past its lease (60 s by default) as abandoned, and hands the next delivery over.
  * test/server/stores/callbacks.contract.test.ts states both.
  */
