@@ -1,8 +1,9 @@
 /**
- * The checkout machine's actions (machine.ts, GRAPH names which one an event runs in each phase): one per event, and
- * what the answers to its requests do in machine-answers.ts.
+ * The checkout machine's actions (machine.ts: GRAPH names, for each phase, the action an event runs, the guard it
+ * runs under and the phases it may lead to): one per event, each run only once its guard (machine-guards.ts) holds;
+ * what the answers to its requests do is in machine-answers.ts.
  */
-import { CLIENT_ERROR_CODES, isHttpUrl, isSuccess, isTerminalStatus, OTP_REQUEST, PIN_REQUEST, toAsciiDigits, validate, type Violation } from '../core/index.js';
+import { CLIENT_ERROR_CODES, isSuccess, isTerminalStatus, OTP_REQUEST, PIN_REQUEST, toAsciiDigits, validate, type Violation } from '../core/index.js';
 import { attemptOf } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { formStateOf, prefilled } from './first-frame.js';
@@ -13,11 +14,15 @@ import type { Draft, EventOf } from './machine-draft.js';
 import { configError, notice, transportError } from './machine-errors.js';
 import { baseReference, create, emitChange, emitPayResult, foundLatest, foundOrder, lookedUp, lookUp, observeStatus, resyncExpiry, showErrors, showResult, start, vouch } from './machine-steps.js';
 import { statusDataOf, type MachineEventType } from './model.js';
+import type { ActiveOrder } from './state.js';
 
 /** Failed status checks in a row before the payer is told the status cannot be checked. */
 export const STATUS_FAILURES_BEFORE_NOTICE = 3;
 
 type Actions = { [T in MachineEventType]: (d: Draft, event: EventOf<T>) => void };
+/** The order of a code step, of a 3-D Secure step: what the guards of their actions (machine-guards.ts) made sure of. */
+type CodeOrder = ActiveOrder & { actionType: 'INPUT_OTP' | 'INPUT_PIN' };
+type RedirectOrder = ActiveOrder & { actionType: 'REDIRECT_3DS'; redirectUrl: string };
 
 export const ACTIONS: Actions = {
   configure(d, e) {
@@ -39,13 +44,11 @@ export const ACTIONS: Actions = {
   },
 
   resume(d) {
-    if (d.m.active) return;
     d.update({ active: true });
     d.do({ type: 'connect' });
   },
 
   pause(d) {
-    if (!d.m.active) return;
     d.update({ active: false });
     d.do({ type: 'disconnect' });
   },
@@ -55,7 +58,6 @@ export const ACTIONS: Actions = {
   },
 
   'select-method'(d, e) {
-    if (d.m.state.busy || !d.m.config?.methods.includes(e.method)) return;
     d.update({ touched: {}, serverErrors: {} });
     d.set({ ...formTransition(d.m.state, e), errors: {}, alert: undefined });
     emitChange(d);
@@ -103,8 +105,7 @@ export const ACTIONS: Actions = {
   },
 
   'submit-code'(d, e) {
-    const order = d.order;
-    if (d.m.state.busy || (order?.actionType !== 'INPUT_OTP' && order?.actionType !== 'INPUT_PIN')) return;
+    const order = d.order as CodeOrder;
     const field = CODE_FIELDS[order.actionType];
     if (isIsolated(d.m.isolated, field.name)) {
       // Typed in the isolated frame: it said whether the code is one; it adds the code and sends it.
@@ -130,15 +131,13 @@ export const ACTIONS: Actions = {
   },
 
   resend(d) {
-    const order = d.order;
-    if (!order || d.m.state.busy || d.m.resendAllowedAt > d.at) return;
+    const order = d.order!;
     d.set({ alert: undefined, notice: undefined });
     d.request({ kind: 'resend' }, 'resendOtp', { country: order.country, orderNo: order.orderNo }, order.token);
   },
 
   'open-redirect'(d) {
-    const order = d.order;
-    if (order?.actionType !== 'REDIRECT_3DS' || !order.redirectUrl || !isHttpUrl(order.redirectUrl)) return;
+    const order = d.order as RedirectOrder;
     if (d.m.state.redirectMode === 'same-window') {
       d.set({ phase: { kind: 'action', order: { ...order, actionType: 'REDIRECT_3DS', redirected: true } } });
       d.do({ type: 'navigate', url: order.redirectUrl });
@@ -146,8 +145,7 @@ export const ACTIONS: Actions = {
   },
 
   'window-opened'(d, e) {
-    const order = d.order;
-    if (order?.actionType !== 'REDIRECT_3DS') return;
+    const order = d.order as RedirectOrder;
     const redirected = !e.blocked || order.redirected;
     d.set({
       phase: { kind: 'action', order: { ...order, actionType: 'REDIRECT_3DS', redirected } },
@@ -156,24 +154,15 @@ export const ACTIONS: Actions = {
     });
   },
 
-  'redirect-decided'(d, e) {
-    // Still this order's step, and still wanted (the host may have left the page: the order is saved).
-    const order = d.order;
-    if (!e.go || !d.m.active || order?.orderNo !== e.orderNo || order.actionType !== 'REDIRECT_3DS') return;
+  'redirect-decided'(d) {
     ACTIONS['open-redirect'](d, { type: 'open-redirect', at: d.at });
   },
 
   returned(d) {
-    const order = d.order;
-    if (order?.actionType === 'REDIRECT_3DS' && !isTerminalStatus(order.status)) d.do({ type: 'check-status' });
+    d.do({ type: 'check-status' });
   },
 
   leave(d) {
-    // While a create or the search for its lost answer is under way, a new reference could make a second order.
-    const { phase } = d.m.state;
-    if (d.m.state.busy || phase.kind === 'looking-up') return;
-    // A paid checkout is never left: there is nothing more to pay.
-    if (phase.kind === 'result' && (phase.outcome === 'SUCCESS' || phase.outcome === 'PAID_BEFORE')) return;
     d.do({ type: 'unfollow' });
     const order = d.order;
     // The next attempt only past an order the service made; a pending one is left on purpose, and the kit is told so.
@@ -193,16 +182,14 @@ export const ACTIONS: Actions = {
   },
 
   answer(d, e) {
-    const request = d.m.request;
-    if (request?.id !== e.request) return;
+    const request = d.m.request!;
     if (e.answer.orderToken && (request.kind === 'lookup' || request.kind === 'latest')) vouch(d, lookedUp(d, request), e.answer.orderToken);
     d.update({ request: undefined });
     ANSWERS[request.kind](d, request as never, e.answer as never);
   },
 
   'no-answer'(d, e) {
-    const request = d.m.request;
-    if (request?.id !== e.request) return;
+    const request = d.m.request!;
     d.update({ request: undefined });
     if (request.kind === 'create') {
       // No answer: the create may have reached the service and made the order. Its reference is looked up before
@@ -225,7 +212,7 @@ export const ACTIONS: Actions = {
 
   /** Back online: "we could not reach the shop" (a form's, a code's) is no longer so; the payer tries again where they were. */
   online(d) {
-    if (d.m.state.alert?.kind === 'network') d.set({ alert: undefined });
+    d.set({ alert: undefined });
   },
 
   polled(d, e) {
@@ -287,7 +274,6 @@ export const ACTIONS: Actions = {
   },
 
   expired(d) {
-    const order = d.order;
-    if (order && !isTerminalStatus(order.status)) showResult(d, { ...order, status: 'CLOSE' });
+    showResult(d, { ...d.order!, status: 'CLOSE' });
   },
 };

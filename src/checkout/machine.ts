@@ -1,12 +1,14 @@
 /**
  * The payment life as one pure function: `transition(model, event)` gives the next model and the effects to run
- * (a request, following the status, an event for the page), and reads no clock, storage or network. `GRAPH` says
- * which events each phase takes; an event it does not list changes nothing. Each handler below is named by its
- * event; what several share (showing an order, the create, the answers' errors) is written once under them.
+ * (a request, following the status, an event for the page), and reads no clock, storage or network. `GRAPH` names,
+ * for each phase, the events it takes, and for each the action it runs (machine-actions.ts), the guard it runs under
+ * (machine-guards.ts) and the phases it may lead to; an event it does not list changes nothing. What several actions
+ * share is in machine-steps.ts and machine-errors.ts, what answers do in machine-answers.ts.
  * session.ts runs the effects and feeds the answers back as events.
  */
 import { ACTIONS } from './machine-actions.js';
 import { Draft } from './machine-draft.js';
+import { GUARDS, type GuardName } from './machine-guards.js';
 import type { MachineEvent, MachineEventType, Model, Next } from './model.js';
 import type { Phase } from './state.js';
 
@@ -17,32 +19,121 @@ export { RESEND_WAIT_MS } from './machine-steps.js';
 type PhaseKind = Phase['kind'];
 
 /**
+ * Where an event leads from a phase, as Zag writes it (`on: { EVENT: { guard, target, actions } }`): the action that
+ * handles it (machine-actions.ts), the guard that must hold for it to run (machine-guards.ts; none: it always runs),
+ * and the phases the action may leave the checkout in (itself included when it may stay; no targets: it never leaves
+ * the phase). An action never ends in a phase its edge does not name (test/checkout/machine.test.ts walks the machine
+ * to hold it to that).
+ */
+export interface Edge {
+  readonly action: MachineEventType;
+  readonly targets?: readonly PhaseKind[];
+  readonly guard?: GuardName;
+}
+
+type Edges = { readonly [T in MachineEventType]?: Edge };
+
+/** Showing an order leads to its step, a wait, or its result. */
+const ORDER = ['action', 'waiting', 'result'] as const satisfies readonly PhaseKind[];
+/** (Re)starting a checkout leads to its configuration's error, the search for an order, the form or the order kept. */
+const START = ['config-error', 'looking-up', 'form', ...ORDER] as const satisfies readonly PhaseKind[];
+
+/** Each event's edge, its action the one named by the event. */
+function edges(spec: { readonly [T in MachineEventType]?: Omit<Edge, 'action'> }): Edges {
+  return Object.fromEntries(Object.entries(spec).map(([type, edge]) => [type, { action: type as MachineEventType, ...edge }]));
+}
+
+/** The phases an edge may end in: its targets, else the phase it leaves from. */
+export function targetsOf(phase: PhaseKind, edge: Edge): readonly PhaseKind[] {
+  return edge.targets ?? [phase];
+}
+
+/**
  * Events every phase takes: the host's, the countdown's, and the answer to a request, which may come after the phase
  * moved on (a code's answer after the stream said paid); a stale one, of a request no longer waited on, does nothing.
+ * Where an answer leads depends on the phase (machine-answers.ts): each phase names it.
  */
-const ALWAYS = ['configure', 'resume', 'pause', 'tick', 'answer', 'no-answer', 'left-checked', 'isolated'] as const satisfies readonly MachineEventType[];
-/** What a phase that follows an order takes from the status: polls, checks, the stream, the expiry. */
-const FOLLOWING = ['polled', 'checked', 'stream-status', 'stream-schedule', 'expired'] as const satisfies readonly MachineEventType[];
+const ALWAYS = {
+  configure: { targets: START },
+  resume: { guard: 'inactive' },
+  pause: { guard: 'active' },
+  tick: {},
+  isolated: {},
+  'no-answer': { guard: 'awaited' },
+  'left-checked': {},
+  note: {},
+} as const;
 
-/** The graph: the events each phase takes. */
-export const GRAPH: Readonly<Record<PhaseKind, readonly MachineEventType[]>> = {
-  idle: [...ALWAYS],
-  'config-error': [...ALWAYS, 'note'],
-  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note', 'isolated-failed', 'online'],
-  'looking-up': [...ALWAYS, 'checked', 'note'],
-  action: [...ALWAYS, ...FOLLOWING, 'submit-code', 'resend', 'open-redirect', 'window-opened', 'redirect-decided', 'returned', 'leave', 'note', 'isolated-failed', 'online'],
-  waiting: [...ALWAYS, ...FOLLOWING, 'leave', 'note'],
-  result: [...ALWAYS, 'checked', 'leave', 'note'],
+/** What a phase that follows an order takes: its status (polls, checks, the stream, the expiry), leaving it. */
+const FOLLOWING = {
+  polled: { targets: ORDER },
+  checked: { targets: ORDER },
+  'stream-status': { targets: ORDER },
+  'stream-schedule': {},
+  expired: { targets: ['result'], guard: 'pending' },
+  leave: { targets: ['form'], guard: 'leavable' },
+} as const;
+
+const { note: _idleTakesNoNote, ...IDLE } = ALWAYS;
+
+/** The graph: for each phase, the events it takes, each with its action, guard and targets. */
+export const GRAPH: Readonly<Record<PhaseKind, Edges>> = {
+  idle: edges({ ...IDLE, answer: { guard: 'awaited' } }),
+  'config-error': edges({ ...ALWAYS, answer: { guard: 'awaited' } }),
+  form: edges({
+    ...ALWAYS,
+    // A create's answer: its order shown, the form kept with what went wrong, or the next attempt (which may find the
+    // configuration at fault); a lost one's search goes on in the form.
+    answer: { targets: ['form', 'config-error', ...ORDER], guard: 'awaited' },
+    'left-checked': { targets: ['form', 'result'] },
+    'select-method': { guard: 'offered' },
+    input: {},
+    blur: {},
+    submit: { targets: ['form', 'config-error'] },
+    checked: {},
+    leave: { guard: 'leavable' },
+    'isolated-failed': {},
+    online: { guard: 'networkAlert' },
+  }),
+  'looking-up': edges({
+    ...ALWAYS,
+    answer: { targets: ['looking-up', 'form', ...ORDER], guard: 'awaited' },
+    'no-answer': { targets: ['looking-up', 'form', ...ORDER], guard: 'awaited' },
+    'left-checked': { targets: ['looking-up', 'result'] },
+    checked: {},
+  }),
+  action: edges({
+    ...ALWAYS,
+    ...FOLLOWING,
+    answer: { targets: ORDER, guard: 'awaited' },
+    'left-checked': { targets: ['action', 'result'] },
+    'submit-code': { guard: 'codeStep' },
+    resend: { guard: 'resendable' },
+    'open-redirect': { guard: 'redirectable' },
+    'window-opened': { guard: 'redirectStep' },
+    'redirect-decided': { guard: 'redirectWanted' },
+    returned: { guard: 'redirectPending' },
+    'isolated-failed': {},
+    online: { guard: 'networkAlert' },
+  }),
+  waiting: edges({ ...ALWAYS, ...FOLLOWING, answer: { targets: ORDER, guard: 'awaited' }, 'left-checked': { targets: ['waiting', 'result'] } }),
+  result: edges({ ...ALWAYS, answer: { guard: 'awaited' }, checked: {}, leave: { targets: ['form'], guard: 'leavable' } }),
 };
 
 export function accepts(phase: PhaseKind, type: MachineEventType): boolean {
-  return GRAPH[phase].includes(type);
+  return GRAPH[phase][type] !== undefined;
 }
 
-/** The next model and effects; the same model and none for an event its phase does not take. */
+/**
+ * The next model and effects: the same model and none for an event its phase does not take; for one whose guard
+ * fails, the model as the moment leaves it (the derived countdowns, Draft.done) and no effect.
+ */
 export function transition(model: Model, event: MachineEvent): Next {
-  if (!accepts(model.state.phase.kind, event.type)) return { model, effects: [] };
+  const edge = GRAPH[model.state.phase.kind][event.type];
+  if (!edge) return { model, effects: [] };
   const draft = new Draft(model, event.at);
-  (ACTIONS[event.type] as (d: Draft, e: MachineEvent) => void)(draft, event);
+  if (!edge.guard || (GUARDS[edge.guard] as (model: Model, event: MachineEvent) => boolean)(model, event)) {
+    (ACTIONS[edge.action] as (d: Draft, e: MachineEvent) => void)(draft, event);
+  }
   return draft.done();
 }
