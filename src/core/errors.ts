@@ -1,8 +1,10 @@
 /**
- * The service's result codes: one table for every code the specification lists. The element, the merchant
- * kit and the sandbox all read messages and retry advice from here.
+ * The service's result codes: one table for every code the specification lists, with its message and the tables it
+ * appears in. The merchant kit and the sandbox read messages from here; every reader takes a code's retry advice from
+ * result-roles.ts (RESULT_RETRYABLE, whose keys this table's rows must match), which the element carries alone.
  */
 import type { PayMethod } from './pay-methods.js';
+import { isErrorCode, RESULT_RETRYABLE, type ErrorCode } from './result-roles.js';
 import type { Envelope, Violation } from './types.js';
 
 /** Which of the specification's error tables a code appears in; `kit` for the merchant kit's own answers. */
@@ -11,55 +13,51 @@ export type ErrorFamily = 'payment' | 'referenceCode' | 'refund' | 'kit';
 export interface ResultCode {
   message: string;
   families: readonly ErrorFamily[];
-  /** True when the same request may succeed if sent again later, unchanged. */
-  retryable: boolean;
 }
 
-export { RESULT_ROLES } from './result-roles.js';
+export { isErrorCode, RESULT_RETRYABLE, RESULT_ROLES, type ErrorCode } from './result-roles.js';
 
 export const SUCCESS_CODE = '00000';
 export const SUCCESS_MESSAGE = 'SUCCESSFUL';
 
 export const RESULT_CODES = {
-  '02000': { message: 'authentication failed.', families: ['payment', 'refund'], retryable: false },
-  '02001': { message: 'request params not valid.', families: ['payment', 'refund'], retryable: false },
-  '02002': { message: 'merchant not configured with this function.', families: ['payment', 'refund'], retryable: false },
-  '02003': { message: 'payMethod not support.', families: ['payment'], retryable: false },
-  '02004': { message: 'the payment reference already exists.', families: ['payment'], retryable: false },
-  '02006': { message: 'not found.', families: ['refund'], retryable: false },
-  '02007': { message: 'merchant not available.', families: ['payment', 'refund'], retryable: false },
-  '50003': { message: 'service not available, please try again.', families: ['payment', 'refund'], retryable: true },
-  '09': { message: 'Time out.', families: ['referenceCode'], retryable: true },
-  '90': { message: 'the service failure.', families: ['referenceCode'], retryable: true },
-  '91': { message: 'Refund error, please try again later.', families: ['referenceCode'], retryable: true },
-  '96': { message: 'Search order error, please try again later.', families: ['referenceCode'], retryable: true },
-  '97': { message: 'Create checkout session failed.', families: ['referenceCode'], retryable: true },
-  '98': { message: 'Invalid request header with requestId.', families: ['referenceCode'], retryable: false },
-  '99': { message: 'Request channel parameters are not valid.', families: ['referenceCode'], retryable: false },
-  '20000': { message: 'Duplicate merchant order number.', families: ['referenceCode'], retryable: false },
+  '02000': { message: 'authentication failed.', families: ['payment', 'refund'] },
+  '02001': { message: 'request params not valid.', families: ['payment', 'refund'] },
+  '02002': { message: 'merchant not configured with this function.', families: ['payment', 'refund'] },
+  '02003': { message: 'payMethod not support.', families: ['payment'] },
+  '02004': { message: 'the payment reference already exists.', families: ['payment'] },
+  '02006': { message: 'not found.', families: ['refund'] },
+  '02007': { message: 'merchant not available.', families: ['payment', 'refund'] },
+  '50003': { message: 'service not available, please try again.', families: ['payment', 'refund'] },
+  '09': { message: 'Time out.', families: ['referenceCode'] },
+  '90': { message: 'the service failure.', families: ['referenceCode'] },
+  '91': { message: 'Refund error, please try again later.', families: ['referenceCode'] },
+  '96': { message: 'Search order error, please try again later.', families: ['referenceCode'] },
+  '97': { message: 'Create checkout session failed.', families: ['referenceCode'] },
+  '98': { message: 'Invalid request header with requestId.', families: ['referenceCode'] },
+  '99': { message: 'Request channel parameters are not valid.', families: ['referenceCode'] },
+  '20000': { message: 'Duplicate merchant order number.', families: ['referenceCode'] },
   /**
    * Not the service's: the merchant kit refused a call because of one of its limits (README, "Limits we
    * chose"), before it reached the service. `data`: `{limit, retryAfterSeconds}`; the answer also carries
    * `Retry-After`.
    */
-  TOO_MANY_REQUESTS: { message: 'too many requests, please try again later.', families: ['kit'], retryable: true },
+  TOO_MANY_REQUESTS: { message: 'too many requests, please try again later.', families: ['kit'] },
   /**
    * Not the service's: the merchant kit made no order because this checkout already has one that is paid, or still
    * pending and not left by the payer (README, "One checkout, one payment"). `data` is that order's status, as a
    * status query answers it; the answer also carries its order token.
    */
-  ORDER_EXISTS: { message: 'this checkout already has an order that is paid or in progress.', families: ['kit'], retryable: false },
+  ORDER_EXISTS: { message: 'this checkout already has an order that is paid or in progress.', families: ['kit'] },
   /**
    * Not the service's: the merchant kit made no order because this cart (the checkout's reference) is paid already, at
    * another amount or currency than its token carries: the cart changed after it was paid (docs/one-payment.md). `data`
    * is the paid order's status; its `amount` is what was paid.
    */
-  CHECKOUT_CHANGED: { message: 'this cart was paid at another amount.', families: ['kit'], retryable: false },
+  CHECKOUT_CHANGED: { message: 'this cart was paid at another amount.', families: ['kit'] },
   /** Not the service's: every attempt the checkout token allows (`attempts`) was made and ended unpaid. */
-  ATTEMPTS_EXHAUSTED: { message: 'no attempt of this checkout is left.', families: ['kit'], retryable: false },
-} as const satisfies Record<string, ResultCode>;
-
-export type ErrorCode = keyof typeof RESULT_CODES;
+  ATTEMPTS_EXHAUSTED: { message: 'no attempt of this checkout is left.', families: ['kit'] },
+} as const satisfies Record<ErrorCode, ResultCode>;
 
 /** The code a create answers when its reference was used before (rule 4 of create). */
 export const DUPLICATE_REFERENCE_CODES = { Pos: '02004', BankAccount: '02004', ReferenceCode: '20000' } as const satisfies Record<
@@ -104,10 +102,6 @@ export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;
 /** The specification's error sample for a payment that does not exist uses this wording with `02006`. */
 export const PAYMENT_NOT_FOUND_MESSAGE = 'payment not found.';
 
-export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && Object.hasOwn(RESULT_CODES, code);
-}
-
 export function isSuccess(envelope: Pick<Envelope, 'code'>): boolean {
   return envelope.code === SUCCESS_CODE;
 }
@@ -121,7 +115,7 @@ export function codesOf(family: ErrorFamily): ErrorCode[] {
 
 /** Whether a code means "send the same request again later". Unknown codes are not retryable. */
 export function isRetryable(code: string): boolean {
-  if (isErrorCode(code)) return RESULT_CODES[code].retryable;
+  if (isErrorCode(code)) return RESULT_RETRYABLE[code];
   return Object.hasOwn(CLIENT_ERROR_CODES, code) && CLIENT_ERROR_CODES[code as ClientErrorCode].retryable;
 }
 

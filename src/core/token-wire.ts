@@ -101,25 +101,11 @@ export function readTokenPayload(
  * of `CheckoutTokenClaims` is read here).
  */
 export function uncheckedCheckoutClaims(short: Record<string, unknown>) {
-  const k = CHECKOUT_KEYS;
-  return {
-    merchantId: short[k.merchantId],
-    reference: short[k.reference],
-    amount: { total: short[k.total], currency: short[k.currency] },
-    country: short[k.country],
-    product: { name: short[k.productName], description: short[k.productDescription] },
-    methods: short[k.methods],
-    expireAt: short[k.expireAt],
-    merchantName: short[k.merchantName],
-    callbackUrl: short[k.callbackUrl],
-    returnUrl: short[k.returnUrl],
-    attempts: short[k.attempts],
-    attempt: short[k.attempt],
-    started: short[k.started],
-    sandbox: short[k.sandbox],
-    issuedAt: short[k.issuedAt],
-    expiresAt: short[k.expiresAt],
-  };
+  // Each claim by its long name, read through CHECKOUT_KEYS (the one spelling of the wire's names); then the amount's
+  // and the product's two each gathered as CheckoutTokenClaims has them.
+  const claims = Object.fromEntries(Object.entries(CHECKOUT_KEYS).map(([name, key]) => [name, short[key]])) as Record<keyof typeof CHECKOUT_KEYS, unknown>;
+  const { total, currency, productName, productDescription, ...rest } = claims;
+  return { ...rest, amount: { total, currency }, product: { name: productName, description: productDescription } };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -76,4 +76,23 @@ describe('checkoutContext', () => {
     expect(note.seen[0]).to.include({ method: 'Pos', busy: false });
     expect(note.seen[0]!.amount).to.deep.equal({ total: 12_500, currency: 'EGP' });
   });
+
+  it('stops telling an element taken out of it: its subscription ends, and it is told again once put back', async () => {
+    const token = await stack.checkoutToken({ reference: uniqueReference('context'), amount: { total: 12_500, currency: 'EGP' }, expireAt: 30 });
+    const element = await fixture<HTMLElement & { updateComplete: Promise<boolean> }>(testHtml`
+      <svc-checkout endpoint=${stack.endpoint} checkout-token=${token} locale="en" sandbox>
+        <shop-note slot="footer"></shop-note>
+      </svc-checkout>
+    `);
+    const note = element.querySelector('shop-note') as ShopNote;
+    await until('the form', () => note.seen.at(-1)?.phase.kind === 'form');
+    note.remove();
+    const told = note.seen.length;
+    deepQuery<HTMLInputElement>(element, 'input[value=BankAccount]')!.click();
+    await element.updateComplete;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(note.seen.length, 'told after it was taken out').to.equal(told);
+    element.append(note);
+    await until('told again, of the method chosen meanwhile', () => note.seen.at(-1)?.method === 'BankAccount');
+  });
 });

@@ -6,7 +6,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type ActiveOrder, type CheckoutSettings, type IsolatedReport, type SavedCheckout } from '../../src/checkout/index.js';
 import { IDLE_STATE } from '../../src/checkout/first-frame.js';
-import { GRAPH, transition } from '../../src/checkout/machine.js';
+import { GRAPH, targetsOf, transition, type Edge } from '../../src/checkout/machine.js';
+import { GUARDS } from '../../src/checkout/machine-guards.js';
 import { initialModel, savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
 import { storageKeyOf } from '../../src/checkout/storage.js';
 import type { Phase } from '../../src/checkout/state.js';
@@ -248,13 +249,13 @@ describe('the checkout machine, phase by event', () => {
   });
 
   it('lists in its table exactly the events each phase takes', () => {
-    for (const phase of PHASES) expect(Object.keys(TABLE[phase]).sort(), phase).toEqual([...GRAPH[phase]].sort());
+    for (const phase of PHASES) expect(Object.keys(TABLE[phase]).sort(), phase).toEqual(Object.keys(GRAPH[phase]).sort());
   });
 
   it('refuses every event a phase does not take: the same model, no effect', () => {
     let refused = 0;
     for (const phase of PHASES) {
-      for (const type of TYPES.filter((type) => !GRAPH[phase].includes(type))) {
+      for (const type of TYPES.filter((type) => GRAPH[phase][type] === undefined)) {
         const model = MODELS[phase];
         const next = transition(model, EVENTS[type](model));
         expect(next.model, `${phase} × ${type}`).toBe(model);
@@ -262,25 +263,91 @@ describe('the checkout machine, phase by event', () => {
         refused += 1;
       }
     }
-    expect(refused).toBe(PHASES.length * TYPES.length - Object.values(GRAPH).reduce((sum, types) => sum + types.length, 0));
+    expect(refused).toBe(PHASES.length * TYPES.length - Object.values(GRAPH).reduce((sum, edges) => sum + Object.keys(edges).length, 0));
   });
 
   for (const phase of PHASES) {
     for (const [type, outcome] of Object.entries(TABLE[phase]) as [MachineEventType, Outcome][]) {
       it(`${phase} × ${type}: ${outcome === 'same' ? 'nothing' : outcome.join(', ')}`, () => {
         const model = MODELS[phase];
-        const next = transition(model, EVENTS[type](model));
+        const event = EVENTS[type](model);
+        const next = transition(model, event);
+        const edge = GRAPH[phase][type]!;
+        expect(edge.action, 'the action GRAPH names').toBe(type);
         if (outcome === 'same') {
           expect(next.model.state).toEqual(model.state);
           expect(next.effects.map(named)).toEqual([]);
-          return;
+          // Nothing happened: its guard said no, or its action stays, which GRAPH must then name.
+          if (!guardHolds(edge, model, event)) return;
         }
-        const [after, ...effects] = outcome;
-        expect(next.model.state.phase.kind).toBe(after);
-        expect(next.effects.map(named)).toEqual(effects);
+        // The phase after is one of GRAPH's targets for this edge (a single target is the phase expected), and a row
+        // that says otherwise, or an action that leads elsewhere, fails here.
+        const expected = outcome === 'same' ? phase : outcome[0];
+        const targets = targetsOf(phase, edge);
+        expect(targets, `${phase} × ${type} reaches ${next.model.state.phase.kind}: GRAPH names ${targets.join(', ')}`).toContain(next.model.state.phase.kind);
+        if (targets.length === 1) expect(expected).toBe(targets[0]);
+        expect(next.model.state.phase.kind).toBe(expected);
+        if (outcome !== 'same') expect(next.effects.map(named)).toEqual(outcome.slice(1));
       });
     }
   }
+});
+
+/** Whether an edge's guard lets its action run on this model and event. */
+function guardHolds(edge: Edge, model: Model, event: MachineEvent): boolean {
+  return !edge.guard || (GUARDS[edge.guard] as (model: Model, event: MachineEvent) => boolean)(model, event);
+}
+
+/** Answers of every kind a request may get: statuses, a create's next step, the service's refusals. */
+const ANSWER_KINDS = [
+  status({ status: 'PENDING' }),
+  status({ status: 'SUCCESS' }),
+  status({ status: 'FAIL' }),
+  status({ status: 'PENDING', amount: { total: 1, currency: 'EGP' } } as never),
+  { envelope: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '26112600000009', status: 'PENDING', nextAction: { actionType: 'INPUT_OTP' } } } },
+  { envelope: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '26112600000009', status: 'PENDING', nextAction: { actionType: 'REDIRECT_3DS', redirectUrl: 'https://bank.example/3ds' } } } },
+  { envelope: { code: '50003', message: 'service not available, please try again.', data: null } },
+  { envelope: { code: '02004', message: 'the payment reference already exists.', data: null } },
+  { envelope: { code: '02001', message: 'request params not valid.', data: { errors: [{ field: 'otp', rule: 'mismatch', message: 'wrong code', triesLeft: 2 }] } } },
+  { envelope: { code: 'CHECKOUT_CHANGED', message: 'this cart was paid at another amount.', data: null } },
+] as unknown as Extract<MachineEvent, { type: 'answer' }>['answer'][];
+
+describe('the checkout machine walked at random: every step lands where GRAPH says', () => {
+  // A small seeded generator (mulberry32): the same walks at every run, different from one another.
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+
+  it('never leaves a phase for one its edge does not name, and stays put when its guard says no', () => {
+    const reached = new Set<string>();
+    for (const [index, start] of PHASES.entries()) {
+      for (let walk = 0; walk < 8; walk += 1) {
+        const next = random(1_000 * index + walk + 1);
+        let model = MODELS[start];
+        for (let step = 0; step < 60; step += 1) {
+          const type = TYPES[Math.floor(next() * TYPES.length)] as MachineEventType;
+          const made = EVENTS[type](model);
+          const event = made.type === 'answer' ? { ...made, answer: ANSWER_KINDS[Math.floor(next() * ANSWER_KINDS.length)]! } : made;
+          const before = model.state.phase.kind;
+          const edge = GRAPH[before][type];
+          const after = transition(model, event).model;
+          if (!edge) expect(after, `${before} × ${type}`).toBe(model);
+          else if (!guardHolds(edge, model, event)) expect(after.state.phase.kind, `${before} × ${type} (guard ${edge.guard} says no)`).toBe(before);
+          else {
+            const targets = targetsOf(before, edge);
+            expect(targets, `${before} × ${type} reaches ${after.state.phase.kind}: GRAPH names ${targets.join(', ')}`).toContain(after.state.phase.kind);
+            reached.add(`${before} -> ${after.state.phase.kind}`);
+          }
+          model = after;
+        }
+      }
+    }
+    // The walks go somewhere: from the form to an order's step and its result, and back to the form.
+    for (const path of ['form -> action', 'form -> result', 'action -> result', 'action -> form', 'looking-up -> action', 'waiting -> result']) expect([...reached]).toContain(path);
+  });
 });
 
 describe('paths the table does not reach', () => {
