@@ -77,7 +77,7 @@ const FOLLOWING = ['polled', 'checked', 'stream-status', 'stream-schedule', 'exp
 export const GRAPH: Readonly<Record<PhaseKind, readonly MachineEventType[]>> = {
   idle: [...ALWAYS],
   'config-error': [...ALWAYS, 'note'],
-  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note', 'isolated-failed', 'online'],
+  form: [...ALWAYS, 'select-method', 'input', 'blur', 'submit', 'checked', 'leave', 'note', 'isolated-failed', 'online', 'elsewhere'],
   'looking-up': [...ALWAYS, 'checked', 'note'],
   action: [...ALWAYS, ...FOLLOWING, 'submit-code', 'resend', 'open-redirect', 'window-opened', 'redirect-decided', 'returned', 'leave', 'note', 'isolated-failed', 'online'],
   waiting: [...ALWAYS, ...FOLLOWING, 'leave', 'note'],
@@ -440,6 +440,14 @@ const HANDLERS: Handlers = {
     emitPayResult(d, order);
     showResult(d, order);
     d.set({ notice: { kind: 'left-paid' } });
+  },
+
+  /** An order of this checkout made on another device (the kit's record names its attempt): found as a token's `started` would be. */
+  elsewhere(d, e) {
+    if (d.m.state.busy || d.m.request || d.m.creating || !Number.isInteger(e.attempt) || e.attempt < Math.max(d.m.attempt, 1)) return;
+    d.update({ attempt: e.attempt });
+    d.set({ phase: { kind: 'looking-up' } });
+    lookUp(d, { kind: 'lookup', reference: attemptReference(d.m.base, e.attempt), method: d.m.state.method, named: true });
   },
 
   expired(d) {

@@ -99,6 +99,7 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   'left-checked': () => ({ type: 'left-checked', reference: 'order-0', answer: status({ reference: 'order-0', status: 'SUCCESS' }), at: AT }),
   isolated: () => ({ type: 'isolated', report: BANK_FRAME, edited: 'bankAccountNumber', at: AT }),
   'isolated-failed': () => ({ type: 'isolated-failed', reason: 'the isolated fields did not load', at: AT }),
+  elsewhere: () => ({ type: 'elsewhere', attempt: 1, at: AT }),
 };
 const TYPES = Object.keys(EVENTS) as MachineEventType[];
 
@@ -159,6 +160,8 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     checked: 'same',
     leave: ['form', 'unfollow', 'change'],
     note: ['form', 'announce'],
+    // An order of this checkout made on another device: looked up at the kit's attempt, then followed.
+    elsewhere: ['looking-up', 'post status'],
   },
   'looking-up': {
     configure: ['looking-up'],
