@@ -322,6 +322,7 @@ export class SvcCheckout extends LitElement {
         BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-bank-account-form>`,
         ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-reference-code-form>`,
       }[state.method]}
+      ${this.#checkout.engine?.renderOffer(this.#context)}
     `;
   }
 
