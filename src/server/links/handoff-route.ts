@@ -49,12 +49,33 @@ export function handoffRoute({ config, clientOf }: HandoffRouteOptions): (reques
     }
     const origin = config.publicOrigins[0];
     if (!origin) return problem(404, 'the kit knows no public address of its own (publicOrigin): it makes no link for another device');
+    const shopUrl = shopUrlOf(new URL(request.url).searchParams.get('at'), config) ?? origin;
     const lifetime = Math.min(claims.expiresAt - Math.floor(nowMs / 1000), 30 * 86_400);
     if (lifetime < SHORTEST_LINK_SECONDS) return problem(410, 'the checkout token is about to expire: reload the page for a fresh one', { field: CHECKOUT_TOKEN_HEADER });
     // The token's checkout as it is, without the kit's own claims (createPaymentLink drops attempt, started, sandbox).
     const { merchantId: _merchant, issuedAt: _issued, expiresAt: _expires, ...order } = claims;
-    const link = await createPaymentLink(config.credentials, order, { shopUrl: origin, basePath: config.basePath, expiresInSeconds: lifetime, now: nowMs });
+    const link = await createPaymentLink(config.credentials, order, { shopUrl, basePath: config.basePath, expiresInSeconds: lifetime, now: nowMs });
     const language = pageLanguage(new URL(request.url), request.headers.get('accept-language'));
     return json({ url: link.url, expiresAt: link.expiresAt, qr: await qrSvg(link.url, PAY_PAGE_WORDS[language].qrLabel) });
   };
+}
+
+/**
+ * Where the page reaches the kit (`at`: the element's endpoint as an absolute address), when that is the kit's own public
+ * origin and ends with its base path: the shop's address before it (a proxy's path prefix included). Anything else
+ * (another origin, a query, another path) is not taken: the link is then at the kit's public origin and base path.
+ * So a link, and its QR code, never point at an origin the kit's configuration does not name.
+ */
+function shopUrlOf(at: string | null, config: KitConfig): string | undefined {
+  if (!at || at.length > 512) return undefined;
+  let url: URL;
+  try {
+    url = new URL(at);
+  } catch {
+    return undefined;
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!config.publicOrigins.includes(url.origin) || url.search || url.hash || url.username || url.password || !path.endsWith(config.basePath)) return undefined;
+  const prefix = path.slice(0, path.length - config.basePath.length);
+  return /^(\/[\w\-.~%]+)*$/.test(prefix) && !prefix.split('/').some((segment) => segment === '.' || segment === '..') ? `${url.origin}${prefix}` : undefined;
 }

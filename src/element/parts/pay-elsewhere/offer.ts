@@ -13,5 +13,5 @@ const load = lazy(() => import('./pay-elsewhere.js').then((chunk) => definePart(
 /** The offer's element, which upgrades once its chunk came (nothing is shown until then, and nothing if it never comes). */
 export function renderOffer(context: CheckoutContext): TemplateResult {
   load().catch(() => undefined);
-  return html`<svc-pay-elsewhere exportparts="button-secondary, input, alert" .context=${context}></svc-pay-elsewhere>`;
+  return html`<svc-pay-elsewhere part="pay-on-phone" exportparts="button-secondary, input, alert" .context=${context}></svc-pay-elsewhere>`;
 }

@@ -100,7 +100,9 @@ export class SvcPayElsewhere extends CheckoutPart {
     const host = this.#host!;
     const endpoint = (host.endpoint || (host.constructor as { defaultEndpoint?: string }).defaultEndpoint || '').replace(/\/+$/, '');
     const lang = this.context?.localize.term.$code.startsWith('ar') ? 'ar' : 'en';
-    return fetch(`${endpoint}${KIT_PAGE_PATHS.handoff}?lang=${lang}`, {
+    // Where this page reaches the kit: the link is made there (the kit takes it only at its own public origin).
+    const at = new URL(endpoint || '.', location.href).href;
+    return fetch(`${endpoint}${KIT_PAGE_PATHS.handoff}?lang=${lang}&at=${encodeURIComponent(at)}`, {
       method,
       credentials: host.credentials ?? 'same-origin',
       headers: { [CHECKOUT_TOKEN_HEADER]: host.checkoutToken ?? '' },
