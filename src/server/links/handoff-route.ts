@@ -13,8 +13,8 @@
  */
 import { CHECKOUT_TOKEN_HEADER } from '../../core/index.js';
 import type { KitConfig } from '../config/handler.js';
-import { admit, tooMany } from '../limits/throttle.js';
-import { problem, toResponse } from '../http/http.js';
+import { admit } from '../limits/throttle.js';
+import { problem } from '../http/http.js';
 import { verifyCheckoutToken } from '../tokens/tokens.js';
 import { createPaymentLink } from './link.js';
 import { PAY_PAGE_WORDS, pageLanguage } from './pay-page.js';
@@ -38,7 +38,10 @@ export function handoffRoute({ config, clientOf }: HandoffRouteOptions): (reques
     const checked = await verifyCheckoutToken(request.headers.get(CHECKOUT_TOKEN_HEADER), config.credentials, nowMs);
     if (!checked.ok) return problem(401, `the checkout token (${CHECKOUT_TOKEN_HEADER}) is ${checked.reason === 'expired' ? 'expired' : 'missing or not valid'}`, { field: CHECKOUT_TOKEN_HEADER });
     const throttled = await admit(config.stores.throttle, config.limits, [['statusPerClient', clientOf(request)]], 1);
-    if (throttled) return toResponse(tooMany(throttled));
+    if (throttled) {
+      const { limit, retryAfterSeconds } = throttled;
+      return problem(429, `too many requests, please try again in ${retryAfterSeconds} seconds`, { limit, retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+    }
     const claims = checked.claims;
     if (request.method === 'GET') {
       const record = await Promise.resolve()
