@@ -47,6 +47,13 @@ export class SvcPayElsewhere extends CheckoutPart {
         display: block;
         margin-block-start: var(--_space);
       }
+      .secondary {
+        background: transparent;
+        color: var(--_primary);
+        border: 2px solid var(--_primary);
+        font-weight: 600;
+        min-block-size: max(2.75em, 44px);
+      }
       .panel {
         display: grid;
         justify-items: center;
