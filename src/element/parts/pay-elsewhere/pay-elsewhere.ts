@@ -10,21 +10,13 @@
  * (`session.followElsewhere`): the status stream, then its receipt.
  */
 import { css, html, nothing } from 'lit';
-import { CHECKOUT_TOKEN_HEADER, KIT_PAGE_PATHS } from '../../../core/paths.js';
-import type { CheckoutSession } from '../../../checkout/index.js';
-import type { CheckoutContext } from '../../state.js';
+import type { CheckoutActions, CheckoutContext } from '../../state.js';
 import { CheckoutPart } from '../checkout-part.js';
 
 /** How often a page whose payer opened the offer checks for an order made elsewhere: 20 a minute, of the 120 a client has. */
 export const ELSEWHERE_CHECK_MS = 3_000;
 /** Checks stop after this long without an order: a return to the page checks once, and starts them again. */
 const CHECKING_FOR_MS = 15 * 60_000;
-
-interface Host extends HTMLElement {
-  checkoutToken?: string | undefined;
-  endpoint?: string | undefined;
-  credentials?: RequestCredentials | undefined;
-}
 
 interface Offer {
   /** The payer opened it on this page: the light checks run. */
@@ -36,8 +28,11 @@ interface Offer {
   until: number;
 }
 
-/** What each element's offer holds, kept over the part's own life (the form re-rendered after a lookup). */
-const OFFERS = new WeakMap<Host, Offer>();
+/**
+ * What each checkout's offer holds, kept over the part's own life (the form rendered anew after a lookup): keyed by its
+ * commands, which are the same object for as long as the element's session is.
+ */
+const OFFERS = new WeakMap<object, Offer>();
 
 export class SvcPayElsewhere extends CheckoutPart {
   static override styles = [
@@ -86,40 +81,30 @@ export class SvcPayElsewhere extends CheckoutPart {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #checking = false;
 
-  get #host(): Host | undefined {
-    return (this.getRootNode() as ShadowRoot).host as Host | undefined;
+  /** The session's commands (the same object for the session's life): what the offer is kept by. */
+  get #actions(): CheckoutActions | undefined {
+    const actions = this.context?.actions;
+    return actions && typeof actions.payOnPhone === 'function' ? actions : undefined;
   }
 
   get #offer(): Offer | undefined {
-    const host = this.#host;
-    return host && OFFERS.get(host);
+    const actions = this.#actions;
+    return actions && OFFERS.get(actions.payOnPhone);
   }
 
   #set(patch: Partial<Offer>): void {
-    const host = this.#host;
-    if (!host) return;
-    OFFERS.set(host, { opened: false, until: 0, ...OFFERS.get(host), ...patch });
+    const actions = this.#actions;
+    if (!actions) return;
+    OFFERS.set(actions.payOnPhone, { opened: false, until: 0, ...OFFERS.get(actions.payOnPhone), ...patch });
     this.requestUpdate();
   }
 
-  /** The kit's handoff route, as the element's calls name theirs. */
-  #call(method: 'GET' | 'POST'): Promise<Response> {
-    const host = this.#host!;
-    const endpoint = (host.endpoint || (host.constructor as { defaultEndpoint?: string }).defaultEndpoint || '').replace(/\/+$/, '');
-    const lang = this.context?.localize.term.$code.startsWith('ar') ? 'ar' : 'en';
-    // Where this page reaches the kit: the link is made there (the kit takes it only at its own public origin).
-    const at = new URL(endpoint || '.', location.href).href;
-    return fetch(`${endpoint}${KIT_PAGE_PATHS.handoff}?lang=${lang}&at=${encodeURIComponent(at)}`, {
-      method,
-      credentials: host.credentials ?? 'same-origin',
-      headers: { [CHECKOUT_TOKEN_HEADER]: host.checkoutToken ?? '' },
-      cache: 'no-store',
-    });
+  get #language(): string {
+    return this.context?.localize.term.$code ?? 'en';
   }
 
   protected override renderPart(context: CheckoutContext) {
-    const host = this.#host;
-    if (!host?.checkoutToken || context.state.step.kind !== 'form') return nothing;
+    if (!this.#actions?.canPayOnPhone() || context.state.step.kind !== 'form') return nothing;
     const t = context.localize.term;
     const offer = this.#offer;
     const opened = offer?.opened ?? false;
@@ -156,10 +141,7 @@ export class SvcPayElsewhere extends CheckoutPart {
     this.#schedule(0);
     if (offer?.link) return;
     try {
-      const response = await this.#call('POST');
-      if (!response.ok) throw new Error(`the kit answered ${response.status}`);
-      const { url, qr } = (await response.json()) as { url: string; qr: string };
-      this.#set({ link: { url, qr } });
+      this.#set({ link: await this.#actions!.payOnPhone(this.#language) });
     } catch {
       this.#set({ failed: true });
     }
@@ -189,10 +171,7 @@ export class SvcPayElsewhere extends CheckoutPart {
     if (this.#checking || this.context?.state.step.kind !== 'form') return;
     this.#checking = true;
     try {
-      const response = await this.#call('GET');
-      const { attempt } = response.ok ? ((await response.json()) as { attempt?: unknown }) : {};
-      // The session looks the order up (one status query) and follows it; it ignores an attempt that is not news.
-      if (typeof attempt === 'number' && attempt > 0) (this.context?.session as CheckoutSession | undefined)?.followElsewhere(attempt);
+      await this.#actions?.checkElsewhere(this.#language);
     } catch {
       // Offline for a moment: the next check tries again.
     } finally {

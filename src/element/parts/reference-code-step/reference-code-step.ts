@@ -78,7 +78,7 @@ export class SvcReferenceCodeStep extends ActionPart {
     const t = localize.term;
     const amount = context.state.amount;
     const deadline = amount && order.expiresAt !== undefined ? t.payBefore(localize.money(amount.total, amount.currency), timeIn(localize, order.expiresAt)) : t.codeBody;
-    const text = t.voucherText(context.state.merchantName ?? '', groupReferenceCode(order.referenceCode ?? ''), deadline, whereToPay(this, t.$code, t.whereToPay));
+    const text = t.voucherText(context.state.merchantName ?? '', groupReferenceCode(order.referenceCode ?? ''), deadline, context.actions.whereToPay(t.$code) ?? t.whereToPay);
     const share = (navigator as Navigator & { share?: (data: ShareData) => Promise<void>; canShare?: (data: ShareData) => boolean }).share;
     if (typeof share === 'function' && (navigator.canShare?.({ text }) ?? true)) {
       try {
@@ -119,7 +119,7 @@ export class SvcReferenceCodeStep extends ActionPart {
         ${order.notifyMethod ? html`<p>${t.canClose} ${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
         <section class="where" part="where" aria-labelledby="where">
           <h3 id="where">${t.whereTitle}</h3>
-          <p>${whereToPay(this, t.$code, t.whereToPay)}</p>
+          <p>${context.actions.whereToPay(t.$code) ?? t.whereToPay}</p>
         </section>
         <div class="row">
           <button class="secondary" part="button-secondary button-print" type="button" @click=${() => window.print()}>${t.printCode}</button>
@@ -135,14 +135,3 @@ export class SvcReferenceCodeStep extends ActionPart {
 
 definePart('svc-reference-code-step', SvcReferenceCodeStep);
 
-/**
- * Where and how a reference code is paid, in the element's language: the shop's words (the element's
- * `where-to-pay-<language>` attribute, e.g. `where-to-pay-ar`, else `where-to-pay`), else the catalog's plain ones.
- * Read from the element's attributes by this step alone: they cost the first frame nothing.
- */
-export function whereToPay(part: Element, language: string, fallback: string): string {
-  const host = (part.getRootNode() as ShadowRoot).host;
-  const base = language.toLowerCase().split('-')[0];
-  const words = host?.getAttribute(`where-to-pay-${base}`) ?? host?.getAttribute('where-to-pay');
-  return words?.trim() ? words.trim() : fallback;
-}
