@@ -4,7 +4,7 @@
  * what the answers to its requests do is in machine-answers.ts.
  */
 import { CLIENT_ERROR_CODES, isSuccess, isTerminalStatus, OTP_REQUEST, PIN_REQUEST, toAsciiDigits, validate, type Violation } from '../core/index.js';
-import { attemptOf } from '../core/tokens.js';
+import { attemptOf, attemptReference } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { formStateOf, prefilled } from './first-frame.js';
 import { formTransition } from './form.js';
@@ -275,5 +275,12 @@ export const ACTIONS: Actions = {
 
   expired(d) {
     showResult(d, { ...d.order!, status: 'CLOSE' });
+  },
+
+  /** An order of this checkout at `attempt`, made on another device (the kit's record names it): found as a token's `started` would be. */
+  elsewhere(d, e) {
+    d.update({ attempt: e.attempt });
+    d.set({ phase: { kind: 'looking-up' } });
+    lookUp(d, { kind: 'lookup', reference: attemptReference(d.m.base, e.attempt), method: d.m.state.method, named: true });
   },
 };

@@ -51,6 +51,9 @@ export const GUARDS = {
   awaited: (model: Model, event: EventOf<'answer' | 'no-answer'>) => model.request?.id === event.request,
   /** "We could not reach the shop" is what the payer reads. */
   networkAlert: (model: Model) => model.state.alert?.kind === 'network',
+  /** Nothing under way, and an attempt of this checkout at least as late as the page's own: another device's order. */
+  newAttempt: (model: Model, event: EventOf<'elsewhere'>) =>
+    !model.state.busy && !model.request && !model.creating && Number.isInteger(event.attempt) && event.attempt >= Math.max(model.attempt, 1),
   /** An order not yet paid or ended. */
   pending: (model: Model) => {
     const order = orderIn(model);

@@ -142,6 +142,8 @@ export type MachineEvent = (
   | { type: 'returned' }
   /** A second of the resend countdown. */
   | { type: 'tick' }
+  /** The kit's record shows an order of this checkout at `attempt`, made on another device: looked up, then followed. */
+  | { type: 'elsewhere'; attempt: number }
 ) & { at: number };
 
 export type MachineEventType = MachineEvent['type'];

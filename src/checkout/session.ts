@@ -251,6 +251,14 @@ export class CheckoutSession {
     return answer.envelope;
   }
 
+  /**
+   * The kit's record shows an order of this checkout at `attempt`, made on another device (a payment link of this
+   * checkout, opened on a phone): a page still showing the form looks it up and follows it. Anything else ignores it.
+   */
+  followElsewhere(attempt: number): void {
+    this.#dispatch({ type: 'elsewhere', attempt });
+  }
+
   /** A view's own passing message (the code was copied). */
   note(message: Message): void {
     this.#dispatch({ type: 'note', message });

@@ -71,8 +71,9 @@ export const MERCHANT_PATHS = {
 export type MerchantOperation = keyof typeof MERCHANT_PATHS;
 
 /**
- * Pages the kit serves under its base path that neither the element nor the isolated frame ever calls: apart from
- * `MERCHANT_PATHS`, which both bundles carry whole, so that they cost those bundles nothing. The route table
+ * Pages the kit serves under its base path that neither the element's first frame nor the isolated frame ever calls:
+ * apart from `MERCHANT_PATHS`, which both bundles carry whole, so that they cost those bundles nothing (a lazy chunk of
+ * the element imports the one it calls). The route table
  * (src/server/routes/table.ts) serves them beside the merchant paths.
  */
 export const KIT_PAGE_PATHS = {
@@ -83,6 +84,14 @@ export const KIT_PAGE_PATHS = {
   pay: '/pay/{link}',
   /** `GET` (or `HEAD`): the pay page's address as a QR code (SVG), for the payer's phone to open it. */
   payQr: '/pay/{link}/qr.svg',
+  /**
+   * "Pay on your phone" from the element on the shop's own page (docs/pay-links.md), proved by the element's checkout
+   * token (`Svc-Checkout-Token`). `POST`: a payment link for that checkout (the same cart, amount and currency, good no
+   * longer than the token) and its QR code's SVG. `GET`: the light check of a page showing the form: the last attempt
+   * of the checkout the kit forwarded (0: none), from the kit's record, no query to the service. Only the element's
+   * "pay on your phone" chunk calls it, so it costs the first frame nothing.
+   */
+  handoff: '/payments/handoff',
 } as const;
 
 export type KitPage = keyof typeof KIT_PAGE_PATHS;

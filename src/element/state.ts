@@ -42,7 +42,19 @@ export interface WordedMessage {
 }
 
 /** What the parts may ask for: the form's commands, then the steps' (which come with the session). */
-export type CheckoutActions = FormActions & StepActions;
+export type CheckoutActions = FormActions & StepActions & HandoffActions;
+
+/** "Pay on your phone" (parts/pay-elsewhere) and the voucher's words: they come with the session. */
+export interface HandoffActions {
+  /** Whether the kit can make a link of this checkout: the element has a checkout token and an endpoint. */
+  canPayOnPhone(): boolean;
+  /** The kit's payment link of this checkout and its QR code's SVG (`language`: the QR code's label). */
+  payOnPhone(language: string): Promise<{ url: string; qr: string }>;
+  /** The light check: an order of this checkout made on another device is looked up and followed. */
+  checkElsewhere(language: string): Promise<void>;
+  /** The shop's words on where a reference code is paid, in `language` (the element's `where-to-pay` attributes). */
+  whereToPay(language: string): string | undefined;
+}
 
 export interface FormActions {
   selectMethod(method: PayMethod): void;

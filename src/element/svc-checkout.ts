@@ -64,6 +64,8 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
  * @csspart step - The box of a next action (terminal, code, bank page, reference code).
  * @csspart heading - A step's heading.
  * @csspart code - The reference code.
+ * @csspart where - Where and how a reference code is paid (the `where-to-pay` words) on the voucher.
+ * @csspart pay-on-phone - "Pay on your phone" under the form: the QR code and the link of this checkout.
  * @csspart countdown - The time left to pay.
  * @csspart status - The live status line.
  * @csspart spinner - The waiting indicator.
@@ -322,6 +324,7 @@ export class SvcCheckout extends LitElement {
         BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-bank-account-form>`,
         ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-reference-code-form>`,
       }[state.method]}
+      ${this.#checkout.engine?.renderOffer(this.#context)}
     `;
   }
 

@@ -38,6 +38,7 @@ import { systemTimers } from './runtime/timers.js';
 import type { CheckoutOrder, IssueCheckoutTokenOptions } from './tokens/tokens.js';
 import { createPaymentLink, type PaymentLink, type PaymentLinkOptions, type PaymentLinkOrder } from './links/link.js';
 import { payQrRoute, payRoute } from './links/pay-route.js';
+import { handoffRoute } from './links/handoff-route.js';
 
 export { OrderRejection } from './payments/rejection.js';
 export type { ActionOperation, AuthorizeActionHook, AuthorizeHook, MerchantHandlerOptions, OrderSource } from './config/handler.js';
@@ -213,11 +214,13 @@ export function createMerchantHandler(options: MerchantHandlerOptions): Merchant
       timings: (request) => receiveTimings(request),
       pay: (request) => servePay(request),
       payQr: (request) => serveQr(request),
+      handoff: (request) => serveHandoff(request),
     },
   });
   const checkouts = kitCheckouts(config, payments);
   const servePay = payRoute({ config, element: elementFiles, checkoutToken: checkouts.checkoutToken });
   const serveQr = payQrRoute(config);
+  const serveHandoff = handoffRoute({ config, clientOf: (request) => payments.clientOf(request) });
   const paymentLink = (order: PaymentLinkOrder, given: HandlerPaymentLinkOptions = {}) => {
     // A link's page carries its order in a checkout token: a kit whose orders come from elsewhere would not hold to it.
     if (config.orderSource !== 'checkout-token') throw new ServiceConfigError("paymentLink makes links whose pay page's orders come from checkout tokens: it needs orders: 'checkout-token' (the default)");

@@ -100,6 +100,7 @@ const EVENTS: Record<MachineEventType, (model: Model) => MachineEvent> = {
   'left-checked': () => ({ type: 'left-checked', reference: 'order-0', answer: status({ reference: 'order-0', status: 'SUCCESS' }), at: AT }),
   isolated: () => ({ type: 'isolated', report: BANK_FRAME, edited: 'bankAccountNumber', at: AT }),
   'isolated-failed': () => ({ type: 'isolated-failed', reason: 'the isolated fields did not load', at: AT }),
+  elsewhere: () => ({ type: 'elsewhere', attempt: 1, at: AT }),
 };
 const TYPES = Object.keys(EVENTS) as MachineEventType[];
 
@@ -160,6 +161,8 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     checked: 'same',
     leave: ['form', 'unfollow', 'change'],
     note: ['form', 'announce'],
+    // An order of this checkout made on another device: looked up at the kit's attempt, then followed.
+    elsewhere: ['looking-up', 'post status'],
   },
   'looking-up': {
     configure: ['looking-up'],
@@ -324,7 +327,7 @@ describe('the checkout machine walked at random: every step lands where GRAPH sa
   it('never leaves a phase for one its edge does not name, and stays put when its guard says no', () => {
     const reached = new Set<string>();
     for (const [index, start] of PHASES.entries()) {
-      for (let walk = 0; walk < 8; walk += 1) {
+      for (let walk = 0; walk < 16; walk += 1) {
         const next = random(1_000 * index + walk + 1);
         let model = MODELS[start];
         for (let step = 0; step < 60; step += 1) {

@@ -9,8 +9,9 @@ import { CheckoutSession, type Announcement, type CheckoutEvent } from '../../ch
 import type { PayMethod } from '../../core/pay-methods.js';
 import { domEventOf } from '../events/table.js';
 import { announcementText } from '../messages.js';
-import type { CheckoutState, StepActions } from '../state.js';
+import type { CheckoutState, HandoffActions, StepActions } from '../state.js';
 import { stepActions } from '../step-commands.js';
+import { handoffActions } from '../handoff-commands.js';
 import { viewOf } from '../view.js';
 import type { LocalizeController } from './localize.js';
 import { provideCheckoutContext } from './provide-context.js';
@@ -21,7 +22,7 @@ type Host = ReactiveControllerHost & HTMLElement;
 
 export class SessionLink implements ReactiveController {
   readonly session = new CheckoutSession();
-  readonly actions: StepActions;
+  readonly actions: StepActions & HandoffActions;
   /** What the element's live region says now, kept as the session said it: worded in the element's language at each render. */
   #spoken: Announcement | undefined;
   readonly #host: Host;
@@ -37,7 +38,11 @@ export class SessionLink implements ReactiveController {
     this.#host = host;
     this.#localize = localize;
     const session = this.session;
-    this.actions = stepActions(session);
+    this.actions = {
+      ...stepActions(session),
+      ...handoffActions(session, () => (host as Host & { credentials?: RequestCredentials }).credentials),
+      whereToPay: (language) => whereToPayOf(host, language),
+    };
     new StepFocusController(host, session);
     new TimingController(host, session, marks);
     provideCheckoutContext(host, session);
@@ -87,4 +92,14 @@ export class SessionLink implements ReactiveController {
       this.#host.requestUpdate();
     });
   }
+}
+
+/**
+ * The shop's words on where a reference code is paid, in `language`: the element's `where-to-pay-<language>` attribute
+ * (`where-to-pay-ar`), else `where-to-pay`. Read when the voucher shows, never by the first frame.
+ */
+function whereToPayOf(host: HTMLElement, language: string): string | undefined {
+  const base = language.toLowerCase().split('-')[0];
+  const words = host.getAttribute(`where-to-pay-${base}`) ?? host.getAttribute('where-to-pay');
+  return words?.trim() || undefined;
 }

@@ -41,9 +41,12 @@ export class StepFocusController implements ReactiveController {
   }
 }
 
-/** Focuses the start of the step in the element's body: its last part (the shop's result slot may follow it). */
+/**
+ * Focuses the start of the step in the element's body: its last part (the shop's result slot may follow it, and "Pay on
+ * your phone" the form: neither is the step).
+ */
 async function focusStep(body: Element | null | undefined): Promise<void> {
-  const parts = [...(body?.children ?? [])].filter((child) => child.localName !== 'slot');
+  const parts = [...(body?.children ?? [])].filter((child) => child.localName !== 'slot' && child.localName !== 'svc-pay-elsewhere');
   const part = parts.at(-1) as (LitElement & { focusStart?: () => void }) | undefined;
   if (!part) return;
   await part.updateComplete;

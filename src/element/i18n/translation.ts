@@ -116,6 +116,27 @@ export interface Translation {
   copy: string;
   copied: string;
   copyFailed: string;
+  /** Shares the voucher (Web Share), or copies it where the browser cannot share. */
+  shareCode: string;
+  /** The voucher was copied (the browser has no Web Share). */
+  voucherCopied: string;
+  /** The voucher's heading over where and how a code is paid. */
+  whereTitle: string;
+  /** Where and how a reference code is paid, unless the shop says (`where-to-pay`). */
+  whereToPay: string;
+  /** The voucher as shared text: the shop, the code, the amount and deadline line, where to pay. */
+  voucherText: (merchant: string, code: string, deadline: string, where: string) => string;
+  /** "Pay on your phone": opens the QR code and the link of this checkout. */
+  payOnPhone: string;
+  payOnPhoneHint: string;
+  /** The QR code's text alternative. */
+  payOnPhoneQr: string;
+  /** The link's label. */
+  payOnPhoneLink: string;
+  copyLink: string;
+  linkCopied: string;
+  /** The link could not be made (offline, the kit has no public address). */
+  payOnPhoneFailed: string;
   /** An order the payer left was paid after all. */
   leftPaid: string;
   /** The order was paid twice. */

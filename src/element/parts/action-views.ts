@@ -7,7 +7,7 @@ import type { Translation } from '../i18n/translation.js';
 import type { ActionType, CheckoutContext } from '../state.js';
 
 /** The parts a step exports to the page's `::part()` styles. */
-const STEP_PARTS = 'step, heading, status, spinner, countdown, alert, button, button-secondary, form, field, label, input, hint, error, code';
+const STEP_PARTS = 'step, heading, status, spinner, countdown, alert, button, button-secondary, form, field, label, input, hint, error, code, where';
 
 export interface ActionView {
   /** The part, rendered with the checkout's context. */

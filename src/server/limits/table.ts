@@ -32,7 +32,7 @@ export const LIMIT_TABLE = {
   resendOtp: { counts: '"send the code again"', per: 'order', default: { limit: 1, windowSeconds: 30 } },
   wrongCodesPerOrder: { counts: 'OTP and PIN codes the service did not accept', per: 'order', default: { limit: 5, windowSeconds: 86_400 } },
   statusPerOrder: { counts: 'status queries sent to the service', per: 'order', default: { limit: 60, windowSeconds: 60 } },
-  statusPerClient: { counts: 'status queries sent to the service', per: 'client', default: { limit: 120, windowSeconds: 60 } },
+  statusPerClient: { counts: 'status queries sent to the service, and checks for an order made on another device', per: 'client', default: { limit: 120, windowSeconds: 60 } },
   streamsPerOrder: { counts: 'open status streams', per: 'order', default: { limit: 10 } },
   streamsPerClient: { counts: 'open status streams', per: 'client', default: { limit: 20 } },
   streams: { counts: 'open status streams', per: 'kit', default: { limit: 10_000 } },

@@ -111,6 +111,8 @@ const STYLE = [
   '.amount{display:flex;gap:.5rem;align-items:baseline;margin:0 0 1rem;font-size:1.25rem}',
   '.amount span{color:var(--muted);font-size:1rem}',
   'svc-checkout{display:block;max-inline-size:100%}',
+  // The page offers "Pay on your phone" and says where codes are paid itself (.move, .where): the element's own are not shown twice.
+  'svc-checkout::part(pay-on-phone),svc-checkout::part(where){display:none}',
   '.notice{padding:1rem;border:1px solid var(--line);border-radius:8px;background:var(--card)}',
   'footer{padding-block:1rem 2rem;color:var(--muted);font-size:.875rem}',
   'section+section{margin-block-start:2rem}',

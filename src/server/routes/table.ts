@@ -41,6 +41,7 @@ const TRAITS: Readonly<Record<KitOperation, Traits>> = {
   timings: { methods: ['POST'], body: 'beacon' },
   pay: PAGE,
   payQr: PAGE,
+  handoff: { methods: ['GET', 'POST'], body: 'none' },
 };
 
 const KIT_PATHS: Readonly<Record<KitOperation, string>> = { ...MERCHANT_PATHS, ...KIT_PAGE_PATHS };

@@ -43,14 +43,61 @@ export class SvcReferenceCodeStep extends ActionPart {
         font-weight: 600;
         font-variant-numeric: tabular-nums;
       }
+      .where h3 {
+        margin: 0;
+        font-size: 1em;
+      }
+      .where p {
+        margin: 0.25em 0 0;
+      }
+      /* Printed, the step is a voucher: the code, the amount and deadline, where to pay; no buttons, no live status. */
       @media print {
         button,
-        svc-leave-order {
+        svc-leave-order,
+        [part~='status'] {
           display: none;
+        }
+        .code {
+          border-style: solid;
+          color: #000;
+          background: #fff;
+        }
+        .where {
+          break-inside: avoid;
         }
       }
     `,
   ];
+
+  /** The voucher was copied (no Web Share here): said until the next render of another order. */
+  #copied = false;
+
+  /** The voucher as text: shared where the browser shares (a phone's share sheet), otherwise copied. */
+  async #share(context: CheckoutContext, order: ActionOrder): Promise<void> {
+    const { localize } = context;
+    const t = localize.term;
+    const amount = context.state.amount;
+    const deadline = amount && order.expiresAt !== undefined ? t.payBefore(localize.money(amount.total, amount.currency), timeIn(localize, order.expiresAt)) : t.codeBody;
+    const text = t.voucherText(context.state.merchantName ?? '', groupReferenceCode(order.referenceCode ?? ''), deadline, context.actions.whereToPay(t.$code) ?? t.whereToPay);
+    const share = (navigator as Navigator & { share?: (data: ShareData) => Promise<void>; canShare?: (data: ShareData) => boolean }).share;
+    if (typeof share === 'function' && (navigator.canShare?.({ text }) ?? true)) {
+      try {
+        await share.call(navigator, { title: t.codeTitle, text });
+        return;
+      } catch (error) {
+        // The payer closed the share sheet: nothing more to do. Any other refusal: copied instead.
+        if ((error as Error)?.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(text);
+      this.#copied = true;
+    } catch {
+      this.#copied = false;
+      context.actions.copyReferenceCode?.();
+    }
+    this.requestUpdate();
+  }
 
   protected override renderAction(context: CheckoutContext, order: ActionOrder) {
     if (!order.referenceCode) return nothing;
@@ -70,9 +117,15 @@ export class SvcReferenceCodeStep extends ActionPart {
         </div>
         <p class=${deadline ? 'deadline' : ''} part="deadline">${deadline ?? t.codeBody}</p>
         ${order.notifyMethod ? html`<p>${t.canClose} ${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
+        <section class="where" part="where" aria-labelledby="where">
+          <h3 id="where">${t.whereTitle}</h3>
+          <p>${context.actions.whereToPay(t.$code) ?? t.whereToPay}</p>
+        </section>
         <div class="row">
           <button class="secondary" part="button-secondary button-print" type="button" @click=${() => window.print()}>${t.printCode}</button>
+          <button class="secondary" part="button-secondary button-share" type="button" @click=${() => this.#share(context, order)}>${t.shareCode}</button>
         </div>
+        <p class="hint" role="status">${this.#copied ? t.voucherCopied : ''}</p>
         ${renderStatusLine(context, { countdown: 'always' })}
         <svc-leave-order exportparts="button-secondary" .context=${context}></svc-leave-order>
       </section>
@@ -81,3 +134,4 @@ export class SvcReferenceCodeStep extends ActionPart {
 }
 
 definePart('svc-reference-code-step', SvcReferenceCodeStep);
+
