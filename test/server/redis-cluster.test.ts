@@ -173,10 +173,21 @@ describe('on a primary and a replica under redis-sentinel, the primary killed mi
       );
     }
     const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await callback(orderNo))).status;
+    // As the service does: a callback answered 503 comes again. Out of a failover, a 503 still comes when a replica's
+    // acknowledgement outlasts replicaTimeoutMs (a loaded machine): the kit then holds callbacks back a beat.
+    const delivered = async (orderNo: string, index: number) => {
+      const end = Date.now() + 15_000;
+      let status = await deliver(orderNo, index);
+      while (status === 503 && Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = await deliver(orderNo, index);
+      }
+      return status;
+    };
     try {
       const stamp = String(Date.now()).slice(-6);
       const before = Array.from({ length: 20 }, (_, index) => `2612${stamp}${String(index).padStart(4, '0')}`);
-      expect(await Promise.all(before.map(deliver))).toEqual(before.map(() => 200));
+      expect(await Promise.all(before.map(delivered))).toEqual(before.map(() => 200));
       await new Promise((resolve) => setTimeout(resolve, 200)); // the replica has them
 
       const primaryPort = await sentinel.primaryPort();
@@ -194,9 +205,9 @@ describe('on a primary and a replica under redis-sentinel, the primary killed mi
       await eventually('a replica acknowledges', () => redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 20_000);
 
       // The service's retries: the ones handled before are duplicates; the rest are handled now, once.
-      for (const orderNo of [...before, ...during]) expect(await deliver(orderNo, 1)).toBe(200);
+      for (const orderNo of [...before, ...during]) expect(await delivered(orderNo, 1)).toBe(200);
       const after = Array.from({ length: 10 }, (_, index) => `2614${stamp}${String(index).padStart(4, '0')}`);
-      expect(await Promise.all(after.map(deliver))).toEqual(after.map(() => 200));
+      expect(await Promise.all(after.map(delivered))).toEqual(after.map(() => 200));
       const counts = new Map<string, number>();
       for (const event of handled) counts.set(event.body.orderNo, (counts.get(event.body.orderNo) ?? 0) + 1);
       expect(counts.size).toBe(40);
