@@ -82,11 +82,22 @@ async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
     );
   }
   const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await callback(orderNo))).status;
+  // As the service does: a callback answered 503 comes again. Out of a fault, a 503 still comes when a replica's
+  // acknowledgement outlasts replicaTimeoutMs on a loaded machine: the kit then holds callbacks back a beat.
+  const delivered = async (orderNo: string, index: number) => {
+    const end = Date.now() + 10_000;
+    let status = await deliver(orderNo, index);
+    while (status === 503 && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = await deliver(orderNo, index);
+    }
+    return status;
+  };
   const close = async () => {
     for (const handler of handlers) handler.close();
     await Promise.all(redises.map((redis) => redis.close()));
   };
-  return { logs, handled, redises, handlers, deliver, close };
+  return { logs, handled, redises, handlers, deliver, delivered, close };
 }
 
 const orders = (prefix: string, count: number) => {
@@ -98,9 +109,9 @@ describe('writes wait for the replica', () => {
   it('answers callbacks 503 while the replica lags, stays ready saying so, and handles them once when it acknowledges again', async () => {
     const kits = await twoKits();
     try {
-      expect(kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging')).toBe(true);
+      await eventually('the replicas acknowledge', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       const before = orders('2615', 6);
-      expect(await Promise.all(before.map(kits.deliver))).toEqual(before.map(() => 200));
+      expect(await Promise.all(before.map(kits.delivered))).toEqual(before.map(() => 200));
 
       for (const replica of sentinel.replicas) replica.pause(); // replicas that neither read nor acknowledge
       const lagging = orders('2616', 6);
@@ -120,8 +131,8 @@ describe('writes wait for the replica', () => {
       const resumed = performance.now();
       await eventually('a replica acknowledges', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       console.log(`replica acknowledging again ${Math.round(performance.now() - resumed)} ms after it resumed`);
-      expect(await Promise.all(lagging.map(kits.deliver))).toEqual(lagging.map(() => 200));
-      expect(await Promise.all([...before, ...lagging].map((orderNo) => kits.deliver(orderNo, 1)))).toEqual([...before, ...lagging].map(() => 200));
+      expect(await Promise.all(lagging.map(kits.delivered))).toEqual(lagging.map(() => 200));
+      expect(await Promise.all([...before, ...lagging].map((orderNo) => kits.delivered(orderNo, 1)))).toEqual([...before, ...lagging].map(() => 200));
       const counts = new Map<string, number>();
       for (const event of kits.handled) counts.set(event.body.orderNo, (counts.get(event.body.orderNo) ?? 0) + 1);
       expect(counts.size).toBe(12);
@@ -142,6 +153,7 @@ describe('writes wait for the replica', () => {
     const [orderNo] = orders('2617', 1) as [string];
     const kits = await twoKits(new Map([[orderNo, new Promise<void>((resolve) => (open = resolve))]]));
     try {
+      await eventually('the replicas acknowledge', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       const first = kits.deliver(orderNo, 0); // claimed (the replica has the claim), onCallback held
       await new Promise((resolve) => setTimeout(resolve, 300)); // before the other process is asked
       await eventually('claimed', async () => (await kits.deliver(orderNo, 1)) === 503 && kits.redises[0]!.callbackStore.replicas === 'acknowledging');
