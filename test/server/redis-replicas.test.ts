@@ -4,40 +4,17 @@
 // still ready and saying so; a completion no replica took is kept and written again after the primary is killed and
 // a replica promoted, so the service's retry, at either process, is a duplicate.
 import { createSentinel } from 'redis';
+import { MERCHANT_PATHS } from '../../src/core/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, signCallback, type MerchantHandler } from '../../src/server/index.js';
+import { createMerchantHandler, type MerchantHandler } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { connectRedis, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { createSandbox, DEFAULT_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { redisCli, startRedisSentinel, type RedisSentinelProcesses } from '../support/redis-server.js';
+import { settledCallback, keptLines } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
-
-const lines = () => {
-  const kept: string[] = [];
-  return { kept, warn: (line: string) => kept.push(line), error: (line: string) => kept.push(line) };
-};
-
-async function callback(orderNo: string) {
-  const body = canonicalJson({
-    notifyId: `n-${orderNo}`,
-    reference: `r-${orderNo}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    orderNo,
-    country: 'EG',
-    status: 'SUCCESS',
-    timestamp: Date.now(),
-    type: CALLBACK_TYPE,
-  });
-  const timestamp = String(Date.now());
-  return new Request(`http://shop.example${MERCHANT_PATHS.callbacks}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: await signCallback(timestamp, body, privateKey), MerchantId: merchantId, RequestTimestamp: timestamp },
-    body,
-  });
-}
 
 let sentinel: RedisSentinelProcesses;
 let sandbox: Sandbox;
@@ -60,7 +37,7 @@ afterAll(async () => {
 
 /** Two kit processes on the Sentinel set; a gate holds the first one's onCallback for an order until it is opened. */
 async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
-  const logs = [lines(), lines()];
+  const logs = [keptLines(), keptLines()];
   const handled: CallbackEvent[] = [];
   const redises: RedisKit[] = [];
   const handlers: MerchantHandler[] = [];
@@ -81,7 +58,7 @@ async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
       }),
     );
   }
-  const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await callback(orderNo))).status;
+  const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await settledCallback(orderNo))).status;
   // As the service does: a callback answered 503 comes again. Out of a fault, a 503 still comes when a replica's
   // acknowledgement outlasts replicaTimeoutMs on a loaded machine: the kit then holds callbacks back a beat.
   const delivered = async (orderNo: string, index: number) => {
