@@ -5,35 +5,16 @@
 // handling callbacks meanwhile.
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, signCallback, type MerchantHandler } from '../../src/server/index.js';
+import { createMerchantHandler, type MerchantHandler } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { type StatusUpdate } from '../../src/server/stores/status-bus/port.js';
 import { connectRedis, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { redisCli, startRedisCluster, type RedisClusterProcesses } from '../support/redis-server.js';
+import { settledCallback } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
-
-async function callback(orderNo: string) {
-  const body = canonicalJson({
-    notifyId: `n-${orderNo}`,
-    reference: `r-${orderNo}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    orderNo,
-    country: 'EG',
-    status: 'SUCCESS',
-    timestamp: Date.now(),
-    type: CALLBACK_TYPE,
-  });
-  const timestamp = String(Date.now());
-  return new Request(`http://shop.example${MERCHANT_PATHS.callbacks}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: await signCallback(timestamp, body, privateKey), MerchantId: merchantId, RequestTimestamp: timestamp },
-    body,
-  });
-}
 
 let cluster: RedisClusterProcesses;
 const clients: { close(): Promise<unknown> }[] = [];
@@ -84,7 +65,7 @@ describe('on a Redis Cluster with a replica per master, a master killed after a 
         }),
       );
     }
-    const deliver = async (order: string, index: number) => (await handlers[index % 2]!(await callback(order))).status;
+    const deliver = async (order: string, index: number) => (await handlers[index % 2]!(await settledCallback(order))).status;
     try {
       expect(redises.every((redis) => redis.callbackStore.replicas === 'acknowledging')).toBe(true);
       const first = deliver(orderNo, 0); // claimed, its replica has the claim; onCallback held

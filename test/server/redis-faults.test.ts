@@ -12,16 +12,12 @@ import { connectRedis, RedisDurabilityError, type RedisKit } from '../../src/ser
 import { createSandbox, DEFAULT_MERCHANT, SandboxControl, type Sandbox } from '../../src/sandbox/index.js';
 import { posRequest } from '../core/fixtures.js';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
+import { keptLines } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 import { openStream } from '../support/sse.js';
 import { tokenFor } from '../support/tokens.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
-
-const lines = () => {
-  const kept: string[] = [];
-  return { kept, warn: (line: string) => kept.push(line), error: (line: string) => kept.push(line) };
-};
 
 let redis: TestRedis;
 const kits: RedisKit[] = [];
@@ -62,7 +58,7 @@ afterAll(async () => {
 
 describe('a Redis that stops answering', () => {
   it('tells the status bus within the command timeout and a heartbeat, and fails every call at once until it answers again', async () => {
-    const log = lines();
+    const log = keptLines();
     const one = await kit({ keyPrefix: `frozen${++serial}:`, commandTimeoutMs: 300, recoveryHoldMs: 100, logger: log });
     const states: string[] = [];
     one.statusBus.subscribe({ update: () => undefined, connection: (state) => states.push(state) });
@@ -88,8 +84,8 @@ describe('a Redis that stops answering', () => {
 
   it('takes back a claim whose answer never came, before Redis counts as back: nobody waits for its lease', async () => {
     const keyPrefix = `unsure${++serial}:`;
-    const one = await kit({ keyPrefix, commandTimeoutMs: 300, leaseMs: 60_000, recoveryHoldMs: 100, logger: lines() });
-    const two = await kit({ keyPrefix, commandTimeoutMs: 300, leaseMs: 60_000, recoveryHoldMs: 100, logger: lines() });
+    const one = await kit({ keyPrefix, commandTimeoutMs: 300, leaseMs: 60_000, recoveryHoldMs: 100, logger: keptLines() });
+    const two = await kit({ keyPrefix, commandTimeoutMs: 300, leaseMs: 60_000, recoveryHoldMs: 100, logger: keptLines() });
     redis.pause();
     // Sent, never answered: Redis runs it when it wakes, and the claim would stand for its 60 s lease.
     await expect(one.callbackStore.claim('outcome:1')).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -100,8 +96,8 @@ describe('a Redis that stops answering', () => {
 
   it('writes a completion it could not write when Redis returns from its append-only file, before any retry is claimed', async () => {
     const keyPrefix = `unwritten${++serial}:`;
-    const one = await kit({ keyPrefix, leaseMs: 300, logger: lines() });
-    const two = await kit({ keyPrefix, leaseMs: 300, logger: lines() });
+    const one = await kit({ keyPrefix, leaseMs: 300, logger: keptLines() });
+    const two = await kit({ keyPrefix, leaseMs: 300, logger: keptLines() });
     expect(await one.callbackStore.claim('outcome:2')).toBe('new');
     await redis.kill();
     // onCallback ran; its completion cannot be written now (the handler acknowledges it all the same).
@@ -116,7 +112,7 @@ describe('a Redis that stops answering', () => {
 
   it('writes a completion made during the recovery hold before Redis counts as back, and keeps its claim until then', async () => {
     const keyPrefix = `hold${++serial}:`;
-    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 2_000, logger: lines() };
+    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 2_000, logger: keptLines() };
     const one = await kit(options);
     const two = await kit(options);
     expect(await one.callbackStore.claim('outcome:3')).toBe('new');
@@ -135,7 +131,7 @@ describe('a Redis that stops answering', () => {
 
   it('holds a claim whose onCallback still runs through an outage and its recovery: no other process claims it', async () => {
     const keyPrefix = `held${++serial}:`;
-    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 300, logger: lines() };
+    const options = { keyPrefix, leaseMs: 600, recoveryHoldMs: 300, logger: keptLines() };
     const one = await kit(options);
     const two = await kit(options);
     expect(await one.callbackStore.claim('outcome:4')).toBe('new');
@@ -156,11 +152,11 @@ describe('what Redis keeps', () => {
   it('refuses a Redis without an append-only file, naming the setting; starts with acceptDataLoss, saying so once', async () => {
     const volatile = await startRedis({ persistence: 'none' });
     try {
-      const refused = await connectRedis({ url: volatile.url, merchantId, logger: lines() }).catch((error: unknown) => error);
+      const refused = await connectRedis({ url: volatile.url, merchantId, logger: keptLines() }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(RedisDurabilityError);
       expect((refused as RedisDurabilityError).risks.map((risk) => risk.setting)).toEqual(['appendonly']);
       expect((refused as Error).message).toMatch(/may forget the callbacks the kit handled.*appendonly is no: a restart forgets .*set appendonly yes.*acceptDataLoss: true/);
-      const log = lines();
+      const log = keptLines();
       const accepted = await connectRedis({ url: volatile.url, merchantId, acceptDataLoss: true, logger: log });
       await accepted.close();
       expect(log.kept).toEqual([expect.stringMatching(/may forget handled callbacks \(accepted with acceptDataLoss\): appendonly is no/)]);
@@ -172,7 +168,7 @@ describe('what Redis keeps', () => {
   it('refuses an evicting maxmemory-policy, and reads the settings from INFO where CONFIG is refused (managed Redis)', async () => {
     const managed = await startRedis({ extra: ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru', '--rename-command', 'CONFIG', '""'] });
     try {
-      const refused = await connectRedis({ url: managed.url, merchantId, logger: lines() }).catch((error: unknown) => error);
+      const refused = await connectRedis({ url: managed.url, merchantId, logger: keptLines() }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(RedisDurabilityError);
       expect((refused as RedisDurabilityError).risks).toEqual([expect.objectContaining({ setting: 'maxmemory-policy', value: 'allkeys-lru' })]);
     } finally {
@@ -181,7 +177,7 @@ describe('what Redis keeps', () => {
   });
 
   it('says in its log when Redis comes back without the kit’s data: restarted empty, or flushed', async () => {
-    const log = lines();
+    const log = keptLines();
     await kit({ keyPrefix: `epoch${++serial}:`, recoveryHoldMs: 100, logger: log });
     await redis.kill();
     await redis.start({ fresh: true });
@@ -196,7 +192,7 @@ describe('what Redis keeps', () => {
   });
 
   it('keeps a Redis restarted from its append-only file: nothing said, handled outcomes still known', async () => {
-    const log = lines();
+    const log = keptLines();
     const one = await kit({ keyPrefix: `kept${++serial}:`, recoveryHoldMs: 100, logger: log });
     expect(await one.callbackStore.claim('outcome:3')).toBe('new');
     await one.callbackStore.complete('outcome:3');
@@ -217,7 +213,7 @@ describe('reconciliation across processes', () => {
     const handled: CallbackEvent[] = [];
     const handlers = await Promise.all(
       [0, 1].map(async (index) => {
-        const stores = (await kit({ keyPrefix, logger: lines() })).stores;
+        const stores = (await kit({ keyPrefix, logger: keptLines() })).stores;
         return createMerchantHandler({
           merchantId,
           privateKey,
@@ -303,7 +299,7 @@ describe('the sweeps’ rate across processes, every callback lost', () => {
             if (String(input).endsWith(SERVICE_PATHS.status) && String(init?.body).includes('"orderNo"')) asked.push(Date.now());
             return fetch(input, init);
           },
-          ...(await kit({ keyPrefix, logger: lines() })).stores,
+          ...(await kit({ keyPrefix, logger: keptLines() })).stores,
         }),
       ),
     );
@@ -363,8 +359,8 @@ describe('two merchant accounts on one Redis', () => {
   });
 
   it('share no key and no channel by default', async () => {
-    const mine = await kit({ logger: lines() });
-    const theirs = await kit({ merchantId: other.merchantId, logger: lines() });
+    const mine = await kit({ logger: keptLines() });
+    const theirs = await kit({ merchantId: other.merchantId, logger: keptLines() });
     expect(mine.keyPrefix).toBe(`svc-checkout:${merchantId}:`);
     expect(theirs.keyPrefix).toBe(`svc-checkout:${other.merchantId}:`);
     const heard: StatusUpdate[] = [];
@@ -377,8 +373,8 @@ describe('two merchant accounts on one Redis', () => {
   });
 
   it("never show one merchant's paid callback on the other's pending order of the same reference", async () => {
-    const mine = await kit({ logger: lines() });
-    const theirs = await kit({ merchantId: other.merchantId, logger: lines() });
+    const mine = await kit({ logger: keptLines() });
+    const theirs = await kit({ merchantId: other.merchantId, logger: keptLines() });
     const quiet = { warn: () => undefined, error: () => undefined };
     const handlers = [
       { credentials: { merchantId, privateKey }, stores: mine.stores },
@@ -430,7 +426,7 @@ describe('two merchant accounts on one Redis', () => {
   });
 
   it("refuse a handler given another merchant's stores", async () => {
-    const theirs = await kit({ merchantId: other.merchantId, logger: lines() });
+    const theirs = await kit({ merchantId: other.merchantId, logger: keptLines() });
     expect(() => createMerchantHandler({ merchantId, privateKey, environment: { baseUrl: sandbox.url }, ...theirs.stores })).toThrow(
       /callbackStore is scoped to merchant 256698765432109, not to this handler's merchant 256612345678901/,
     );

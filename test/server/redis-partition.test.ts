@@ -4,36 +4,17 @@
 // never takes those outcomes over (their holder's process lease holds), the cut-off one answers every callback 503,
 // and once it heals it writes what it handled: each outcome reached onCallback once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, signCallback, type MerchantHandler } from '../../src/server/index.js';
+import { createMerchantHandler, type MerchantHandler } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { connectRedis, type RedisKit } from '../../src/server/redis/connect.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { startTcpProxy, type TcpProxy } from '../../scripts/tcp-proxy.mjs';
 import { startRedis, type TestRedis } from '../support/redis-server.js';
+import { settledCallback } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
 const quiet = { warn: () => undefined, error: () => undefined };
-
-async function callback(orderNo: string) {
-  const body = canonicalJson({
-    notifyId: `n-${orderNo}`,
-    reference: `r-${orderNo}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    orderNo,
-    country: 'EG',
-    status: 'SUCCESS',
-    timestamp: Date.now(),
-    type: CALLBACK_TYPE,
-  });
-  const timestamp = String(Date.now());
-  return new Request(`http://shop.example${MERCHANT_PATHS.callbacks}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: await signCallback(timestamp, body, privateKey), MerchantId: merchantId, RequestTimestamp: timestamp },
-    body,
-  });
-}
 
 let redis: TestRedis;
 let proxy: TcpProxy;
@@ -87,7 +68,7 @@ async function partitionRun(leaseMs?: number) {
   const gate = new Promise<void>((resolve) => (open = resolve));
   const { handled, redises, handlers } = await kits(`cut${stamp}${leaseMs ?? ''}:`, leaseMs, new Set(heldOrders), gate);
   const [a, b] = handlers as [MerchantHandler, MerchantHandler];
-  const deliver = async (handler: MerchantHandler, orderNo: string) => (await handler(await callback(orderNo))).status;
+  const deliver = async (handler: MerchantHandler, orderNo: string) => (await handler(await settledCallback(orderNo))).status;
   try {
     const first = heldOrders.map((orderNo) => deliver(a, orderNo));
     await pause(500); // A claimed them, and runs onCallback

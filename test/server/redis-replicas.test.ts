@@ -4,40 +4,17 @@
 // still ready and saying so; a completion no replica took is kept and written again after the primary is killed and
 // a replica promoted, so the service's retry, at either process, is a duplicate.
 import { createSentinel } from 'redis';
+import { MERCHANT_PATHS } from '../../src/core/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK_TYPE, canonicalJson, MERCHANT_PATHS } from '../../src/core/index.js';
-import { createMerchantHandler, signCallback, type MerchantHandler } from '../../src/server/index.js';
+import { createMerchantHandler, type MerchantHandler } from '../../src/server/index.js';
 import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { connectRedis, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { createSandbox, DEFAULT_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { redisCli, startRedisSentinel, type RedisSentinelProcesses } from '../support/redis-server.js';
+import { settledCallback, keptLines } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
-
-const lines = () => {
-  const kept: string[] = [];
-  return { kept, warn: (line: string) => kept.push(line), error: (line: string) => kept.push(line) };
-};
-
-async function callback(orderNo: string) {
-  const body = canonicalJson({
-    notifyId: `n-${orderNo}`,
-    reference: `r-${orderNo}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    orderNo,
-    country: 'EG',
-    status: 'SUCCESS',
-    timestamp: Date.now(),
-    type: CALLBACK_TYPE,
-  });
-  const timestamp = String(Date.now());
-  return new Request(`http://shop.example${MERCHANT_PATHS.callbacks}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: await signCallback(timestamp, body, privateKey), MerchantId: merchantId, RequestTimestamp: timestamp },
-    body,
-  });
-}
 
 let sentinel: RedisSentinelProcesses;
 let sandbox: Sandbox;
@@ -60,7 +37,7 @@ afterAll(async () => {
 
 /** Two kit processes on the Sentinel set; a gate holds the first one's onCallback for an order until it is opened. */
 async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
-  const logs = [lines(), lines()];
+  const logs = [keptLines(), keptLines()];
   const handled: CallbackEvent[] = [];
   const redises: RedisKit[] = [];
   const handlers: MerchantHandler[] = [];
@@ -81,12 +58,23 @@ async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
       }),
     );
   }
-  const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await callback(orderNo))).status;
+  const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await settledCallback(orderNo))).status;
+  // As the service does: a callback answered 503 comes again. Out of a fault, a 503 still comes when a replica's
+  // acknowledgement outlasts replicaTimeoutMs on a loaded machine: the kit then holds callbacks back a beat.
+  const delivered = async (orderNo: string, index: number) => {
+    const end = Date.now() + 10_000;
+    let status = await deliver(orderNo, index);
+    while (status === 503 && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = await deliver(orderNo, index);
+    }
+    return status;
+  };
   const close = async () => {
     for (const handler of handlers) handler.close();
     await Promise.all(redises.map((redis) => redis.close()));
   };
-  return { logs, handled, redises, handlers, deliver, close };
+  return { logs, handled, redises, handlers, deliver, delivered, close };
 }
 
 const orders = (prefix: string, count: number) => {
@@ -98,9 +86,9 @@ describe('writes wait for the replica', () => {
   it('answers callbacks 503 while the replica lags, stays ready saying so, and handles them once when it acknowledges again', async () => {
     const kits = await twoKits();
     try {
-      expect(kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging')).toBe(true);
+      await eventually('the replicas acknowledge', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       const before = orders('2615', 6);
-      expect(await Promise.all(before.map(kits.deliver))).toEqual(before.map(() => 200));
+      expect(await Promise.all(before.map(kits.delivered))).toEqual(before.map(() => 200));
 
       for (const replica of sentinel.replicas) replica.pause(); // replicas that neither read nor acknowledge
       const lagging = orders('2616', 6);
@@ -120,8 +108,8 @@ describe('writes wait for the replica', () => {
       const resumed = performance.now();
       await eventually('a replica acknowledges', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       console.log(`replica acknowledging again ${Math.round(performance.now() - resumed)} ms after it resumed`);
-      expect(await Promise.all(lagging.map(kits.deliver))).toEqual(lagging.map(() => 200));
-      expect(await Promise.all([...before, ...lagging].map((orderNo) => kits.deliver(orderNo, 1)))).toEqual([...before, ...lagging].map(() => 200));
+      expect(await Promise.all(lagging.map(kits.delivered))).toEqual(lagging.map(() => 200));
+      expect(await Promise.all([...before, ...lagging].map((orderNo) => kits.delivered(orderNo, 1)))).toEqual([...before, ...lagging].map(() => 200));
       const counts = new Map<string, number>();
       for (const event of kits.handled) counts.set(event.body.orderNo, (counts.get(event.body.orderNo) ?? 0) + 1);
       expect(counts.size).toBe(12);
@@ -142,6 +130,7 @@ describe('writes wait for the replica', () => {
     const [orderNo] = orders('2617', 1) as [string];
     const kits = await twoKits(new Map([[orderNo, new Promise<void>((resolve) => (open = resolve))]]));
     try {
+      await eventually('the replicas acknowledge', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
       const first = kits.deliver(orderNo, 0); // claimed (the replica has the claim), onCallback held
       await new Promise((resolve) => setTimeout(resolve, 300)); // before the other process is asked
       await eventually('claimed', async () => (await kits.deliver(orderNo, 1)) === 503 && kits.redises[0]!.callbackStore.replicas === 'acknowledging');
