@@ -173,10 +173,13 @@ describe('on a primary and a replica under redis-sentinel, the primary killed mi
       const duringAnswers = await Promise.all(during.map(deliver));
       expect(duringAnswers.every((status) => status === 200 || status === 503)).toBe(true);
       await eventually('the replica promoted', async () => (await sentinel.primaryPort()) === sentinel.replica.port, 20_000);
+      // Both kits back on the promoted replica before the old primary returns: a kit whose client reconnected to the
+      // old primary, started again and still a primary for a moment, would rightly count its demotion as a second
+      // switch (what it wrote there is lost with the demotion, and written again).
+      await eventually('both back', () => redises.every((redis) => redis.available), 20_000);
       // The promoted replica has no replica of its own: callbacks wait (answered 503) until one acknowledges. The old
       // primary, started again, is made its replica by the sentinel.
       await sentinel.primary.start();
-      await eventually('both back', () => redises.every((redis) => redis.available), 20_000);
       await eventually('a replica acknowledges', () => redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 20_000);
 
       // The service's retries: the ones handled before are duplicates; the rest are handled now, once.

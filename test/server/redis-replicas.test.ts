@@ -164,4 +164,30 @@ describe('writes wait for the replica', () => {
       await kits.close();
     }
   }, 40_000);
+
+  it('notices a failover Redis never went away for (SENTINEL FAILOVER), says it once as a change of primary, and hands each callback over once', async () => {
+    const kits = await twoKits();
+    try {
+      await eventually('the replicas acknowledge', () => kits.redises.every((redis) => redis.callbackStore.replicas === 'acknowledging'), 5_000);
+      const before = orders('2618', 10);
+      expect(await Promise.all(before.map(kits.delivered))).toEqual(before.map(() => 200));
+      const from = await sentinel.primaryPort();
+      await redisCli(sentinel.sentinelRootNodes[0]!.port, 'SENTINEL', 'FAILOVER', sentinel.name);
+      await eventually('the primary changed', async () => (await sentinel.primaryPort()) !== from, 20_000);
+      await eventually('both kits noticed', () => kits.logs.every((log) => log.kept.some((line) => line.includes('changed its primary'))), 20_000);
+      await eventually('both back, a replica acknowledging', () => kits.redises.every((redis) => redis.available && redis.callbackStore.replicas === 'acknowledging'), 20_000);
+      const after = orders('2619', 10);
+      expect(await Promise.all([...before, ...after].map(kits.delivered))).toEqual([...before, ...after].map(() => 200));
+      const counts = new Map<string, number>();
+      for (const event of kits.handled) counts.set(event.body.orderNo, (counts.get(event.body.orderNo) ?? 0) + 1);
+      expect(counts.size).toBe(20);
+      expect([...counts.values()].every((count) => count === 1)).toBe(true);
+      for (const log of kits.logs) {
+        expect(log.kept.filter((line) => line.includes('changed its primary')), log.kept.join('\n')).toHaveLength(1);
+        expect(log.kept.filter((line) => line.includes('is back:')), log.kept.join('\n')).toHaveLength(1);
+      }
+    } finally {
+      await kits.close();
+    }
+  }, 60_000);
 });

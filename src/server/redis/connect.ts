@@ -185,7 +185,7 @@ export async function connectRedis(redisOptions: RedisKitOptions = {}): Promise<
   health.onChange((up) => bus.setLive(up && subscribed));
   epoch = new Epoch(connection, keys.epoch, logger, where);
   // A failover noticed by the lease's beat counts as an outage: each process writes again, before any takes a claim.
-  const replication = new Replication(connection, options.replicas, options.replicaTimeoutMs, commandTimeoutMs, logger, where, (cause) => health.down(cause));
+  const replication = new Replication(connection, options.replicas, options.replicaTimeoutMs, commandTimeoutMs, logger, where, (cause) => health.switched(cause));
   const lease = new ProcessLease(connection, keys.process, options.leaseMs, replication);
 
   let risks: DurabilityRisk[] = [];

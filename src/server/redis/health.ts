@@ -29,12 +29,28 @@ export class Health {
   }
 
   down(cause: string): void {
-    if (!this.#up) return;
-    this.#up = false;
-    this.logger.error(
+    this.#down(
       `svc-checkout: Redis at ${this.where} is unreachable (${cause}). Until it returns: status streams query the service ` +
         'instead of waiting for callbacks, callbacks are answered 503 (the service sends them again), throttles count in each process.',
     );
+  }
+
+  /**
+   * Redis answers, but from another primary (a failover the kit noticed by `master_replid`): what the old one had not
+   * passed on may be missing. It counts as an outage (the recovery writes again what the kit kept before any claim),
+   * said as what it is.
+   */
+  switched(cause: string): void {
+    this.#down(
+      `svc-checkout: Redis at ${this.where} changed its primary (${cause}). Callbacks are answered 503 (the service sends ` +
+        'them again) while the kit writes again what it kept, before it takes any claim.',
+    );
+  }
+
+  #down(line: string): void {
+    if (!this.#up) return;
+    this.#up = false;
+    this.logger.error(line);
     this.publish();
     for (const listener of [...this.#listeners]) listener(false);
   }

@@ -84,7 +84,7 @@ export class Replication {
       this.#replid = replid;
       // A primary with replicas that took a new id is a promoted replica (a restart alone says so by its outage).
       if (before && replid !== before && this.#waiting) {
-        this.switched(`its primary changed (master_replid ${replid.slice(0, 8)}…, a failover): what the old primary had not passed on is written again`);
+        this.switched(`master_replid ${replid.slice(0, 8)}…, was ${before.slice(0, 8)}…`);
       }
     }
     await this.confirm(key, { probe: true, recovering });
