@@ -173,7 +173,8 @@ export const ACTIONS: Actions = {
       d.update({ attempt: d.m.attempt + 1, left: d.m.left || pending, ...(pending ? { leftOrders: [...d.m.leftOrders, order.reference] } : {}) });
     }
     d.update({ touched: {}, serverErrors: {}, resendAllowedAt: 0 });
-    d.set({ phase: { kind: 'form' }, alert: undefined, errors: {}, notice: undefined });
+    // From the form itself (its create's answer still not seen, `creating`), the form stays as it is.
+    d.set({ ...(d.m.state.phase.kind === 'form' ? {} : { phase: { kind: 'form' } }), alert: undefined, errors: {}, notice: undefined });
     emitChange(d);
   },
 
@@ -194,12 +195,14 @@ export const ACTIONS: Actions = {
     if (request.kind === 'create') {
       // No answer: the create may have reached the service and made the order. Its reference is looked up before
       // the payer is told anything: a new reference could make a second order.
-      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { failure: e.failure }, throughFrame: request.isolated });
+      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.creating?.known, lost: true, report: { failure: e.failure }, throughFrame: request.isolated });
       return;
     }
     if (request.kind === 'lookup') {
-      // Still unknown: `creating` stays, so a retry sends the same reference and a reload looks again.
-      d.set({ phase: { kind: 'form' } });
+      // Still unknown: the form, its create's answer still not seen (`creating`), so a retry sends the same reference
+      // and a reload looks again.
+      const { creating } = d;
+      d.set({ phase: creating ? { kind: 'form', creating } : { kind: 'form' } });
       transportError(d, e.failure);
       return;
     }
