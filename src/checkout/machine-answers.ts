@@ -19,7 +19,7 @@ import type { Draft } from './machine-draft.js';
 import { envelopeError, frameRefused, isNoAnswer, notice, report } from './machine-errors.js';
 import { create, emitPayResult, existingOrder, forgetSecrets, foundLatest, foundOrder, latestAttempt, lookUp, mismatch, observeStatus, RESEND_WAIT_MS, show } from './machine-steps.js';
 import { statusDataOf, type Request } from './model.js';
-import type { Phase } from './state.js';
+import { creatingOf, type Phase } from './state.js';
 import { orderFromCreate, sameAmount } from './transitions.js';
 
 /** What each request's answer does. */
@@ -47,7 +47,7 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
       mismatch(d, envelope.code, envelope.message);
     } else if (isCreateOutcomeUnknown(envelope.code)) {
       // An answer that cannot say whether the order was made: its status decides.
-      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.creating?.known, lost: true, report: { envelope } });
+      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: creatingOf(d.m.state.phase)?.known, lost: true, report: { envelope } });
     } else if (isDuplicateReference(envelope.code)) {
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, duplicate: true, retried: request.retried });
     } else {

@@ -5,7 +5,7 @@
 import { checkOf } from './form-check.js';
 import type { IsolatedCall } from './isolated.js';
 import type { Effect, MachineEvent, MachineEventType, Model, Next, Request } from './model.js';
-import { creatingOf, orderOf, type ActiveOrder, type Announcement, type CheckoutEvent, type Creating } from './state.js';
+import { orderOf, type ActiveOrder, type Announcement, type CheckoutEvent } from './state.js';
 
 export class Draft {
   m: Model;
@@ -27,11 +27,6 @@ export class Draft {
 
   get order(): ActiveOrder | undefined {
     return orderOf(this.m.state.phase);
-  }
-
-  /** The create whose answer is not yet seen: the phase's `creating` sub-state. */
-  get creating(): Creating | undefined {
-    return creatingOf(this.m.state.phase);
   }
 
   /** The form's check, brought up to date with the model. */

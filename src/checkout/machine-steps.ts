@@ -16,8 +16,7 @@ import {
 import { attemptOf, attemptReference } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { CONFIG_SOURCES } from './config-sources.js';
-import { fieldsOf } from './fields.js';
-import { prefilled } from './first-frame.js';
+import { fieldsOf, prefilled } from './fields.js';
 import { shownErrors, withoutSecrets } from './form-check.js';
 import type { Draft, DistributiveOmit } from './machine-draft.js';
 import { configError } from './machine-errors.js';

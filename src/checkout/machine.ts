@@ -47,11 +47,13 @@ type Edges = { readonly [T in MachineEventType]?: Edge };
 
 /** Showing an order leads to its step, a wait, or its result. */
 const ORDER = ['action', 'waiting', 'result'] as const satisfies readonly Place[];
+/** The form, and the form whose create's answer is not yet seen. */
+const FORM = ['form', 'form.creating'] as const satisfies readonly Place[];
 /**
  * (Re)starting a checkout leads to its configuration's error, the search for an order (for a create kept in `creating`
  * across a reload), the form or the order kept; settings that start nothing again leave a create where it is.
  */
-const START = ['config-error', 'looking-up', 'looking-up.creating', 'form', 'form.creating', ...ORDER] as const satisfies readonly Place[];
+const START = ['config-error', 'looking-up', 'looking-up.creating', ...FORM, ...ORDER] as const satisfies readonly Place[];
 
 /** Each event's edge, its action the one named by the event. */
 function edges(spec: { readonly [T in MachineEventType]?: Omit<Edge, 'action'> }): Edges {
@@ -99,13 +101,13 @@ export const GRAPH: Readonly<Record<PhaseKind, Edges>> = {
     ...ALWAYS,
     // A create's answer: its order shown, the form kept with what went wrong (its create gone), or the next attempt
     // (which may find the configuration at fault); an answer that cannot tell goes on looking, `creating`.
-    answer: { targets: ['form', 'form.creating', 'config-error', ...ORDER], guard: 'awaited' },
-    'left-checked': { targets: ['form', 'form.creating', 'result'] },
+    answer: { targets: [...FORM, 'config-error', ...ORDER], guard: 'awaited' },
+    'left-checked': { targets: [...FORM, 'result'] },
     'select-method': { guard: 'offered' },
     input: {},
     blur: {},
     // Sent (`creating`), or the form kept with its errors, or the configuration at fault.
-    submit: { targets: ['form', 'form.creating', 'config-error'] },
+    submit: { targets: [...FORM, 'config-error'] },
     checked: {},
     leave: { guard: 'leavable' },
     'isolated-failed': {},
@@ -117,7 +119,7 @@ export const GRAPH: Readonly<Record<PhaseKind, Edges>> = {
     ...ALWAYS,
     answer: { targets: ['looking-up', 'form', ...ORDER], guard: 'awaited' },
     // Still unknown: a create's search leaves the form in `creating`, its reference kept.
-    'no-answer': { targets: ['looking-up', 'form', 'form.creating', ...ORDER], guard: 'awaited' },
+    'no-answer': { targets: ['looking-up', ...FORM, ...ORDER], guard: 'awaited' },
     'left-checked': { targets: ['looking-up', 'looking-up.creating', 'result'] },
     checked: {},
   }),
