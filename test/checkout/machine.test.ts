@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type ActiveOrder, type CheckoutSettings, type IsolatedReport, type SavedCheckout } from '../../src/checkout/index.js';
+import { BANK_ACCOUNT_FIELDS } from '../../src/checkout/bank-account-fields.js';
 import { IDLE_STATE } from '../../src/checkout/first-frame.js';
 import { GRAPH, placeOf, targetsOf, transition, type Edge, type Place } from '../../src/checkout/machine.js';
 import { GUARDS } from '../../src/checkout/machine-guards.js';
@@ -34,10 +35,8 @@ const SETTINGS: CheckoutSettings = {
   productDescription: 'Beans',
 };
 /** What an isolated frame of the bank account details says when nothing is typed in it yet. */
-const BANK_FRAME: IsolatedReport = {
-  fields: ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear'],
-  broken: { bankAccountNumber: 'required', bankCode: 'required', dobDay: 'required', dobMonth: 'required', dobYear: 'required' },
-};
+const BANK_FIELDS = BANK_ACCOUNT_FIELDS.map((field) => field.name);
+const BANK_FRAME: IsolatedReport = { fields: BANK_FIELDS, broken: Object.fromEntries(BANK_FIELDS.map((name) => [name, 'required'])) };
 const ORDER: ActiveOrder = { reference: 'order-1', orderNo: '26112600000001', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', token: 'ot1.x.y' };
 
 function configure(settings: CheckoutSettings, saved?: SavedCheckout): MachineEvent {
@@ -650,7 +649,7 @@ describe('paths the table does not reach', () => {
     it('takes the values typed in the page again once the frame is gone', () => {
       const gone = run(bank, { type: 'isolated', report: undefined, at: AT }, EVENTS.submit(bank));
       expect(gone.model.check?.isolated).toEqual([]);
-      expect(Object.keys(gone.model.state.errors).sort()).toEqual(['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear']);
+      expect(Object.keys(gone.model.state.errors).sort()).toEqual([...BANK_FIELDS].sort());
       expect(gone.effects.map(named)).toEqual(['announce']);
     });
 
