@@ -3,7 +3,11 @@
  * so that the rows of each method (pos-fields.ts, bank-account-fields.ts, code-fields.ts) and the table that gathers
  * them do not import each other.
  */
+import type { NotifyLanguage } from '../core/notify.js';
 import type { UserInfo } from '../core/types.js';
+
+/** What the shop may already know of the payer: its `userInfo`, and the `language` setting (the one of their messages). */
+export type Known = UserInfo & { language?: NotifyLanguage | undefined };
 
 /** Fields with a hint under them (their words are `hint[name]` in the catalogs). */
 export type HintName = 'sn' | 'bankAccountNumber' | 'bankCode' | 'notifyUserMobile' | 'otp' | 'pin';
@@ -28,8 +32,8 @@ export interface FieldSpec<Name extends string = string> {
   control?: 'date-part' | 'choice' | 'select';
   /** What a `choice` or a `select` offers, the first by default. */
   choices?: readonly string[];
-  /** The payer's detail the shop may already know, filling the field while it is empty. */
-  prefill?: keyof UserInfo;
+  /** The payer's detail the shop may already know (`Known`), filling the field while it is empty. */
+  prefill?: keyof Known;
   /** Asked, and sent, only when this holds of the method's values (a contact the chosen channel does not use is neither). */
   askedWhen?: (values: Readonly<Record<string, string | undefined>>) => boolean;
 }

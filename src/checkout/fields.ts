@@ -5,6 +5,7 @@
  * field errors are made from these rows: a new field is a row here, its rule in src/core/rules.ts, and its words.
  */
 import type { NotifyLanguage, NotifyMethod, PayMethod } from '../core/index.js';
+import type { CheckoutConfig, CheckoutSettings } from './config.js';
 // The one list of each, in the order the form offers them (straight from the module: the forms' chunk is small).
 import { NOTIFY_LANGUAGES, NOTIFY_METHODS } from '../core/notify.js';
 import { BANK_ACCOUNT_FIELDS } from './bank-account-fields.js';
@@ -47,7 +48,7 @@ export const METHOD_FIELDS = {
       prefill: 'userMobile',
       askedWhen: (values) => channelOf(values) !== 'EMAIL',
     },
-    { name: 'notifyLanguage', wire: 'notify.notifyLanguage', autocomplete: 'off', control: 'select', choices: NOTIFY_LANGUAGES },
+    { name: 'notifyLanguage', wire: 'notify.notifyLanguage', autocomplete: 'off', control: 'select', choices: NOTIFY_LANGUAGES, prefill: 'language' },
   ],
 } as const satisfies Record<PayMethod, readonly FieldSpec<string>[]>;
 
@@ -65,6 +66,24 @@ export function fieldsOf(method: PayMethod): readonly FieldSpec[] {
 /** The form field a wire field is typed into, for a method. */
 export function formFieldOf(method: PayMethod, wire: string): FieldName | undefined {
   return fieldsOf(method).find((field) => field.wire === wire)?.name;
+}
+
+/** The payer's values per method, as a checkout's state holds them (state.ts). */
+type Values = Readonly<Record<PayMethod, Readonly<Partial<Record<string, string>>>>>;
+
+/**
+ * What the shop already knows of the payer (`prefill`: its `userInfo`, the `language` setting) fills each field whose
+ * row says so, and each choice its first, where the payer has not typed: read from the rows, every method's.
+ */
+export function prefilled<State extends { values: Values }>(config: Pick<CheckoutConfig, 'userInfo'>, settings: Pick<CheckoutSettings, 'language'>, state: State): State {
+  const known: Readonly<Record<string, string | undefined>> = { ...config.userInfo, language: settings.language };
+  const values: Record<string, Values[PayMethod]> = { ...state.values };
+  for (const [method, rows] of Object.entries(METHOD_FIELDS)) {
+    for (const { name, prefill, choices } of rows as readonly FieldSpec[]) {
+      if ((prefill || choices) && !values[method]![name]) values[method] = { ...values[method], [name]: (prefill && known[prefill]) ?? choices?.[0] ?? '' };
+    }
+  }
+  return { ...state, values };
 }
 
 /** Whether a field is asked for, given the values of its method. */

@@ -52,26 +52,6 @@ export function formStateOf(config: CheckoutConfig, settings: CheckoutSettings, 
   return terminal ? { ...state, values: { ...state.values, Pos: { ...state.values.Pos, sn: terminal } } } : state;
 }
 
-/** The payer's details the merchant already knows fill the reference code form where it is still empty. */
-export function prefilled(config: CheckoutConfig, settings: CheckoutSettings, state: CheckoutState): CheckoutState {
-  const info = config.userInfo;
-  const current = state.values.ReferenceCode;
-  return {
-    ...state,
-    values: {
-      ...state.values,
-      ReferenceCode: {
-        notifyUserName: info.userName ?? '',
-        notifyUserEmail: info.userEmail ?? '',
-        notifyUserMobile: info.userMobile ?? '',
-        notifyMethod: 'BOTH',
-        notifyLanguage: settings.language ?? 'English',
-        ...Object.fromEntries(Object.entries(current).filter(([, value]) => value !== undefined && value !== '')),
-      },
-    },
-  };
-}
-
 /**
  * What a checkout token says, to show it: read, not checked (the session checks the claims with their rules, the
  * kit the tag). Undefined unless it has the shape the form shows.
@@ -94,16 +74,23 @@ export function shownClaims(token: string): CheckoutTokenClaims | undefined {
   return fine ? (claims as CheckoutTokenClaims) : undefined;
 }
 
+/** The configuration the first frame shows, from the settings alone (a token's claims read, not checked). */
+export function shownConfigOf(settings: CheckoutSettings): ReturnType<typeof resolveConfig> {
+  return resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
+}
+
 /**
  * The first frame's state: the form, when the settings read and nothing of this checkout was saved that the
  * session must resume or look for; undefined otherwise (the session decides what to show).
  */
 export function firstFrameOf(settings: CheckoutSettings, environment: { storage?: KeyValueStorage | undefined; pageUrl(): string }): CheckoutState | undefined {
   if (settings.statusOnly || settings.refused) return undefined;
-  const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
+  const { config, problem } = shownConfigOf(settings);
   if (problem) return undefined;
   const saved = loadSaved(storageKeyOf(config, environment.pageUrl()), environment.storage);
   // An order of this checkout to show (kept here, or found by the kit when it issued the token): the session decides.
   if (saved?.order || saved?.creating || (config.started && (saved?.attempt ?? 0) < config.startAttempt)) return undefined;
-  return { ...prefilled(config, settings, formStateOf(config, settings, IDLE_STATE)), phase: { kind: 'form' } };
+  // What the shop knows of the payer fills the reference code form once that form's chunk has come (fields.ts,
+  // `prefilled`; parts/forms.ts): the first frame carries none of its rows.
+  return { ...formStateOf(config, settings, IDLE_STATE), phase: { kind: 'form' } };
 }

@@ -6,7 +6,8 @@
 import { CLIENT_ERROR_CODES, isSuccess, isTerminalStatus, OTP_REQUEST, PIN_REQUEST, toAsciiDigits, validate, type Violation } from '../core/index.js';
 import { attemptOf, attemptReference } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
-import { formStateOf, prefilled } from './first-frame.js';
+import { prefilled } from './fields.js';
+import { formStateOf } from './first-frame.js';
 import { formTransition } from './form.js';
 import { isIsolated } from './isolated.js';
 import { ANSWERS } from './machine-answers.js';
@@ -14,7 +15,7 @@ import type { Draft, EventOf } from './machine-draft.js';
 import { configError, notice, transportError } from './machine-errors.js';
 import { baseReference, create, emitChange, emitPayResult, foundLatest, foundOrder, lookedUp, lookUp, observeStatus, resyncExpiry, showErrors, showResult, start, vouch } from './machine-steps.js';
 import { statusDataOf, type MachineEventType } from './model.js';
-import type { ActiveOrder } from './state.js';
+import { creatingOf, type ActiveOrder } from './state.js';
 
 /** Failed status checks in a row before the payer is told the status cannot be checked. */
 export const STATUS_FAILURES_BEFORE_NOTICE = 3;
@@ -173,7 +174,8 @@ export const ACTIONS: Actions = {
       d.update({ attempt: d.m.attempt + 1, left: d.m.left || pending, ...(pending ? { leftOrders: [...d.m.leftOrders, order.reference] } : {}) });
     }
     d.update({ touched: {}, serverErrors: {}, resendAllowedAt: 0 });
-    d.set({ phase: { kind: 'form' }, alert: undefined, errors: {}, notice: undefined });
+    // From the form itself (its create's answer still not seen, `creating`), the form stays as it is.
+    d.set({ ...(d.m.state.phase.kind === 'form' ? {} : { phase: { kind: 'form' } }), alert: undefined, errors: {}, notice: undefined });
     emitChange(d);
   },
 
@@ -194,12 +196,13 @@ export const ACTIONS: Actions = {
     if (request.kind === 'create') {
       // No answer: the create may have reached the service and made the order. Its reference is looked up before
       // the payer is told anything: a new reference could make a second order.
-      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { failure: e.failure }, throughFrame: request.isolated });
+      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: creatingOf(d.m.state.phase)?.known, lost: true, report: { failure: e.failure }, throughFrame: request.isolated });
       return;
     }
     if (request.kind === 'lookup') {
-      // Still unknown: `creating` stays, so a retry sends the same reference and a reload looks again.
-      d.set({ phase: { kind: 'form' } });
+      // Still unknown: the form, its create's answer still not seen (`creating`), so a retry sends the same reference
+      // and a reload looks again.
+      d.set({ phase: { kind: 'form', creating: creatingOf(d.m.state.phase) } });
       transportError(d, e.failure);
       return;
     }

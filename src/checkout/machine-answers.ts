@@ -19,7 +19,7 @@ import type { Draft } from './machine-draft.js';
 import { envelopeError, frameRefused, isNoAnswer, notice, report } from './machine-errors.js';
 import { create, emitPayResult, existingOrder, forgetSecrets, foundLatest, foundOrder, latestAttempt, lookUp, mismatch, observeStatus, RESEND_WAIT_MS, show } from './machine-steps.js';
 import { statusDataOf, type Request } from './model.js';
-import type { Phase } from './state.js';
+import { creatingOf, type Phase } from './state.js';
 import { orderFromCreate, sameAmount } from './transitions.js';
 
 /** What each request's answer does. */
@@ -36,7 +36,7 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
       );
       // The kit decides which attempt a create makes: this page goes on from the one it made.
       const attempt = attemptOf(d.m.base, order.reference, MAX_ATTEMPTS);
-      d.update({ creating: undefined, left: false, ...(attempt !== undefined ? { attempt } : {}) });
+      d.update({ left: false, ...(attempt !== undefined ? { attempt } : {}) });
       forgetSecrets(d, request.method);
       emitPayResult(d, order);
       show(d, order, { resumed: false });
@@ -44,15 +44,15 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
       existingOrder(d, request.method, envelope.data as unknown as CashierStatusData, answer.orderToken);
     } else if (envelope.code === 'CHECKOUT_CHANGED') {
       // The cart was paid at another amount: this checkout takes no payment, and says so.
-      d.update({ creating: undefined });
       mismatch(d, envelope.code, envelope.message);
     } else if (isCreateOutcomeUnknown(envelope.code)) {
       // An answer that cannot say whether the order was made: its status decides.
-      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: d.m.creating?.known, lost: true, report: { envelope } });
+      lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: creatingOf(d.m.state.phase)?.known, lost: true, report: { envelope } });
     } else if (isDuplicateReference(envelope.code)) {
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, duplicate: true, retried: request.retried });
     } else {
-      d.update({ creating: undefined });
+      // Refused: no order was made, the form is back without its create.
+      d.set({ phase: { kind: 'form' } });
       envelopeError(d, envelope);
     }
   },
@@ -66,7 +66,6 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     const data = statusDataOf(answer as never);
     if (!data) {
       // No such order: the create never arrived, and the same reference may be sent again.
-      d.update({ creating: undefined });
       d.set({ phase: { kind: 'form' } });
       if (request.duplicate) envelopeError(d, envelope);
       if (request.report && request.throughFrame && isNoAnswer(request.report)) frameRefused(d);
@@ -75,7 +74,6 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     }
     // An order of this reference for another amount is not the one the payer is looking at: never shown as theirs.
     if (!sameAmount(data.amount, d.m.state.amount)) {
-      d.update({ creating: undefined });
       mismatch(d, 'ORDER_MISMATCH', CLIENT_ERROR_CODES.ORDER_MISMATCH.message);
       return;
     }
@@ -83,7 +81,8 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     if (spent && request.duplicate) {
       // That reference is spent (its order failed or closed): the payer meant to pay, so once, send the next.
       if (!request.retried) {
-        d.update({ attempt: d.m.attempt + 1, creating: undefined });
+        d.update({ attempt: d.m.attempt + 1 });
+        d.set({ phase: { kind: 'form' } });
         create(d, true);
       }
       return;
@@ -91,7 +90,6 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     const told = (data as { payMethod?: unknown }).payMethod;
     const method = request.named && isPayMethod(told) ? told : request.method;
     const order = foundOrder(d, data, request.reference, method, { known: request.known, answerLost: request.lost, duplicate: request.duplicate, methodUnknown: request.named && !isPayMethod(told) });
-    d.update({ creating: undefined });
     forgetSecrets(d, method);
     if (request.lost || !spent) emitPayResult(d, order);
     // A POS order always waits for its card at the terminal this page named; others wait for their status.

@@ -6,7 +6,7 @@
 import { isHttpUrl, isTerminalStatus } from '../core/index.js';
 import type { EventOf } from './machine-draft.js';
 import type { MachineEvent, Model } from './model.js';
-import { orderOf } from './state.js';
+import { creatingOf, orderOf } from './state.js';
 
 const orderIn = (model: Model) => orderOf(model.state.phase);
 
@@ -53,7 +53,7 @@ export const GUARDS = {
   networkAlert: (model: Model) => model.state.alert?.kind === 'network',
   /** Nothing under way, and an attempt of this checkout at least as late as the page's own: another device's order. */
   newAttempt: (model: Model, event: EventOf<'elsewhere'>) =>
-    !model.state.busy && !model.request && !model.creating && Number.isInteger(event.attempt) && event.attempt >= Math.max(model.attempt, 1),
+    !model.state.busy && !model.request && !creatingOf(model.state.phase) && Number.isInteger(event.attempt) && event.attempt >= Math.max(model.attempt, 1),
   /** An order not yet paid or ended. */
   pending: (model: Model) => {
     const order = orderIn(model);

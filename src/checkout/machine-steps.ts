@@ -16,8 +16,7 @@ import {
 import { attemptOf, attemptReference } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { CONFIG_SOURCES } from './config-sources.js';
-import { fieldsOf } from './fields.js';
-import { prefilled } from './first-frame.js';
+import { fieldsOf, prefilled } from './fields.js';
 import { shownErrors, withoutSecrets } from './form-check.js';
 import type { Draft, DistributiveOmit } from './machine-draft.js';
 import { configError } from './machine-errors.js';
@@ -33,7 +32,7 @@ const EXPIRY_DRIFT_MS = 2_000;
 
 /** A checkout (re)started for `key`: a configuration error, the order kept for it, the search for a lost create, or the form. */
 export function start(d: Draft, key: string, kept: SavedCheckout | undefined): void {
-  d.update({ key, request: undefined, creating: undefined, left: false, leftOrders: [], touched: {}, serverErrors: {}, resendAllowedAt: 0, statusFailures: 0 });
+  d.update({ key, request: undefined, left: false, leftOrders: [], touched: {}, serverErrors: {}, resendAllowedAt: 0, statusFailures: 0 });
   d.do({ type: 'unfollow' });
   d.set({ alert: undefined, notice: undefined, errors: {} });
   const violation = d.m.problem ? undefined : d.check?.config[0];
@@ -69,8 +68,7 @@ export function start(d: Draft, key: string, kept: SavedCheckout | undefined): v
     lookUp(d, { kind: 'lookup', reference, method: d.m.state.method, named: true });
   } else if (saved?.creating) {
     // Nothing to press while the order is looked for: a second create would race the recovery.
-    d.update({ creating: saved.creating });
-    d.set({ phase: { kind: 'looking-up' } });
+    d.set({ phase: { kind: 'looking-up', creating: saved.creating } });
     lookUp(d, { kind: 'lookup', reference: saved.creating.reference, method: saved.creating.payMethod, known: saved.creating.known });
   } else if (d.m.settings.statusOnly) {
     d.set({ phase: { kind: 'looking-up' } });
@@ -110,7 +108,7 @@ export function create(d: Draft, retried: boolean): void {
   const method = d.m.state.method;
   // After "Use another method" on an order still pending, the kit is told that the payer left it on purpose.
   const sent = { ...(value as unknown as Record<string, unknown>), ...(d.m.left ? { [LEAVING_FIELD]: true } : {}) };
-  d.update({ creating: { reference: value.reference, payMethod: method, known: knownFromCreate(method, sent) } });
+  d.set({ phase: { kind: 'form', creating: { reference: value.reference, payMethod: method, known: knownFromCreate(method, sent) } } });
   d.announce({ kind: 'processing' });
   const request = { kind: 'create', reference: value.reference, method, sent, retried } as const;
   if (d.check!.isolated.length > 0) d.requestIsolated({ ...request, isolated: true }, 'create', sent);
@@ -138,12 +136,11 @@ export function lookedUp(d: Draft, request: Extract<Request, { kind: 'lookup' | 
  */
 export function existingOrder(d: Draft, method: PayMethod, data: CashierStatusData, token: string | undefined): void {
   if (!isPaymentStatus(data.status) || typeof data.reference !== 'string') {
-    d.update({ creating: undefined });
-    d.set({ alert: { kind: 'generic' } });
+    d.set({ phase: { kind: 'form' }, alert: { kind: 'generic' } });
     return;
   }
   const attempt = attemptOf(d.m.base, data.reference, d.m.config?.attempts);
-  d.update({ creating: undefined, left: false, ...(attempt !== undefined ? { attempt } : {}) });
+  d.update({ left: false, ...(attempt !== undefined ? { attempt } : {}) });
   if (token) vouch(d, data.reference, token);
   const order = foundOrder(d, data, data.reference, method, { methodUnknown: true }, token);
   forgetSecrets(d, method);

@@ -10,7 +10,7 @@ import { ACTIONS } from './machine-actions.js';
 import { Draft } from './machine-draft.js';
 import { GUARDS, type GuardName } from './machine-guards.js';
 import type { MachineEvent, MachineEventType, Model, Next } from './model.js';
-import type { Phase } from './state.js';
+import { creatingOf, type Phase } from './state.js';
 
 export { STATUS_FAILURES_BEFORE_NOTICE } from './machine-actions.js';
 export { FRAME_REFUSED } from './machine-errors.js';
@@ -19,33 +19,50 @@ export { RESEND_WAIT_MS } from './machine-steps.js';
 type PhaseKind = Phase['kind'];
 
 /**
+ * Where a checkout stands: its phase, or the sub-state of one that has it, `<phase>.creating` — a create was sent from
+ * the form and its answer not yet seen (still to come, lost, or looked for after a reload: Phase's `creating`). It is
+ * left only by a transition to a phase without it: no action clears it by hand.
+ */
+export type Place = PhaseKind | 'form.creating' | 'looking-up.creating';
+
+/** The place a phase is at. */
+export function placeOf(phase: Phase): Place {
+  return creatingOf(phase) ? (`${phase.kind}.creating` as Place) : phase.kind;
+}
+
+/**
  * Where an event leads from a phase, as Zag writes it (`on: { EVENT: { guard, target, actions } }`): the action that
  * handles it (machine-actions.ts), the guard that must hold for it to run (machine-guards.ts; none: it always runs),
- * and the phases the action may leave the checkout in (itself included when it may stay; no targets: it never leaves
- * the phase). An action never ends in a phase its edge does not name (test/checkout/machine.test.ts walks the machine
- * to hold it to that).
+ * and the places the action may leave the checkout in (phases, or a phase's `creating` sub-state: `Place`; itself
+ * included when it may stay; no targets: it never leaves the place it is at). An action never ends in a place its edge
+ * does not name (test/checkout/machine.test.ts walks the machine to hold it to that).
  */
 export interface Edge {
   readonly action: MachineEventType;
-  readonly targets?: readonly PhaseKind[];
+  readonly targets?: readonly Place[];
   readonly guard?: GuardName;
 }
 
 type Edges = { readonly [T in MachineEventType]?: Edge };
 
 /** Showing an order leads to its step, a wait, or its result. */
-const ORDER = ['action', 'waiting', 'result'] as const satisfies readonly PhaseKind[];
-/** (Re)starting a checkout leads to its configuration's error, the search for an order, the form or the order kept. */
-const START = ['config-error', 'looking-up', 'form', ...ORDER] as const satisfies readonly PhaseKind[];
+const ORDER = ['action', 'waiting', 'result'] as const satisfies readonly Place[];
+/** The form, and the form whose create's answer is not yet seen. */
+const FORM = ['form', 'form.creating'] as const satisfies readonly Place[];
+/**
+ * (Re)starting a checkout leads to its configuration's error, the search for an order (for a create kept in `creating`
+ * across a reload), the form or the order kept; settings that start nothing again leave a create where it is.
+ */
+const START = ['config-error', 'looking-up', 'looking-up.creating', ...FORM, ...ORDER] as const satisfies readonly Place[];
 
 /** Each event's edge, its action the one named by the event. */
 function edges(spec: { readonly [T in MachineEventType]?: Omit<Edge, 'action'> }): Edges {
   return Object.fromEntries(Object.entries(spec).map(([type, edge]) => [type, { action: type as MachineEventType, ...edge }]));
 }
 
-/** The phases an edge may end in: its targets, else the phase it leaves from. */
-export function targetsOf(phase: PhaseKind, edge: Edge): readonly PhaseKind[] {
-  return edge.targets ?? [phase];
+/** The places an edge may end in: its targets, else the place it leaves from. */
+export function targetsOf(place: Place, edge: Edge): readonly Place[] {
+  return edge.targets ?? [place];
 }
 
 /**
@@ -82,14 +99,15 @@ export const GRAPH: Readonly<Record<PhaseKind, Edges>> = {
   'config-error': edges({ ...ALWAYS, answer: { guard: 'awaited' } }),
   form: edges({
     ...ALWAYS,
-    // A create's answer: its order shown, the form kept with what went wrong, or the next attempt (which may find the
-    // configuration at fault); a lost one's search goes on in the form.
-    answer: { targets: ['form', 'config-error', ...ORDER], guard: 'awaited' },
-    'left-checked': { targets: ['form', 'result'] },
+    // A create's answer: its order shown, the form kept with what went wrong (its create gone), or the next attempt
+    // (which may find the configuration at fault); an answer that cannot tell goes on looking, `creating`.
+    answer: { targets: [...FORM, 'config-error', ...ORDER], guard: 'awaited' },
+    'left-checked': { targets: [...FORM, 'result'] },
     'select-method': { guard: 'offered' },
     input: {},
     blur: {},
-    submit: { targets: ['form', 'config-error'] },
+    // Sent (`creating`), or the form kept with its errors, or the configuration at fault.
+    submit: { targets: [...FORM, 'config-error'] },
     checked: {},
     leave: { guard: 'leavable' },
     'isolated-failed': {},
@@ -100,8 +118,9 @@ export const GRAPH: Readonly<Record<PhaseKind, Edges>> = {
   'looking-up': edges({
     ...ALWAYS,
     answer: { targets: ['looking-up', 'form', ...ORDER], guard: 'awaited' },
-    'no-answer': { targets: ['looking-up', 'form', ...ORDER], guard: 'awaited' },
-    'left-checked': { targets: ['looking-up', 'result'] },
+    // Still unknown: a create's search leaves the form in `creating`, its reference kept.
+    'no-answer': { targets: ['looking-up', ...FORM, ...ORDER], guard: 'awaited' },
+    'left-checked': { targets: ['looking-up', 'looking-up.creating', 'result'] },
     checked: {},
   }),
   action: edges({

@@ -10,10 +10,10 @@ import type { EndpointAnswer, Failure } from './endpoint-client.js';
 import type { FieldName } from './fields.js';
 import type { FormEvent } from './form.js';
 import type { IsolatedCall, IsolatedReport } from './isolated.js';
-import type { ActiveOrder, CheckoutEvent, CheckoutState, FieldError, Message, RedirectDetail } from './state.js';
-import { orderOf } from './state.js';
+import type { ActiveOrder, CheckoutEvent, CheckoutState, FieldError, KnownFromCreate, Message, RedirectDetail } from './state.js';
+import { creatingOf, orderOf } from './state.js';
 import type { SavedCheckout } from './storage.js';
-import type { KnownFromCreate, StatusData } from './transitions.js';
+import type { StatusData } from './transitions.js';
 import type { StreamStatus } from '../core/stream.js';
 
 /** What a failed create leaves to say when its order turns out never to have been made. */
@@ -81,8 +81,6 @@ export interface Model {
   /** The reference the attempts are numbered from, and the attempt now. */
   base: string;
   attempt: number;
-  /** A create was sent for this reference and its answer not yet seen. */
-  creating: SavedCheckout['creating'];
   /** The payer left a pending order for this attempt: the next create says so (`leaving`) to the kit. */
   left: boolean;
   /** Orders the payer left while they were pending, by reference: watched, since one may still be paid. */
@@ -181,7 +179,6 @@ export function initialModel(state: CheckoutState): Model {
     pageUrl: '',
     base: '',
     attempt: 1,
-    creating: undefined,
     left: false,
     leftOrders: [],
     request: undefined,
@@ -202,9 +199,10 @@ export function currentReference(model: Model): string {
   return attemptReference(model.base, model.attempt);
 }
 
-/** The reference a status request is about: the order's, the create's in flight, or the attempt's. */
+/** The reference a status request is about: the order's, the create's whose answer is not yet seen, or the attempt's. */
 export function statusReferenceOf(model: Model): string {
-  return orderOf(model.state.phase)?.reference ?? model.creating?.reference ?? currentReference(model);
+  const { phase } = model.state;
+  return orderOf(phase)?.reference ?? creatingOf(phase)?.reference ?? currentReference(model);
 }
 
 /** The order token that proves a status request for `reference`: the order's own, or one the kit vouched. */
@@ -224,20 +222,21 @@ export function statusCallOf(model: Model, reference: string): { body: { country
 }
 
 /**
- * What is kept across a reload or a 3-D Secure round trip (DESIGN.md §6): the attempt's reference, the create in
- * flight, and the order shown. Nothing before the checkout is set up.
+ * What is kept across a reload or a 3-D Secure round trip (DESIGN.md §6): the attempt's reference, the create whose
+ * answer is not yet seen (its phase's `creating`), and the order shown. Nothing before the checkout is set up.
  */
 export function savedOf(model: Model): SavedCheckout | undefined {
   const { phase } = model.state;
   if (!model.key || phase.kind === 'idle' || phase.kind === 'config-error') return undefined;
   const order: ActiveOrder | undefined = orderOf(phase);
+  const creating = creatingOf(phase);
   // A code's wait goes with the order, so that a reload waits as long.
   const resendAllowedAt = model.resendAllowedAt > 0 ? model.resendAllowedAt : undefined;
   return {
     version: 1,
     base: model.base,
     attempt: model.attempt,
-    ...(model.creating ? { creating: model.creating } : {}),
+    ...(creating ? { creating } : {}),
     ...(model.left ? { left: true } : {}),
     ...(model.leftOrders.length > 0 ? { leftOrders: [...model.leftOrders] } : {}),
     ...(order ? { order: resendAllowedAt ? { ...order, resendAllowedAt } : order } : {}),

@@ -43,6 +43,23 @@ export interface ActiveOrder {
   resendAllowedAt?: number | undefined;
 }
 
+/**
+ * What a create body tells about its order, whatever the answer: the terminal a POS order waits at (its next
+ * action is always the swipe), and where a reference code was sent (contacts masked).
+ */
+export type KnownFromCreate = Pick<ActiveOrder, 'sn' | 'notifyMethod' | 'maskedEmail' | 'maskedMobile'> & { actionType?: 'SWIPE_CARD' };
+
+/**
+ * A create sent for `reference` whose answer is not yet seen (lost, or still to come): the form and the search for
+ * its order are in this sub-state until an answer says what became of it, so that a retry sends the same reference
+ * and a reload looks for it again. `known`: what its body told of the order.
+ */
+export interface Creating {
+  reference: string;
+  payMethod: PayMethod;
+  known?: KnownFromCreate | undefined;
+}
+
 /** Why a pending order is shown without its next step. */
 export type WaitReason = 'answer-lost' | 'code-sent' | 'in-progress' | 'status-only';
 
@@ -57,9 +74,10 @@ export type Phase =
   | { kind: 'idle' }
   /** A setting is missing or wrong; `setting` names it (an attribute, or `payParams`). */
   | { kind: 'config-error'; setting: string }
-  | { kind: 'form' }
+  /** `creating`: a create was sent and its answer not yet seen (Creating). */
+  | { kind: 'form'; creating?: Creating | undefined }
   /** A create's answer was lost (a reload mid-request, a status-only page): its order is being looked for. */
-  | { kind: 'looking-up' }
+  | { kind: 'looking-up'; creating?: Creating | undefined }
   | { kind: 'action'; order: ActiveOrder & { actionType: ActionType } }
   | { kind: 'waiting'; order: ActiveOrder; reason: WaitReason }
   | { kind: 'result'; outcome: Exclude<ResultOutcome, 'MISMATCH'>; order: ActiveOrder }
@@ -219,4 +237,9 @@ export type CheckoutEvent =
 /** The order of a phase, when it has one. */
 export function orderOf(phase: Phase): ActiveOrder | undefined {
   return 'order' in phase ? phase.order : undefined;
+}
+
+/** The create of a phase whose answer is not yet seen, when it is in that sub-state. */
+export function creatingOf(phase: Phase): Creating | undefined {
+  return 'creating' in phase ? phase.creating : undefined;
 }

@@ -4,11 +4,9 @@
  * an OTP or a PIN, and contacts only masked. Read here (the first frame reads it too); written by the session, from
  * its model (`savedOf`), in one place.
  */
-import type { PayMethod } from '../core/pay-methods.js';
 import type { CheckoutConfig } from './config.js';
 import type { KeyValueStorage } from './environment.js';
-import type { ActiveOrder } from './state.js';
-import type { KnownFromCreate } from './transitions.js';
+import type { ActiveOrder, Creating } from './state.js';
 
 export interface SavedCheckout {
   version: 1;
@@ -16,7 +14,7 @@ export interface SavedCheckout {
   base: string;
   attempt: number;
   /** A create was sent for this reference and its answer not yet seen; `known`, what its body told of the order. */
-  creating?: { reference: string; payMethod: PayMethod; known?: KnownFromCreate | undefined } | undefined;
+  creating?: Creating | undefined;
   /** The payer left a pending order for this attempt ("Use another method"): its create says so to the kit. */
   left?: true | undefined;
   /** The references of orders left while pending: watched, since one may still be paid. */

@@ -16,7 +16,7 @@ import {
 } from '../core/index.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
 import type { Failure } from './endpoint-client.js';
-import type { ActiveOrder, Message, Phase, ResultOutcome, WaitReason } from './state.js';
+import type { ActiveOrder, KnownFromCreate, Message, Phase, ResultOutcome, WaitReason } from './state.js';
 
 /** The status fields any answer about an order may carry. */
 export interface StatusData {
@@ -41,12 +41,6 @@ export function maskMobile(mobile: string): string {
   const digits = mobile.replace(/\D/g, '');
   return `•••• ${digits.slice(-4)}`;
 }
-
-/**
- * What a create body tells about its order, whatever the answer: the terminal a POS order waits at (its next
- * action is always the swipe), and where a reference code was sent (contacts masked).
- */
-export type KnownFromCreate = Pick<ActiveOrder, 'sn' | 'notifyMethod' | 'maskedEmail' | 'maskedMobile'> & { actionType?: 'SWIPE_CARD' };
 
 export function knownFromCreate(method: PayMethod, body: Record<string, unknown>): KnownFromCreate {
   if (method === 'Pos') return { sn: body['sn'] as string, actionType: 'SWIPE_CARD' };

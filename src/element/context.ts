@@ -8,20 +8,29 @@ import { createContext } from '@lit/context';
 import type { ActiveOrder, CheckoutState, Phase } from '../checkout/index.js';
 import { CHECKOUT_CONTEXT_KEY } from './context-key.js';
 
-/** An order as the shop's elements see it: its public facts, without the token of its own calls. */
-export type ContextOrder = Omit<ActiveOrder, 'token'>;
+/**
+ * An order as the shop's elements see it: its public facts, without the token of its own calls nor the terminal number
+ * the payer typed (`sn`).
+ */
+export type ContextOrder = Omit<ActiveOrder, 'token' | 'sn'>;
 
 export interface CheckoutContextValue extends Pick<CheckoutState, 'methods' | 'method' | 'amount' | 'merchantName' | 'productName' | 'busy'> {
-  /** The session's phase: `form`, `action` (a next action), `waiting`, `result`, … with its order, where it has one. */
-  phase: Phase extends infer P ? (P extends { order: ActiveOrder } ? Omit<P, 'order'> & { order: ContextOrder } : P) : never;
+  /**
+   * The session's phase: `form`, `action` (a next action), `waiting`, `result`, … with its order, where it has one;
+   * never a create's `creating` (what the payer typed for it).
+   */
+  phase: Phase extends infer P ? (P extends { order: ActiveOrder } ? Omit<P, 'order'> & { order: ContextOrder } : Omit<P, 'creating'>) : never;
 }
 
 export const checkoutContext = createContext<CheckoutContextValue>(CHECKOUT_CONTEXT_KEY);
 
-/** The context's value of a session's state. */
+/** The context's value of a session's state: nothing the payer typed, nor a token. */
 export function contextValueOf(state: CheckoutState): CheckoutContextValue {
-  const { phase, methods, method, amount, merchantName, productName, busy } = state;
-  if (!('order' in phase)) return { phase, methods, method, amount, merchantName, productName, busy };
-  const { token: _token, ...order } = phase.order;
-  return { phase: { ...phase, order } as CheckoutContextValue['phase'], methods, method, amount, merchantName, productName, busy };
+  const { phase: full, methods, method, amount, merchantName, productName, busy } = state;
+  const { creating: _creating, ...phase } = full as Phase & { creating?: unknown };
+  if ('order' in phase) {
+    const { token: _token, sn: _sn, ...order } = phase.order;
+    phase.order = order as ActiveOrder;
+  }
+  return { phase: phase as CheckoutContextValue['phase'], methods, method, amount, merchantName, productName, busy };
 }

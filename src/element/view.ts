@@ -8,11 +8,15 @@ import type { LocalizeController } from './controllers/localize.js';
 import { fieldErrorText, wordedMessage } from './messages.js';
 import type { CheckoutState, Step } from './state.js';
 
+/** The form's step, whatever create it waits on. */
+const FORM: Step = { kind: 'form' };
+
 /** The step a phase shows: a checkout not yet set up shows the form; a lost create looked for, the wait. */
 function stepOf(phase: SessionState['phase']): Step {
   switch (phase.kind) {
     case 'idle':
-      return { kind: 'form' };
+    case 'form':
+      return FORM;
     case 'looking-up':
       return { kind: 'waiting', order: undefined };
     case 'waiting':

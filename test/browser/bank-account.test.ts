@@ -1,6 +1,7 @@
 // Bank account: OTP, PIN and 3-D Secure, end to end against this file's own sandbox and merchant kit. The payer types
 // the details and codes in the isolated frame (the default): by keyboard, and what it shows is read there.
 import { expect } from '@open-wc/testing';
+import { BANK_ACCOUNT_FIELDS } from '../../src/checkout/bank-account-fields.js';
 import type { SvcCheckout } from '../../src/element/index.js';
 import {
   checkout,
@@ -119,7 +120,7 @@ describe('<svc-checkout> bank account', () => {
     await clickButton(element, /^Pay/);
     await untilText(element, 'Enter date of birth of the account holder.');
     expect(await frameErrors(element)).to.deep.equal(['Enter date of birth of the account holder.']);
-    for (const name of ['dobDay', 'dobMonth', 'dobYear']) {
+    for (const { name } of BANK_ACCOUNT_FIELDS.filter((field) => 'control' in field && field.control === 'date-part')) {
       const input = (await frameField(element, name))!.attributes;
       expect(input['aria-invalid']).to.equal('true');
       expect(input['aria-describedby']).to.equal('dob-hint dob-error');

@@ -55,9 +55,13 @@ describe('checkoutContext', () => {
     await until('the step', () => note.shadowRoot!.textContent!.includes('Pos · SWIPE_CARD'));
     const last = note.seen.at(-1)!;
     expect(last.phase.kind === 'action' && last.phase.order).to.include({ actionType: 'SWIPE_CARD', status: 'PENDING' });
-    // Nothing the payer typed, and not the token of the order's own calls.
+    // Nothing the payer typed (their values, the terminal number: neither the order's `sn` nor its create's while the
+    // create was under way, `creating`), and not the token of the order's own calls.
     const text = JSON.stringify(note.seen);
+    expect(note.seen.some((value) => value.busy)).to.equal(true);
     expect(text).not.to.contain('"values"');
+    expect(text).not.to.contain('N78101818218');
+    expect(text).not.to.contain('"creating"');
     expect(text).not.to.contain('"token"');
     await stack.control('POST', '/sandbox/v1/pos/N78101818218/swipe', { outcome: 'success' });
     await until('the result', () => note.seen.at(-1)?.phase.kind === 'result');

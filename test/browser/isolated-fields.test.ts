@@ -7,6 +7,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { FRAME_PAGE } from '../../src/core/paths.js';
 import type { SvcCheckout } from '../../src/element/index.js';
+import { BANK_ACCOUNT_FIELDS } from '../../src/checkout/bank-account-fields.js';
 import { CheckoutSession } from '../../src/checkout/index.js';
 import { mountIsolatedFields, type FrameWords } from '../../src/isolated-fields/index.js';
 import { HANDSHAKE } from '../../src/isolated-fields/protocol.js';
@@ -32,7 +33,8 @@ async function shiftTab(): Promise<void> {
   await sendKeys({ up: 'Shift' });
 }
 
-const BANK_FIELDS = ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear'];
+/** The bank account form's fields, in their order: its rows (src/checkout/bank-account-fields.ts). */
+const BANK_FIELDS: string[] = BANK_ACCOUNT_FIELDS.map((field) => field.name);
 
 describe('<svc-checkout> isolated fields', () => {
   let stack: Stack;

@@ -1,5 +1,6 @@
 // Reference code, end to end against this file's own sandbox and merchant kit.
 import { expect } from '@open-wc/testing';
+import { fieldsOf } from '../../src/checkout/fields.js';
 import { checkout, choose, click, clickButton, deepQuery, deepQueryAll, record, referenceOf, settle, type, until, untilText, visibleText } from './support/checkout.js';
 import { countRequests } from './support/requests.js';
 import { startStack, type Stack } from './support/stack.js';
@@ -135,7 +136,8 @@ describe('<svc-checkout> reference code', () => {
     expect(visibleText(element)).to.contain('Email is not in the right format.');
     expect(visibleText(element)).to.contain('Enter mobile number.');
     const invalid = deepQueryAll<HTMLInputElement>(element, 'input[aria-invalid=true]').map((input) => input.name);
-    expect(invalid).to.deep.equal(['notifyUserName', 'notifyUserEmail', 'notifyUserMobile']);
+    // Every field the payer types (its rows without choices), in the form's order.
+    expect(invalid).to.deep.equal(fieldsOf('ReferenceCode').filter((field) => !field.choices).map((field) => field.name));
     const form = deepQuery(element, 'svc-reference-code-form')!;
     await until('focus on the first invalid field', () => (form.shadowRoot!.activeElement as HTMLInputElement | null)?.name === 'notifyUserName');
     await expect(element).to.be.accessible();

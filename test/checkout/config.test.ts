@@ -2,6 +2,7 @@
 // (src/checkout/config.ts, src/checkout/config-sources.ts): kept apart for the first frame's sake, they agree.
 import { describe, expect, it } from 'vitest';
 import { ATTRIBUTES, attributeOf, CONFIG_SOURCES } from '../../src/checkout/index.js';
+import { ATTRIBUTE_WIRE_FIELDS } from '../../src/checkout/config-sources.js';
 import { validateCreateRequest } from '../../src/core/index.js';
 
 describe('the sources of configured wire fields', () => {
@@ -12,10 +13,12 @@ describe('the sources of configured wire fields', () => {
     }
   });
 
-  it('cover every attribute of the order that fills a wire field', () => {
-    const named = new Set(Object.values(CONFIG_SOURCES));
-    const fills = ['merchant-name', 'reference', 'country-code', 'currency', 'pay-amount', 'product-name', 'product-description', 'callback-url', 'expire-at', 'pay-method', 'return-url'];
-    for (const attribute of fills) expect(named.has(attribute), attribute).toBe(true);
+  it('cover every attribute that fills a wire field (the table\'s wire column), each at its own wire field', () => {
+    expect(Object.keys(ATTRIBUTE_WIRE_FIELDS).length).toBeGreaterThan(0);
+    for (const [property, wire] of Object.entries(ATTRIBUTE_WIRE_FIELDS)) {
+      expect(ATTRIBUTES.some((row) => row.property === property), property).toBe(true);
+      expect(CONFIG_SOURCES[wire], `${property} → ${wire}`).toBe(attributeOf(property as keyof typeof ATTRIBUTE_WIRE_FIELDS));
+    }
   });
 
   it('are wire fields the validator names', () => {

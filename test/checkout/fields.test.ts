@@ -1,21 +1,45 @@
 // The payer's fields (src/checkout/fields.ts) are one table: the first frame's prefill, the kit's list of what it
 // takes from the browser, and the create body agree with its rows.
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, resolveConfig } from '../../src/checkout/index.js';
-import { IDLE_STATE, prefilled } from '../../src/checkout/first-frame.js';
+import { fieldsOf, resolveConfig, type CheckoutState, type FieldSpec } from '../../src/checkout/index.js';
+import { prefilled } from '../../src/checkout/fields.js';
+import { IDLE_STATE } from '../../src/checkout/first-frame.js';
 import { PAY_METHODS, PAYER_FIELDS, type UserInfo } from '../../src/core/index.js';
 
+const USER_INFO: Required<UserInfo> = { userId: 'u1', userName: 'Mona Hassan', userMobile: '+201001234567', userEmail: 'mona@example.com' };
+const EMPTY: CheckoutState = { ...IDLE_STATE, values: { Pos: {}, BankAccount: {}, ReferenceCode: {} } };
+const { config } = resolveConfig({ endpoint: '/checkout', merchantId: '1', countryCode: 'EG' }, undefined, USER_INFO, () => undefined);
+
 describe('the payer fields table', () => {
-  it("fills each row of the shop's userInfo, and each choice with its first, as the first frame does", () => {
-    const userInfo: Required<UserInfo> = { userId: 'u1', userName: 'Mona Hassan', userMobile: '+201001234567', userEmail: 'mona@example.com' };
-    const { config } = resolveConfig({ endpoint: '/checkout', merchantId: '1', countryCode: 'EG' }, undefined, userInfo, () => undefined);
-    for (const method of PAY_METHODS) {
-      const values = prefilled(config, {}, { ...IDLE_STATE, values: { Pos: {}, BankAccount: {}, ReferenceCode: {} } }).values[method];
-      for (const field of fieldsOf(method)) {
-        const expected = field.prefill ? userInfo[field.prefill] : field.choices?.[0];
-        expect(values[field.name], `${method} ${field.name}`).toBe(expected);
+  it("fills each row of what the shop knows (its userInfo, the language setting), and each choice with its first", () => {
+    for (const language of [undefined, 'Arabic'] as const) {
+      const known: Record<string, string | undefined> = { ...USER_INFO, language };
+      for (const method of PAY_METHODS) {
+        const values = prefilled(config, { language }, EMPTY).values[method];
+        for (const field of fieldsOf(method)) {
+          const expected = (field.prefill && known[field.prefill]) ?? field.choices?.[0] ?? (field.prefill ? '' : undefined);
+          expect(values[field.name], `${method} ${field.name}`).toBe(expected);
+        }
       }
     }
+  });
+
+  it('reads what it fills from the rows: a row that names another detail fills that one, a row without one nothing', () => {
+    const row = fieldsOf('ReferenceCode').find((field) => field.name === 'notifyUserName') as FieldSpec & { prefill?: FieldSpec['prefill'] };
+    const kept = row.prefill;
+    try {
+      row.prefill = 'userEmail';
+      expect(prefilled(config, {}, EMPTY).values.ReferenceCode.notifyUserName).toBe('mona@example.com');
+      delete row.prefill;
+      expect(prefilled(config, {}, EMPTY).values.ReferenceCode).not.toHaveProperty('notifyUserName');
+    } finally {
+      row.prefill = kept;
+    }
+  });
+
+  it('keeps what the payer typed, and fills only what is empty', () => {
+    const typed: CheckoutState = { ...EMPTY, values: { ...EMPTY.values, ReferenceCode: { notifyUserName: 'Ali', notifyUserEmail: '' } } };
+    expect(prefilled(config, {}, typed).values.ReferenceCode).toMatchObject({ notifyUserName: 'Ali', notifyUserEmail: 'mona@example.com' });
   });
 
   it("is taken by the kit from the browser: each row's field is in PAYER_FIELDS (src/core), nothing the rows do not send", () => {

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type ActiveOrder, type CheckoutSettings, type IsolatedReport, type SavedCheckout } from '../../src/checkout/index.js';
+import { BANK_ACCOUNT_FIELDS } from '../../src/checkout/bank-account-fields.js';
 import { IDLE_STATE } from '../../src/checkout/first-frame.js';
-import { GRAPH, targetsOf, transition, type Edge } from '../../src/checkout/machine.js';
+import { GRAPH, placeOf, targetsOf, transition, type Edge, type Place } from '../../src/checkout/machine.js';
 import { GUARDS } from '../../src/checkout/machine-guards.js';
 import { initialModel, savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
 import { storageKeyOf } from '../../src/checkout/storage.js';
@@ -34,10 +35,8 @@ const SETTINGS: CheckoutSettings = {
   productDescription: 'Beans',
 };
 /** What an isolated frame of the bank account details says when nothing is typed in it yet. */
-const BANK_FRAME: IsolatedReport = {
-  fields: ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear'],
-  broken: { bankAccountNumber: 'required', bankCode: 'required', dobDay: 'required', dobMonth: 'required', dobYear: 'required' },
-};
+const BANK_FIELDS = BANK_ACCOUNT_FIELDS.map((field) => field.name);
+const BANK_FRAME: IsolatedReport = { fields: BANK_FIELDS, broken: Object.fromEntries(BANK_FIELDS.map((name) => [name, 'required'])) };
 const ORDER: ActiveOrder = { reference: 'order-1', orderNo: '26112600000001', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', token: 'ot1.x.y' };
 
 function configure(settings: CheckoutSettings, saved?: SavedCheckout): MachineEvent {
@@ -55,12 +54,19 @@ function run(model: Model, ...events: MachineEvent[]): { model: Model; effects: 
 const idle = initialModel(IDLE_STATE);
 const saving = (saved: Omit<SavedCheckout, 'version' | 'base' | 'attempt'>): SavedCheckout => ({ version: 1, base: 'order-1', attempt: 1, ...saved });
 
-/** A model in each phase, made by the machine. */
-const MODELS: Record<PhaseKind, Model> = {
+const FORM = run(idle, configure(SETTINGS), { type: 'input', name: 'sn', value: 'N78101818218', at: AT }).model;
+
+/** A model at each place (each phase, and each phase's `creating` sub-state), made by the machine. */
+const MODELS: Record<Place, Model> = {
   idle,
   'config-error': run(idle, configure({ ...SETTINGS, endpoint: undefined })).model,
-  form: run(idle, configure(SETTINGS), { type: 'input', name: 'sn', value: 'N78101818218', at: AT }).model,
-  'looking-up': run(idle, configure(SETTINGS, saving({ creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: 'N78101818218', actionType: 'SWIPE_CARD' } } }))).model,
+  form: FORM,
+  // The form's create sent, its answer not yet seen.
+  'form.creating': run(FORM, { type: 'submit', at: AT }).model,
+  // A status-only page looks for the latest attempt.
+  'looking-up': run(idle, configure({ ...SETTINGS, statusOnly: true })).model,
+  // A create kept across a reload, its answer never seen: its order is looked for.
+  'looking-up.creating': run(idle, configure(SETTINGS, saving({ creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: 'N78101818218', actionType: 'SWIPE_CARD' } } }))).model,
   action: run(idle, configure(SETTINGS, saving({ order: { ...ORDER, actionType: 'INPUT_OTP' } }))).model,
   waiting: run(idle, configure(SETTINGS, saving({ order: ORDER }))).model,
   result: run(idle, configure(SETTINGS, saving({ order: { ...ORDER, status: 'SUCCESS' } }))).model,
@@ -112,13 +118,13 @@ function named(effect: Effect): string {
 }
 
 /** `same`: nothing changes and nothing is asked for (a guard said no). */
-type Outcome = [PhaseKind, ...string[]] | 'same';
+type Outcome = [Place, ...string[]] | 'same';
 
 /**
  * Each event each phase takes, and what it does: the phase after, then the effects in order (`announce`, `change`,
  * … are events for the page; `post <call>` a request to the kit).
  */
-const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
+const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
   idle: {
     configure: ['form', 'unfollow', 'ready'],
     resume: ['idle', 'connect'],
@@ -157,24 +163,62 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
     'select-method': ['form', 'change'],
     input: ['form', 'change'],
     blur: ['form'],
-    submit: ['form', 'announce', 'post create'],
+    submit: ['form.creating', 'announce', 'post create'],
     checked: 'same',
     leave: ['form', 'unfollow', 'change'],
     note: ['form', 'announce'],
     // An order of this checkout made on another device: looked up at the kit's attempt, then followed.
     elsewhere: ['looking-up', 'post status'],
   },
+  // A create sent, its answer not yet seen: busy, nothing else is sent; its answer leaves the sub-state.
+  'form.creating': {
+    configure: ['form.creating'],
+    resume: ['form.creating', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    // An answer that makes the order: its step or a wait (here, pending without a next step).
+    answer: ['waiting', 'http-response', 'pay-result', 'announce', 'announce', 'follow'],
+    // No answer: its reference is looked for, still `creating`.
+    'no-answer': ['form.creating', 'post status'],
+    'left-checked': 'same',
+    isolated: ['form.creating', 'change'],
+    'isolated-failed': ['form.creating', 'error'],
+    online: 'same',
+    // Nothing under way may change the method, be sent again, be left, or be looked for elsewhere.
+    'select-method': 'same',
+    input: ['form.creating', 'change'],
+    blur: 'same',
+    submit: 'same',
+    checked: 'same',
+    leave: 'same',
+    note: ['form.creating', 'announce'],
+    elsewhere: 'same',
+  },
+  // A status-only page looks for the latest attempt, one reference after another.
   'looking-up': {
     configure: ['looking-up'],
     resume: ['looking-up', 'connect'],
     pause: 'same',
     tick: 'same',
-    answer: ['action', 'pay-result', 'announce', 'action', 'announce', 'follow'],
-    'no-answer': ['form', 'announce', 'error'],
+    answer: ['looking-up', 'post status'],
+    'no-answer': ['looking-up', 'announce', 'error'],
     'left-checked': 'same',
     isolated: 'same',
     checked: 'same',
     note: ['looking-up', 'announce'],
+  },
+  'looking-up.creating': {
+    configure: ['looking-up.creating'],
+    resume: ['looking-up.creating', 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: ['action', 'pay-result', 'announce', 'action', 'announce', 'follow'],
+    // Still unknown: the form, its create kept (a retry sends the same reference, a reload looks again).
+    'no-answer': ['form.creating', 'announce', 'error'],
+    'left-checked': 'same',
+    isolated: 'same',
+    checked: 'same',
+    note: ['looking-up.creating', 'announce'],
   },
   action: {
     configure: ['action'],
@@ -234,48 +278,58 @@ const TABLE: Record<PhaseKind, Partial<Record<MachineEventType, Outcome>>> = {
   },
 };
 
-const PHASES = Object.keys(MODELS) as PhaseKind[];
+const PLACES = Object.keys(MODELS) as Place[];
+/** The phase of a place (a sub-state takes its phase's events). */
+const phaseOf = (place: Place) => place.split('.')[0] as PhaseKind;
+/** Every place GRAPH names: its phases, and each target of each edge. */
+const NAMED = new Set<Place>([...(Object.keys(GRAPH) as PhaseKind[]), ...Object.values(GRAPH).flatMap((edges) => Object.values(edges).flatMap((edge) => edge?.targets ?? []))]);
 
-describe('the checkout machine, phase by event', () => {
-  it('makes a model in each phase from configurations alone', () => {
-    for (const phase of PHASES) expect(MODELS[phase].state.phase.kind, phase).toBe(phase);
+describe('the checkout machine, place by event', () => {
+  it('makes a model at each place from configurations alone', () => {
+    for (const place of PLACES) expect(placeOf(MODELS[place].state.phase), place).toBe(place);
     expect(MODELS['looking-up'].state.busy).toBe(true);
+    expect(MODELS['form.creating'].state.busy).toBe(true);
+  });
+
+  it('has a model and a row at each place GRAPH names, and names each place a model stands at', () => {
+    expect([...NAMED].sort()).toEqual([...PLACES].sort());
+    expect(Object.keys(TABLE).sort()).toEqual([...PLACES].sort());
   });
 
   it('takes events that are plain data: each survives a JSON round trip (no Error object, nothing to test with instanceof)', () => {
-    for (const phase of PHASES) {
+    for (const place of PLACES) {
       for (const type of TYPES) {
-        const event = EVENTS[type](MODELS[phase]);
-        expect(JSON.parse(JSON.stringify(event)), `${phase} × ${type}`).toEqual(event);
+        const event = EVENTS[type](MODELS[place]);
+        expect(JSON.parse(JSON.stringify(event)), `${place} × ${type}`).toEqual(event);
       }
     }
   });
 
-  it('lists in its table exactly the events each phase takes', () => {
-    for (const phase of PHASES) expect(Object.keys(TABLE[phase]).sort(), phase).toEqual(Object.keys(GRAPH[phase]).sort());
+  it('lists in its table exactly the events each place takes (its phase\'s)', () => {
+    for (const place of PLACES) expect(Object.keys(TABLE[place]).sort(), place).toEqual(Object.keys(GRAPH[phaseOf(place)]).sort());
   });
 
-  it('refuses every event a phase does not take: the same model, no effect', () => {
+  it('refuses every event a place does not take: the same model, no effect', () => {
     let refused = 0;
-    for (const phase of PHASES) {
-      for (const type of TYPES.filter((type) => GRAPH[phase][type] === undefined)) {
-        const model = MODELS[phase];
+    for (const place of PLACES) {
+      for (const type of TYPES.filter((type) => GRAPH[phaseOf(place)][type] === undefined)) {
+        const model = MODELS[place];
         const next = transition(model, EVENTS[type](model));
-        expect(next.model, `${phase} × ${type}`).toBe(model);
-        expect(next.effects, `${phase} × ${type}`).toEqual([]);
+        expect(next.model, `${place} × ${type}`).toBe(model);
+        expect(next.effects, `${place} × ${type}`).toEqual([]);
         refused += 1;
       }
     }
-    expect(refused).toBe(PHASES.length * TYPES.length - Object.values(GRAPH).reduce((sum, edges) => sum + Object.keys(edges).length, 0));
+    expect(refused).toBe(PLACES.reduce((sum, place) => sum + TYPES.length - Object.keys(GRAPH[phaseOf(place)]).length, 0));
   });
 
-  for (const phase of PHASES) {
-    for (const [type, outcome] of Object.entries(TABLE[phase]) as [MachineEventType, Outcome][]) {
-      it(`${phase} × ${type}: ${outcome === 'same' ? 'nothing' : outcome.join(', ')}`, () => {
-        const model = MODELS[phase];
+  for (const place of PLACES) {
+    for (const [type, outcome] of Object.entries(TABLE[place]) as [MachineEventType, Outcome][]) {
+      it(`${place} × ${type}: ${outcome === 'same' ? 'nothing' : outcome.join(', ')}`, () => {
+        const model = MODELS[place];
         const event = EVENTS[type](model);
         const next = transition(model, event);
-        const edge = GRAPH[phase][type]!;
+        const edge = GRAPH[phaseOf(place)][type]!;
         expect(edge.action, 'the action GRAPH names').toBe(type);
         if (outcome === 'same') {
           expect(next.model.state).toEqual(model.state);
@@ -283,13 +337,14 @@ describe('the checkout machine, phase by event', () => {
           // Nothing happened: its guard said no, or its action stays, which GRAPH must then name.
           if (!guardHolds(edge, model, event)) return;
         }
-        // The phase after is one of GRAPH's targets for this edge (a single target is the phase expected), and a row
+        // The place after is one of GRAPH's targets for this edge (a single target is the place expected), and a row
         // that says otherwise, or an action that leads elsewhere, fails here.
-        const expected = outcome === 'same' ? phase : outcome[0];
-        const targets = targetsOf(phase, edge);
-        expect(targets, `${phase} × ${type} reaches ${next.model.state.phase.kind}: GRAPH names ${targets.join(', ')}`).toContain(next.model.state.phase.kind);
+        const expected = outcome === 'same' ? place : outcome[0];
+        const targets = targetsOf(place, edge);
+        const reached = placeOf(next.model.state.phase);
+        expect(targets, `${place} × ${type} reaches ${reached}: GRAPH names ${targets.join(', ')}`).toContain(reached);
         if (targets.length === 1) expect(expected).toBe(targets[0]);
-        expect(next.model.state.phase.kind).toBe(expected);
+        expect(reached).toBe(expected);
         if (outcome !== 'same') expect(next.effects.map(named)).toEqual(outcome.slice(1));
       });
     }
@@ -324,9 +379,9 @@ describe('the checkout machine walked at random: every step lands where GRAPH sa
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
 
-  it('never leaves a phase for one its edge does not name, and stays put when its guard says no', () => {
+  it('never leaves a place for one its edge does not name, nor for one GRAPH does not name, and stays put when its guard says no', () => {
     const reached = new Set<string>();
-    for (const [index, start] of PHASES.entries()) {
+    for (const [index, start] of PLACES.entries()) {
       for (let walk = 0; walk < 16; walk += 1) {
         const next = random(1_000 * index + walk + 1);
         let model = MODELS[start];
@@ -334,22 +389,37 @@ describe('the checkout machine walked at random: every step lands where GRAPH sa
           const type = TYPES[Math.floor(next() * TYPES.length)] as MachineEventType;
           const made = EVENTS[type](model);
           const event = made.type === 'answer' ? { ...made, answer: ANSWER_KINDS[Math.floor(next() * ANSWER_KINDS.length)]! } : made;
-          const before = model.state.phase.kind;
-          const edge = GRAPH[before][type];
+          const before = placeOf(model.state.phase);
+          const edge = GRAPH[phaseOf(before)][type];
           const after = transition(model, event).model;
+          const place = placeOf(after.state.phase);
+          expect([...NAMED], `${before} × ${type} reaches ${place}, a place GRAPH does not name`).toContain(place);
           if (!edge) expect(after, `${before} × ${type}`).toBe(model);
-          else if (!guardHolds(edge, model, event)) expect(after.state.phase.kind, `${before} × ${type} (guard ${edge.guard} says no)`).toBe(before);
+          else if (!guardHolds(edge, model, event)) expect(place, `${before} × ${type} (guard ${edge.guard} says no)`).toBe(before);
           else {
             const targets = targetsOf(before, edge);
-            expect(targets, `${before} × ${type} reaches ${after.state.phase.kind}: GRAPH names ${targets.join(', ')}`).toContain(after.state.phase.kind);
-            reached.add(`${before} -> ${after.state.phase.kind}`);
+            expect(targets, `${before} × ${type} reaches ${place}: GRAPH names ${targets.join(', ')}`).toContain(place);
+            reached.add(`${before} -> ${place}`);
           }
           model = after;
         }
       }
     }
-    // The walks go somewhere: from the form to an order's step and its result, and back to the form.
-    for (const path of ['form -> action', 'form -> result', 'action -> result', 'action -> form', 'looking-up -> action', 'waiting -> result']) expect([...reached]).toContain(path);
+    // The walks go somewhere: from the form to an order's step and its result, and back to the form; into a create and
+    // out of it, whatever its answer.
+    for (const path of [
+      'form -> form.creating',
+      'form.creating -> action',
+      'form.creating -> form',
+      'form.creating -> result',
+      'action -> result',
+      'action -> form',
+      'looking-up.creating -> action',
+      'looking-up.creating -> form.creating',
+      'waiting -> result',
+    ]) {
+      expect([...reached]).toContain(path);
+    }
   });
 });
 
@@ -359,16 +429,16 @@ describe('paths the table does not reach', () => {
   const created = (data: Partial<core.CreatePaymentData>, headers: { orderToken?: string; expiresIn?: number } = {}) =>
     ({ type: 'answer', request: submitted.model.request!.id, answer: { envelope: { code: '00000', message: 'SUCCESSFUL', data: { reference: 'order-1', orderNo: '26112600000009', status: 'PENDING', ...data } }, ...headers }, at: AT + 500 }) as MachineEvent;
 
-  it('a create in flight: busy, its reference kept as `creating`, a second submit refused', () => {
+  it('a create in flight: busy, its reference kept in the form\'s `creating`, a second submit refused', () => {
     expect(submitted.model.state.busy).toBe(true);
-    expect(submitted.model.creating).toEqual({ reference: 'order-1', payMethod: 'Pos', known: { sn: 'N78101818218', actionType: 'SWIPE_CARD' } });
+    expect(submitted.model.state.phase).toEqual({ kind: 'form', creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: 'N78101818218', actionType: 'SWIPE_CARD' } } });
     expect(transition(submitted.model, EVENTS.submit(submitted.model)).model).toBe(submitted.model);
   });
 
   it('a create answered: the next step, followed, the answer told to the page first', () => {
     const next = transition(submitted.model, created({ nextAction: { actionType: 'SWIPE_CARD' } }, { orderToken: 'ot1.a.b', expiresIn: 1_800 }));
     expect(next.model.state.phase).toMatchObject({ kind: 'action', order: { actionType: 'SWIPE_CARD', token: 'ot1.a.b', expiresAt: AT + 500 + 1_800_000 } });
-    expect(next.model.creating).toBeUndefined();
+    expect(placeOf(next.model.state.phase)).toBe('action');
     expect(next.model.state.busy).toBe(false);
     expect(next.effects.map(named)).toEqual(['http-response', 'pay-result', 'announce', 'action', 'announce', 'follow']);
   });
@@ -488,7 +558,7 @@ describe('paths the table does not reach', () => {
     });
     expect(exists.model.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS', order: { reference: 'order-1', orderNo: '26112600000001', token: 'ot1.p.q', methodUnknown: true } });
     expect(exists.effects.map(named)).toEqual(['http-response', 'pay-result', 'announce', 'unfollow', 'announce']);
-    expect(exists.model.creating).toBeUndefined();
+    expect(savedOf(exists.model)?.creating).toBeUndefined();
   });
 
   it("says at the code's field that the kit's limit of wrong codes is reached, with no wait to count down", () => {
@@ -579,7 +649,7 @@ describe('paths the table does not reach', () => {
     it('takes the values typed in the page again once the frame is gone', () => {
       const gone = run(bank, { type: 'isolated', report: undefined, at: AT }, EVENTS.submit(bank));
       expect(gone.model.check?.isolated).toEqual([]);
-      expect(Object.keys(gone.model.state.errors).sort()).toEqual(['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear']);
+      expect(Object.keys(gone.model.state.errors).sort()).toEqual([...BANK_FIELDS].sort());
       expect(gone.effects.map(named)).toEqual(['announce']);
     });
 
@@ -634,3 +704,4 @@ describe('paths the table does not reach', () => {
     expect(validateCreateRequest).toHaveBeenCalledTimes(3);
   });
 });
+

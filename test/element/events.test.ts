@@ -40,6 +40,11 @@ describe('the events table', () => {
 
   it('gives the React wrapper a typed prop per row, before-redirect too', () => {
     type Props = ComponentProps<typeof SvcCheckout>;
+    // Every row's prop, from the table (none missing), each typed with its row's event class.
+    expectTypeOf<Exclude<(typeof EVENTS)[keyof typeof EVENTS]['react'], keyof Props>>().toEqualTypeOf<never>();
+    expectTypeOf<{ [K in keyof typeof EVENTS as (typeof EVENTS)[K]['react']]: InstanceType<(typeof EVENTS)[K]['event']> }>().toMatchTypeOf<{
+      [K in keyof typeof EVENTS as (typeof EVENTS)[K]['react']]: Parameters<NonNullable<Props[(typeof EVENTS)[K]['react'] & keyof Props]>>[0];
+    }>();
     expectTypeOf<NonNullable<Props['onSvcBeforeRedirect']>>().parameter(0).toEqualTypeOf<SvcBeforeRedirectEvent>();
     expectTypeOf<NonNullable<Props['onSvcPayResult']>>().parameter(0).toEqualTypeOf<SvcPayResultEvent>();
   });

@@ -16,7 +16,8 @@ import { wire, type Wired } from '../support/sandbox-fixture.js';
 
 const SESSION = 'shop-session=payer-1';
 const CART = { reference: 'cart-42', amount: { total: 12_500, currency: 'EGP' } };
-const BANK = ['bankAccountNumber', 'bankCode', 'dobDay', 'dobMonth', 'dobYear'] as const;
+/** The payer's bank account details: the rows the isolated frame checks (src/core/rules.ts), the fields a ticket never carries. */
+const BANK = Object.keys(BANK_ACCOUNT_DETAILS.fields) as (keyof ReturnType<typeof bankAccountRequest>)[];
 
 let stack: Wired;
 /** What `authorize` saw: each order's reference and amount, and whether the request carried the session. */

@@ -15,7 +15,7 @@ import { CHECKOUT_CONTEXT_KEY } from '../context-key.js';
 import { SvcErrorEvent } from '../events/svc-error.js';
 import { addShippedTerms } from '../i18n/registry.js';
 import { lazy } from '../lazy.js';
-import { loadForm } from '../parts/forms.js';
+import { loadForm, prefill } from '../parts/forms.js';
 import { formView, type CheckoutActions, type CheckoutState, type FormActions } from '../state.js';
 import type { LocalizeController } from './localize.js';
 
@@ -164,7 +164,8 @@ export class CheckoutController implements ReactiveController {
   /** What the host renders: the session's state in words, or the first frame's form with what the payer did. */
   view(): CheckoutState | undefined {
     if (this.#link) return this.#link.view();
-    const first = this.#first;
+    // What the shop knows of the payer fills the forms whose chunks came, as the session will (parts/forms.ts).
+    const first = this.#first && prefill ? prefill(this.#first, this.#settings!) : this.#first;
     if (!first) return undefined;
     return formView((this.#early ?? []).reduce((state, event) => (event.type === 'blur' ? state : formTransition(state, event)), first));
   }

@@ -10,14 +10,19 @@ import './method-picker/method-picker.js';
 import './pos-form/pos-form.js';
 
 
+/** What the forms whose chunks came fill in the first frame's state (controllers/checkout.ts), until the session has come. */
+export let prefill: FormChunk['prefilled'];
+
 /**
- * The form, then its English words (which update the element). Registered by the entry rather than by the chunk
- * itself: a chunk imports the entry by its file name, so an entry loaded under another address (a query string,
- * a renamed file) gives the chunk a second copy, whose catalogs this element never reads.
+ * The form, then its English words (which update the element), and what it fills in the first frame's state.
+ * Registered by the entry rather than by the chunk itself: a chunk imports the entry by its file name, so an entry
+ * loaded under another address (a query string, a renamed file) gives the chunk a second copy, whose catalogs this
+ * element never reads.
  */
 function register({ form }: { form: FormChunk }): void {
   definePart(form.tagName, form.element);
   addShippedTerms('en', form.englishTerms);
+  prefill = form.prefilled ?? prefill;
 }
 
 const LOADERS: Record<PayMethod, () => Promise<unknown>> = {

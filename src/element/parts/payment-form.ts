@@ -3,6 +3,7 @@
  * alert and the Pay button; after a submit with errors, focus moves to the first invalid field.
  */
 import { html, type TemplateResult } from 'lit';
+import type { CheckoutSettings, CheckoutState as SessionState } from '../../checkout/index.js';
 import type { ShippedTerms } from '../i18n/translation.js';
 import type { CheckoutContext } from '../state.js';
 import { CheckoutPart, renderFormEnd } from './checkout-part.js';
@@ -41,4 +42,6 @@ export interface FormChunk {
   tagName: string;
   element: CustomElementConstructor;
   englishTerms: ShippedTerms;
+  /** What the form fills in the first frame's state before the session has come (the payer's details the shop knows). */
+  prefilled?: (state: SessionState, settings: CheckoutSettings) => SessionState;
 }

@@ -1,6 +1,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { NotifyLanguage, NotifyMethod } from '../../../core/index.js';
-import { fieldsOf, isAsked, type FieldSpec } from '../../../checkout/fields.js';
+import { fieldsOf, isAsked, prefilled, type FieldSpec } from '../../../checkout/fields.js';
+import { shownConfigOf } from '../../../checkout/first-frame.js';
 import enReferenceCode from '../../i18n/en-reference-code.js';
 import type { CheckoutContext } from '../../state.js';
 import { CheckoutPart, renderTextField } from '../checkout-part.js';
@@ -76,5 +77,13 @@ export class SvcReferenceCodeForm extends PaymentForm {
   }
 }
 
-/** What the element registers once this chunk has come (parts/forms.ts): the form and its English words. */
-export const form: FormChunk = { tagName: 'svc-reference-code-form', element: SvcReferenceCodeForm, englishTerms: enReferenceCode };
+/**
+ * What the element registers once this chunk has come (parts/forms.ts): the form, its English words, and what the shop
+ * knows of the payer filling it in the first frame, as the session fills it once it comes (fields.ts, `prefilled`).
+ */
+export const form: FormChunk = {
+  tagName: 'svc-reference-code-form',
+  element: SvcReferenceCodeForm,
+  englishTerms: enReferenceCode,
+  prefilled: (state, settings) => prefilled(shownConfigOf(settings).config, settings, state),
+};

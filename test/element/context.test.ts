@@ -1,0 +1,61 @@
+// The context a shop's own elements read (src/element/context.ts): the phase and the order's public facts, never a
+// payer's secret — not the terminal number typed for a POS payment, whether in the order or in the create under way
+// (the form's `creating`), nor the token of the order's own calls.
+import { describe, expect, it } from 'vitest';
+import { resolveConfig, type CheckoutSettings, type SavedCheckout } from '../../src/checkout/index.js';
+import { IDLE_STATE } from '../../src/checkout/first-frame.js';
+import { placeOf, transition } from '../../src/checkout/machine.js';
+import { initialModel, type MachineEvent, type Model } from '../../src/checkout/model.js';
+import { storageKeyOf } from '../../src/checkout/storage.js';
+import { contextValueOf } from '../../src/element/context.js';
+
+const AT = Date.UTC(2026, 10, 28, 12);
+const SN = 'N78101818218';
+const SETTINGS: CheckoutSettings = {
+  endpoint: 'https://shop.example/checkout',
+  merchantId: '256612345678901',
+  merchantName: 'Nile Coffee',
+  reference: 'order-1',
+  countryCode: 'EG',
+  currency: 'EGP',
+  payAmount: 12500,
+  productName: 'Coffee',
+};
+
+function configure(saved?: SavedCheckout): MachineEvent {
+  const { config, problem } = resolveConfig(SETTINGS, undefined, undefined, () => undefined);
+  return { type: 'configure', settings: SETTINGS, config, problem, key: storageKeyOf(config, 'https://shop.example/pay'), saved, pageUrl: 'https://shop.example/pay', nonce: 'n0', at: AT };
+}
+
+const run = (model: Model, ...events: MachineEvent[]) => events.reduce((next, event) => transition(next, event).model, model);
+const idle = initialModel(IDLE_STATE);
+const typed = run(idle, configure(), { type: 'input', name: 'sn', value: SN, at: AT });
+
+describe('the context a shop sees', () => {
+  const places: [string, Model][] = [
+    ['the form, its create under way', run(typed, { type: 'submit', at: AT })],
+    ['the search for a create kept across a reload', run(idle, configure({ version: 1, base: 'order-1', attempt: 1, creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: SN, actionType: 'SWIPE_CARD' } } }))],
+    [
+      "a POS order's step",
+      run(idle, configure({ version: 1, base: 'order-1', attempt: 1, order: { reference: 'order-1', orderNo: '26112800000001', payMethod: 'Pos', status: 'PENDING', country: 'EG', sn: SN, actionType: 'SWIPE_CARD', token: 'ot1.x.y' } })),
+    ],
+  ];
+
+  for (const [name, model] of places) {
+    it(`carries no terminal number and no token: ${name}`, () => {
+      // The session's own state has them (it sends and shows them): the context does not.
+      expect(JSON.stringify(model.state.phase)).toContain(SN);
+      const value = contextValueOf(model.state);
+      expect(value.phase.kind).toBe(model.state.phase.kind);
+      expect(JSON.stringify(value)).not.toContain(SN);
+      expect(JSON.stringify(value)).not.toContain('ot1.x.y');
+      expect(value.phase).not.toHaveProperty('creating');
+    });
+  }
+
+  it('keeps the order\'s public facts', () => {
+    const [, , [, step]] = places as [unknown, unknown, [string, Model]];
+    expect(placeOf(step.state.phase)).toBe('action');
+    expect(contextValueOf(step.state).phase).toMatchObject({ kind: 'action', order: { reference: 'order-1', orderNo: '26112800000001', actionType: 'SWIPE_CARD', status: 'PENDING' } });
+  });
+});
