@@ -129,10 +129,16 @@ describe('a shop’s first run, on the payer’s side', () => {
       const placeholder = element.getBoundingClientRect().height;
       shop.window.loadScript();
       await until('the first frame', () => element.shadowRoot?.querySelector('svc-method-picker'));
+      const first = element.getBoundingClientRect().height;
       await (element as SvcCheckout).updateComplete;
       const painted = element.getBoundingClientRect().height;
       // Within a sixth either way: what is below the checkout barely moves when it comes.
       expect(Math.abs(painted - placeholder) / painted, `${lang}: ${placeholder} px held, ${painted} px painted`).to.be.below(1 / 6);
+      // Nor when the session's chunk and "Pay on your phone"'s come after the first frame: its place was held.
+      await until('Pay on your phone', () => deepQuery(element, 'button[part~=button-pay-on-phone]'));
+      const offered = element.getBoundingClientRect().height;
+      expect(Math.abs(offered - first), `${lang}: ${first} px at the first frame, ${painted} px with the session, ${offered} px with the offer`).to.be.below(1);
+      expect(Math.abs(painted - first), `${lang}: ${first} px at the first frame, ${painted} px with the session`).to.be.below(1);
       shop.frame.remove();
     }
   });

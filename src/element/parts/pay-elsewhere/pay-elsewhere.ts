@@ -38,9 +38,14 @@ export class SvcPayElsewhere extends CheckoutPart {
   static override styles = [
     ...CheckoutPart.styles,
     css`
+      /*
+       * Its place, the element's min-block-size: 3.75em, the same from the first frame on (before this part was
+       * defined) and once it is: the space above the button, and the button.
+       */
       :host {
         display: block;
-        margin-block-start: var(--_space);
+        box-sizing: border-box;
+        padding-block-start: var(--_space);
       }
       .secondary {
         background: transparent;
@@ -69,6 +74,11 @@ export class SvcPayElsewhere extends CheckoutPart {
       .link input {
         flex: 1;
         min-width: 0;
+      }
+      /* Not offered (the host), or closed (the panel): nothing, whatever display the rules above give. */
+      :host([hidden]),
+      [hidden] {
+        display: none;
       }
       @media print {
         :host {
@@ -104,7 +114,9 @@ export class SvcPayElsewhere extends CheckoutPart {
   }
 
   protected override renderPart(context: CheckoutContext) {
-    if (!this.#actions?.canPayOnPhone() || context.state.step.kind !== 'form') return nothing;
+    // Not offered (a checkout without a token, the development-only `orders: 'browser'` mode): no place taken either.
+    this.hidden = !this.#actions?.canPayOnPhone() || context.state.step.kind !== 'form';
+    if (this.hidden) return nothing;
     const t = context.localize.term;
     const offer = this.#offer;
     const opened = offer?.opened ?? false;
@@ -190,6 +202,9 @@ export class SvcPayElsewhere extends CheckoutPart {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Its parts, named here rather than in the element's first frame, which draws only the tag.
+    this.setAttribute('part', 'pay-on-phone');
+    this.setAttribute('exportparts', 'button-secondary, input, alert');
     document.addEventListener('visibilitychange', this.#visible);
     this.#schedule(0);
   }
