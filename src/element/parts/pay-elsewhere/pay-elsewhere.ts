@@ -4,8 +4,8 @@
  * the element's checkout token) for a payment link of this same checkout and its QR code, drawn by the kit, and shows
  * both, the link with a copy button.
  *
- * While it is open (and once on each return to the page after), this page checks lightly whether the checkout got an
- * order elsewhere: the kit's record, no query to the service, every few seconds while the page is seen, counted against
+ * While it is open, and once on each return to the page (opened or not), this page checks lightly whether the checkout
+ * got an order elsewhere: the kit's record, no query to the service, every few seconds while the page is seen, counted against
  * the client's status limit. An order found there is looked up once and followed live, as an order this page made
  * (`session.followElsewhere`): the status stream, then its receipt.
  */
@@ -171,11 +171,12 @@ export class SvcPayElsewhere extends CheckoutPart {
     }
   }
 
-  /** The next light check, while the offer was opened, the page is seen and the form shown. */
-  #schedule(delay: number): void {
+  /** The next light check, while the offer was opened, the page is seen and the form shown (`once`: this one at least). */
+  #schedule(delay: number, once = false): void {
     clearTimeout(this.#timer);
     const offer = this.#offer;
-    if (!this.isConnected || !offer?.opened || document.visibilityState === 'hidden' || Date.now() > offer.until) return;
+    const checking = once || (offer?.opened && Date.now() <= offer.until);
+    if (!this.isConnected || !checking || document.visibilityState === 'hidden') return;
     this.#timer = setTimeout(() => void this.#check(), delay);
   }
 
@@ -192,12 +193,15 @@ export class SvcPayElsewhere extends CheckoutPart {
     }
   }
 
-  /** Back on the page: one check at once, and the checks run again for a while. */
+  /**
+   * Back on the page: one check at once, whether or not the payer opened the offer (a link of this checkout may have
+   * reached their phone another way: the shop's chat), and the checks run again for a while if they had opened it. A
+   * page kept in view checks nothing until then: the return to it is when its payer looks again.
+   */
   readonly #visible = (): void => {
-    const offer = this.#offer;
-    if (document.visibilityState !== 'visible' || !offer?.opened) return;
-    this.#set({ until: Date.now() + CHECKING_FOR_MS });
-    this.#schedule(0);
+    if (document.visibilityState !== 'visible' || !this.#actions?.canPayOnPhone()) return;
+    if (this.#offer?.opened) this.#set({ until: Date.now() + CHECKING_FOR_MS });
+    this.#schedule(0, true);
   };
 
   override connectedCallback(): void {
