@@ -145,10 +145,10 @@ export const styles = css`
   /*
    * A form whose chunk is on its way (a method just chosen on a slow network): its place, shaded, its shade coming
    * and going, where there was nothing for a second. Drawn by a pseudo-element, which goes with the rule: WebKit
-   * keeps an element's own animation running after the element is defined (the form would fade for ever). A form's
-   * tag carries exportparts; "Pay on your phone"'s does not (its part names its own), and is held below instead.
+   * keeps an element's own animation running after the element is defined (the form would fade for ever). Not "Pay on
+   * your phone", whose place is held below instead, unshaded: it is not a form.
    */
-  [exportparts]:not(:defined)::before {
+  :not(:defined, svc-pay-elsewhere)::before {
     content: '';
     display: block;
     block-size: 12em;
