@@ -27,6 +27,8 @@ const FULL = {
    * wait counted in status queries, in minutes.
    */
   stream: { latencySamples: 300, openStreams: 2_000, opening: 100, waitMinutes: 30 },
+  /** bench/pay-elsewhere.mjs: orders made on a phone-sized window and followed to the receipt by the desktop one. */
+  secondDevice: { samples: 100 },
   /** bench/kit-overhead.mjs: rounds of each side, the requests that warm each up, and the requests of a round. */
   kitOverhead: { rounds: 7, warmUp: 300, counts: { status: 1_500, create: 800 } },
   /** bench/channels.mjs: over HTTP, rounds, requests of a round and of the warm-up; in one process, rounds and requests. */
@@ -66,6 +68,7 @@ const SMOKE_LOAD = {
   polling: { noPaymentMinutes: 2, firstMinutePayments: 1, laterMinutes: [2], laterOffsetsSeconds: [0] },
   // Two waves of two streams opening.
   stream: { latencySamples: 2, openStreams: 4, opening: 2, waitMinutes: 2 },
+  secondDevice: { samples: 1 },
   kitOverhead: { rounds: 1, warmUp: 16, counts: { status: 16, create: 16 } },
   channels: { rounds: 1, count: 16, warmUp: 16, inProcessRounds: 1, inProcessCount: 16 },
   micro: { rateMs: 5, warmUp: 1, oneAtATime: 2, perRound: 16 },

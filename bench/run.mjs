@@ -5,6 +5,8 @@
 //   bench/startup.mjs       start-up in headless Chromium, the CDN file against the same floor element
 //   bench/pay-page.mjs      the kit's pay page: its bytes before the payer acts, and its start-up beside the element on a
 //                           plain page of the same kit
+//   bench/pay-elsewhere.mjs "Pay on your phone": callback to the receipt on the second device (the desktop window that
+//                           showed the form while a phone-sized one made the order), p99
 //   bench/isolated.mjs      Bank account chosen to a field to type in: the isolated frame against the inline form
 //   bench/lighthouse.mjs    Lighthouse on examples/shop, mobile: score, text compression, render-blocking requests,
 //                           layout shift, and the placeholder's stylesheet blocking against not
@@ -26,6 +28,7 @@ import { measureLighthouse } from './lighthouse.mjs';
 import { SMOKE } from './load.mjs';
 import { measureMicro } from './micro.mjs';
 import { measurePayPage } from './pay-page.mjs';
+import { measureSecondDevice } from './pay-elsewhere.mjs';
 import { measurePolling } from './polling.mjs';
 import { measureSize } from './size.mjs';
 import { measureStartUp } from './startup.mjs';
@@ -69,6 +72,7 @@ await section('Size', async () => {
 await section('Headless Chromium: start-up, and the minified CSS', () => measureStartUp(row, note, built));
 await section('Isolated fields: the bank account details in their frame', () => measureIsolated(row, note));
 await section('The pay page of a payment link', () => measurePayPage(row, note));
+await section('Pay on your phone: the receipt on the second device', () => measureSecondDevice(row, note));
 await section('Lighthouse: the whole-shop example on a phone', () => measureLighthouse(row, note));
 let polling;
 await section('Polling cost', async () => {

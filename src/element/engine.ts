@@ -8,4 +8,3 @@ export { SessionLink } from './controllers/session-link.js';
 export { renderStep } from './parts/steps.js';
 export { renderAlert } from './parts/alert.js';
 export { default as englishSteps } from './i18n/en-steps.js';
-export { renderOffer } from './parts/pay-elsewhere/offer.js';

@@ -145,15 +145,25 @@ export const styles = css`
   /*
    * A form whose chunk is on its way (a method just chosen on a slow network): its place, shaded, its shade coming
    * and going, where there was nothing for a second. Drawn by a pseudo-element, which goes with the rule: WebKit
-   * keeps an element's own animation running after the element is defined (the form would fade for ever).
+   * keeps an element's own animation running after the element is defined (the form would fade for ever). Not "Pay on
+   * your phone", whose place is held below instead, unshaded: it is not a form.
    */
-  :not(:defined)::before {
+  :not(:defined, svc-pay-elsewhere)::before {
     content: '';
     display: block;
     block-size: 12em;
     border-radius: var(--_radius);
     background: var(--_surface);
     animation: pending 1s infinite alternate;
+  }
+
+  /*
+   * "Pay on your phone" under the form, drawn from the first frame and defined when its chunk comes after the
+   * session's: its place (the space above its button, and the button: parts/pay-elsewhere) is held meanwhile,
+   * unshaded, so that nothing below moves when it comes.
+   */
+  svc-pay-elsewhere {
+    min-block-size: 3.75em;
   }
 
   @keyframes pending {

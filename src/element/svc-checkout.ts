@@ -324,7 +324,7 @@ export class SvcCheckout extends LitElement {
         BankAccount: html`<svc-bank-account-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-bank-account-form>`,
         ReferenceCode: html`<svc-reference-code-form exportparts=${FORM_PARTS} .context=${this.#context}></svc-reference-code-form>`,
       }[state.method]}
-      ${this.#checkout.engine?.renderOffer(this.#context)}
+      <svc-pay-elsewhere .context=${this.#context}></svc-pay-elsewhere>
     `;
   }
 

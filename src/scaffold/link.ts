@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { formatMinorUnits } from '../core/money.js';
 import { createPaymentLink, PaymentLinkError, type PaymentLinkOrder } from '../server/links/link.js';
 import { DEFAULT_LINK_SECONDS, durationSeconds, MAX_LINK_SECONDS } from '../server/links/link.js';
+import { SandboxControl } from '../sandbox/control/client.js';
 
 const USAGE = `Usage: svc-checkout link --amount <minor units> --currency <code> --country <code> --product <name> [options]
 
@@ -26,7 +27,8 @@ Prints a payment link: the address of the merchant kit's pay page for one checko
   --base-path <path>    where the kit is mounted on the shop (default: /checkout)
   --help                show this text
 
-Environment: SVC_MERCHANT_ID and SVC_PRIVATE_KEY, the merchant's credentials.
+Environment: SVC_MERCHANT_ID and SVC_PRIVATE_KEY, the merchant's credentials. With SVC_SANDBOX=1 and SVC_BASE_URL
+(what svc-sandbox gives the commands it runs), the link is also told to that sandbox, whose dashboard lists it.
 `;
 
 /** The flag that sets each field a link's checks may name. */
@@ -49,6 +51,8 @@ class UsageError extends Error {}
 export interface LinkCommandResult {
   url: string;
   lines: string[];
+  /** What could not be done beside the link (the sandbox not told): said on stderr, the link still made. */
+  warnings: string[];
 }
 
 /** The link the command's arguments and environment ask for; throws an Error whose message names what to change. */
@@ -114,10 +118,31 @@ export async function linkCommand(argv: string[], env: Record<string, string | u
     throw new UsageError(error.violations.map((violation) => `${FLAG_OF[violation.field] ?? violation.field}: ${violation.message}`).join('\n'));
   }
   const amount = formatMinorUnits(order.amount.total, currency, 'en');
-  return {
-    url: made.url,
-    lines: [`A payment link for ${product}, ${amount} (checkout ${reference}), good until ${new Date(made.expiresAt * 1000).toISOString()}:`, made.url],
-  };
+  const lines = [`A payment link for ${product}, ${amount} (checkout ${reference}), good until ${new Date(made.expiresAt * 1000).toISOString()}:`];
+  const warnings: string[] = [];
+  const sandbox = await tellSandbox(env, { url: made.url, reference, amount: order.amount, productName: product, expiresAt: made.expiresAt });
+  if (sandbox?.told) lines.unshift(`Listed on the sandbox's dashboard, ${sandbox.at}/`);
+  else if (sandbox) warnings.push(`the sandbox at ${sandbox.at} was not told of this link (${sandbox.reason}): its dashboard will not list it`);
+  return { url: made.url, lines: [...lines, made.url], warnings };
+}
+
+/**
+ * A link made against a sandbox is told to it, for its dashboard (as `stack.paymentLink` does for the links a stack
+ * makes): only when the environment says the service is one (SVC_SANDBOX=1, its address in SVC_BASE_URL, what
+ * svc-sandbox gives the commands it runs). Nothing is ever sent to the real service: its API has no such call.
+ */
+async function tellSandbox(
+  env: Record<string, string | undefined>,
+  link: Parameters<SandboxControl['addLink']>[0],
+): Promise<{ at: string; told: true } | { at: string; told: false; reason: string } | undefined> {
+  const at = env['SVC_BASE_URL']?.trim().replace(/\/+$/, '');
+  if (env['SVC_SANDBOX'] !== '1' || !at) return undefined;
+  try {
+    await new SandboxControl(at).addLink(link);
+    return { at, told: true };
+  } catch (error) {
+    return { at, told: false, reason: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -126,7 +151,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return 0;
   }
   try {
-    const { lines } = await linkCommand(argv, env);
+    const { lines, warnings } = await linkCommand(argv, env);
+    for (const warning of warnings) process.stderr.write(`svc-checkout link: ${warning}\n`);
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {

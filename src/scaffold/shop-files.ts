@@ -74,6 +74,9 @@ function merchantKit(shopUrl) {
     environment: { baseUrl: SVC_BASE_URL },
     basePath: '/checkout',
     merchantName: shopName,
+    // Where payers reach this shop: the pay page's QR code and "Pay on your phone" name it (a phone cannot reach
+    // 127.0.0.1: behind SHOP_URL, such as a tunnel's https: address, the QR code opens on a phone).
+    publicOrigin: new URL(shopUrl).origin,
     returnUrlOrigins: [new URL(shopUrl).origin],
     limits: SVC_SANDBOX ? DEVELOPMENT_LIMITS : {},
     // Once per payment the service confirms (a signed callback the kit verified): the moment to fulfil the order, when

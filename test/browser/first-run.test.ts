@@ -28,12 +28,12 @@ interface KitWindow extends Window {
 }
 
 /** The kit page in a frame `width` px wide, its element's token one the kit issued against the sandbox. */
-async function openKitPage(stack: Stack, { width = 390, lang = 'en', script = 'now' } = {}) {
+async function openKitPage(stack: Stack, { width = 390, height = 900, lang = 'en', script = 'now' } = {}) {
   const token = await stack.checkoutToken({ reference: uniqueReference('kit'), sandbox: true });
   const frame = document.createElement('iframe');
   frame.title = 'shop';
   frame.style.width = `${width}px`;
-  frame.style.height = '900px';
+  frame.style.height = `${height}px`;
   frame.style.border = '0';
   frame.src = `/test/browser/fixtures/kit-page.html?${new URLSearchParams({ kit: stack.endpoint, 'checkout-token': token, lang, script })}`;
   document.body.append(frame);
@@ -129,17 +129,25 @@ describe('a shop’s first run, on the payer’s side', () => {
       const placeholder = element.getBoundingClientRect().height;
       shop.window.loadScript();
       await until('the first frame', () => element.shadowRoot?.querySelector('svc-method-picker'));
+      const first = element.getBoundingClientRect().height;
       await (element as SvcCheckout).updateComplete;
       const painted = element.getBoundingClientRect().height;
       // Within a sixth either way: what is below the checkout barely moves when it comes.
       expect(Math.abs(painted - placeholder) / painted, `${lang}: ${placeholder} px held, ${painted} px painted`).to.be.below(1 / 6);
+      // Nor when the session's chunk and "Pay on your phone"'s come after the first frame: its place was held.
+      await until('Pay on your phone', () => deepQuery(element, 'button[part~=button-pay-on-phone]'));
+      const offered = element.getBoundingClientRect().height;
+      expect(Math.abs(offered - first), `${lang}: ${first} px at the first frame, ${painted} px with the session, ${offered} px with the offer`).to.be.below(1);
+      expect(Math.abs(painted - first), `${lang}: ${first} px at the first frame, ${painted} px with the session`).to.be.below(1);
       shop.frame.remove();
     }
   });
 
   it('holds the same place before its script arrives on a page with hostile but common CSS', async () => {
     for (const lang of ['en', 'ar']) {
-      const shop = await openKitPage(stack, { script: 'later', lang });
+      // Tall enough that the page scrolls with neither stylesheet: a scroll bar that the hostile one's zero margins
+      // take away (Firefox draws one) would widen the page, not change the checkout's own box.
+      const shop = await openKitPage(stack, { script: 'later', lang, height: 1_200 });
       const box = () => {
         const { width, height } = shop.element.getBoundingClientRect();
         const style = shop.window.getComputedStyle(shop.element);

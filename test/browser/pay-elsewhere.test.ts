@@ -94,4 +94,20 @@ describe('pay on your phone, from the shop page', () => {
     });
     await untilText(shop, 'A payment for this order is already in progress.', 15_000);
   });
+
+  it('never opened, it checks once when its page is seen again, and finds an order made on another device meanwhile', async function () {
+    this.timeout(60_000);
+    const reference = uniqueReference('returned');
+    const shop = await checkout(stack, { reference, amount: 12_500 });
+    await until('the offer', () => deepQuery(shop, 'button[part~=button-pay-on-phone]'), 15_000);
+    // The link reached the phone another way (the shop's chat): the offer was never opened on this page.
+    await stack.createPosOrderElsewhere(reference, 'N1');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(deepQuery(shop, 'input[value=Pos]'), 'a page kept in view checks nothing').to.not.equal(null);
+    // The payer comes back to this tab (the browser says so with visibilitychange; a test page cannot be hidden).
+    document.dispatchEvent(new Event('visibilitychange'));
+    await untilText(shop, 'A payment for this order is already in progress.', 15_000).catch((error) => {
+      throw new Error(`${error} — the shop page shows: ${visibleText(shop)}`);
+    });
+  });
 });

@@ -167,7 +167,15 @@ describe('init', () => {
       });
       const payPage = await fetch(made.stdout.trim().split('\n').at(-1)!);
       expect(payPage.status).toBe(200);
-      expect(await payPage.text()).toContain('<h1>Coffee beans</h1>');
+      const payHtml = await payPage.text();
+      expect(payHtml).toContain('<h1>Coffee beans</h1>');
+      // "Pay on your phone" on the pay page: its QR code, drawn by the kit, of the page at the shop's public address.
+      const link = made.stdout.trim().split('\n').at(-1)!.split('/pay/')[1]!;
+      expect(payHtml).toContain(`https://shop.example/checkout/pay/${link}`);
+      expect(payHtml).toContain(`/pay/${link}/qr.svg`);
+      const qr = await fetch(`${shopUrl}/checkout/pay/${link}/qr.svg`);
+      expect(qr.status).toBe(200);
+      expect(qr.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
       // Not under svc-sandbox (no SVC_SANDBOX), though on a loopback address: the kit's limits as they are.
       expect(await sixthCodeToOnePhone(shopUrl)).toBe('messagesPerPhone');
     } finally {

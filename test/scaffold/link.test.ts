@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPaymentLink } from '../../src/server/index.js';
-import { startStack } from '../../src/sandbox/index.js';
+import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
 
@@ -50,6 +50,28 @@ describe('svc-checkout link', () => {
     const { stdout } = await link(['--amount', '500', '--currency', 'EGP', '--country', 'EG', '--product', 'Tea', '--shop', 'https://shop.example', '--base-path', '/pay-here']);
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^https:\/\/shop\.example\/pay-here\/pay\/pl1\./);
     expect(stdout).toMatch(/checkout link-[\da-z]+-[\da-f]{8}/);
+  });
+
+  it("tells a sandbox of its link when the environment says the service is one, for its dashboard; never otherwise", async () => {
+    const control = new SandboxControl(stack.sandbox.url);
+    const args = (reference: string) => ['--amount', '9000', '--currency', 'EGP', '--country', 'EG', '--product', 'Cardamom', '--reference', reference];
+    // As svc-sandbox runs a command beside it: SVC_SANDBOX=1 and the sandbox's address.
+    const told = await link(args('cli-told'), { ...env(), SVC_SANDBOX: '1', SVC_BASE_URL: stack.sandbox.url });
+    expect(told.code).toBe(0);
+    const url = told.stdout.trim().split('\n').at(-1)!;
+    expect(told.stdout).toContain(`Listed on the sandbox's dashboard, ${stack.sandbox.url}/`);
+    expect((await control.links()).find((each) => each.reference === 'cli-told')).toMatchObject({ url, amount: { total: 9000, currency: 'EGP' }, productName: 'Cardamom' });
+    // An address alone is not a sandbox (the real service has no such call): nothing is sent.
+    const untold = await link(args('cli-untold'), { ...env(), SVC_BASE_URL: stack.sandbox.url });
+    expect(untold.code).toBe(0);
+    expect(untold.stdout).not.toContain('dashboard');
+    expect((await control.links()).map((each) => each.reference)).not.toContain('cli-untold');
+    // A sandbox gone: the link is made all the same, on the last line, and the seller is told on stderr.
+    const gone = await link(args('cli-gone'), { ...env(), SVC_SANDBOX: '1', SVC_BASE_URL: 'http://127.0.0.1:9' });
+    expect(gone.code).toBe(0);
+    expect(gone.stdout.trim().split('\n').at(-1)).toMatch(/\/checkout\/pay\/pl1\./);
+    expect(gone.stderr).toMatch(/the sandbox at http:\/\/127\.0\.0\.1:9 was not told of this link \(.+\): its dashboard will not list it/);
+    expect(gone.stderr).not.toContain(stack.merchant.privateKey);
   });
 
   it('refuses bad input, naming the flag or the variable', async () => {

@@ -12,6 +12,7 @@ import { announcementText } from '../messages.js';
 import type { CheckoutState, HandoffActions, StepActions } from '../state.js';
 import { stepActions } from '../step-commands.js';
 import { handoffActions } from '../handoff-commands.js';
+import { loadOffer } from '../parts/pay-elsewhere/offer.js';
 import { viewOf } from '../view.js';
 import type { LocalizeController } from './localize.js';
 import { provideCheckoutContext } from './provide-context.js';
@@ -71,6 +72,9 @@ export class SessionLink implements ReactiveController {
   }
 
   hostUpdated(): void {
+    // "Pay on your phone", whose tag the element draws under the form from its first frame: its part (which hides
+    // itself when the checkout cannot be paid elsewhere), fetched once the session is here.
+    loadOffer().catch(() => undefined);
     const detail = this.#ready;
     if (!detail) return;
     this.#ready = undefined;

@@ -4,8 +4,8 @@
  * the element's checkout token) for a payment link of this same checkout and its QR code, drawn by the kit, and shows
  * both, the link with a copy button.
  *
- * While it is open (and once on each return to the page after), this page checks lightly whether the checkout got an
- * order elsewhere: the kit's record, no query to the service, every few seconds while the page is seen, counted against
+ * While it is open, and once on each return to the page (opened or not), this page checks lightly whether the checkout
+ * got an order elsewhere: the kit's record, no query to the service, every few seconds while the page is seen, counted against
  * the client's status limit. An order found there is looked up once and followed live, as an order this page made
  * (`session.followElsewhere`): the status stream, then its receipt.
  */
@@ -38,9 +38,14 @@ export class SvcPayElsewhere extends CheckoutPart {
   static override styles = [
     ...CheckoutPart.styles,
     css`
+      /*
+       * Its place, the element's min-block-size: 3.75em, the same from the first frame on (before this part was
+       * defined) and once it is: the space above the button, and the button.
+       */
       :host {
         display: block;
-        margin-block-start: var(--_space);
+        box-sizing: border-box;
+        padding-block-start: var(--_space);
       }
       .secondary {
         background: transparent;
@@ -69,6 +74,11 @@ export class SvcPayElsewhere extends CheckoutPart {
       .link input {
         flex: 1;
         min-width: 0;
+      }
+      /* Not offered (the host), or closed (the panel): nothing, whatever display the rules above give. */
+      :host([hidden]),
+      [hidden] {
+        display: none;
       }
       @media print {
         :host {
@@ -104,7 +114,9 @@ export class SvcPayElsewhere extends CheckoutPart {
   }
 
   protected override renderPart(context: CheckoutContext) {
-    if (!this.#actions?.canPayOnPhone() || context.state.step.kind !== 'form') return nothing;
+    // Not offered (a checkout without a token, the development-only `orders: 'browser'` mode): no place taken either.
+    this.hidden = !this.#actions?.canPayOnPhone() || context.state.step.kind !== 'form';
+    if (this.hidden) return nothing;
     const t = context.localize.term;
     const offer = this.#offer;
     const opened = offer?.opened ?? false;
@@ -159,11 +171,12 @@ export class SvcPayElsewhere extends CheckoutPart {
     }
   }
 
-  /** The next light check, while the offer was opened, the page is seen and the form shown. */
-  #schedule(delay: number): void {
+  /** The next light check, while the offer was opened, the page is seen and the form shown (`once`: this one at least). */
+  #schedule(delay: number, once = false): void {
     clearTimeout(this.#timer);
     const offer = this.#offer;
-    if (!this.isConnected || !offer?.opened || document.visibilityState === 'hidden' || Date.now() > offer.until) return;
+    const checking = once || (offer?.opened && Date.now() <= offer.until);
+    if (!this.isConnected || !checking || document.visibilityState === 'hidden') return;
     this.#timer = setTimeout(() => void this.#check(), delay);
   }
 
@@ -180,16 +193,22 @@ export class SvcPayElsewhere extends CheckoutPart {
     }
   }
 
-  /** Back on the page: one check at once, and the checks run again for a while. */
+  /**
+   * Back on the page: one check at once, whether or not the payer opened the offer (a link of this checkout may have
+   * reached their phone another way: the shop's chat), and the checks run again for a while if they had opened it. A
+   * page kept in view checks nothing until then: the return to it is when its payer looks again.
+   */
   readonly #visible = (): void => {
-    const offer = this.#offer;
-    if (document.visibilityState !== 'visible' || !offer?.opened) return;
-    this.#set({ until: Date.now() + CHECKING_FOR_MS });
-    this.#schedule(0);
+    if (document.visibilityState !== 'visible' || !this.#actions?.canPayOnPhone()) return;
+    if (this.#offer?.opened) this.#set({ until: Date.now() + CHECKING_FOR_MS });
+    this.#schedule(0, true);
   };
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Its parts, named here rather than in the element's first frame, which draws only the tag.
+    this.setAttribute('part', 'pay-on-phone');
+    this.setAttribute('exportparts', 'button-secondary, input, alert');
     document.addEventListener('visibilitychange', this.#visible);
     this.#schedule(0);
   }
