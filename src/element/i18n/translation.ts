@@ -175,6 +175,8 @@ export interface Translation {
   /** A pending order found after its create answer was lost, whose next step this page does not know. */
   answerLost: string;
   duplicateInProgress: string;
+  /** Another page's payment from a bank account, which only its last characters name. */
+  inProgressFromAccount: (ending: string) => string;
   genericError: string;
   configError: (setting: string) => string;
   redirectBlocked: string;
