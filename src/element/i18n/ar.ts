@@ -115,7 +115,7 @@ const ar: Translation = {
   errorPrefix: 'خطأ:',
   formHasErrors: (n, format) => `في النموذج ${count(n, format, problems)}.`,
 
-  orderReference: (reference) => `الطلب ${ltr(reference)}`,
+  orderReference: 'الطلب',
   pay: (amount) => `ادفع ${isolate(amount)}`,
   getCode: 'احصل على الرمز',
   processing: 'جارٍ التنفيذ…',
