@@ -14,6 +14,7 @@ import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
 import { OrderRejection } from './dist/server/index.js';
 import { buildApp } from './test/apps/build.mjs';
+import { startInitShop, stopInitShops } from './test/browser/support/init-shop.mjs';
 
 await assertDistFresh();
 
@@ -45,6 +46,7 @@ function devStacks() {
     },
     async serverStop() {
       await Promise.all([...stacks.values()].map((stack) => stack.close()));
+      await stopInitShops();
     },
     async executeCommand({ command, payload }) {
       // The shop's server: a checkout token for an order of a test's stack, as a page would have it rendered.
@@ -71,6 +73,12 @@ function devStacks() {
           execFile(process.execPath, args, { env }, (error, out, err) => (error ? reject(new Error(`svc-checkout link: ${err}`)) : resolve(out))),
         );
         return stdout.trim().split('\n').at(-1);
+      }
+      // The shop `npx svc-checkout init` writes, run as its server.mjs against this stack's sandbox: `{ url }`, its page.
+      if (command === 'svc-init-shop') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        return startInitShop(stack.sandbox);
       }
       // The shop's server making a payment link with its kit (`stack.paymentLink`), which tells the sandbox of it.
       if (command === 'svc-stack-payment-link') {
@@ -358,6 +366,16 @@ function isolatedFrames() {
           () => ({ emulated: true }),
           () => ({ emulated: false }),
         );
+      }
+      // Runs a function's body in a window the test page opened of another origin (its address has `address`), as
+      // the automation can: `{ value }`, or `{ missing: true }`; WebDriver cannot (`{ unsupported: true }`).
+      if (command === 'svc-window-eval') {
+        if (session.browser.type === 'webdriver') return { unsupported: true };
+        const pages = await session.browser.getPage(session.id).browser().pages();
+        const target = pages.find((candidate) => candidate.url().includes(payload.address));
+        if (!target) return { missing: true };
+        const run = new Function(`return (async () => { ${payload.body} })().then((value) => ({ value }), (error) => ({ error: String(error) }));`);
+        return target.evaluate(run);
       }
       if (command !== 'svc-frame-eval') return undefined;
       const { address, args = [] } = payload;
