@@ -144,6 +144,30 @@ function shopSession() {
   };
 }
 
+/**
+ * Connections dropped, as a network that went away drops them: `POST /drops/<stack>/on?path=<end>` makes every
+ * request to that stack whose path ends with `<end>` lose its connection before any answer (the browser's fetch
+ * rejects, whoever makes it: the page or the isolated frame of an opaque origin), until `POST /drops/<stack>/off`.
+ */
+const droppedPaths = new Map();
+async function connectionDrops(context, next) {
+  const command = /^\/drops\/(\w+)\/(on|off)$/.exec(context.path);
+  if (command && context.method === 'POST') {
+    if (command[2] === 'on') droppedPaths.set(command[1], String(context.query.path ?? ''));
+    else droppedPaths.delete(command[1]);
+    context.body = { [command[2]]: command[1] };
+    return undefined;
+  }
+  const stack = /^\/stacks\/(\w+)\//.exec(context.path)?.[1];
+  const dropped = stack === undefined ? undefined : droppedPaths.get(stack);
+  if (dropped && context.path.endsWith(dropped) && context.method !== 'OPTIONS') {
+    context.respond = false;
+    context.req.socket.destroy();
+    return undefined;
+  }
+  return next();
+}
+
 async function routeToStack(context, next) {
   const match = /^\/stacks\/(\w+)(\/.*)?$/.exec(context.path);
   if (!match) return next();
@@ -451,7 +475,7 @@ function frameworkApps() {
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [bufferingProxy, streamGate, moduleGate, httpStatus, shopServer, routeToStack, strictCsp],
+  middleware: [bufferingProxy, streamGate, moduleGate, connectionDrops, httpStatus, shopServer, routeToStack, strictCsp],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), isolatedFrames(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
