@@ -14,7 +14,7 @@ import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
 import { OrderRejection } from './dist/server/index.js';
 import { buildApp } from './test/apps/build.mjs';
-import { startInitShop, stopInitShops } from './test/browser/support/init-shop.mjs';
+import { startInitShop, stopInitShops } from './scripts/init-shop.mjs';
 
 await assertDistFresh();
 

@@ -1,14 +1,15 @@
-// The shop `npx svc-checkout init` writes (dist/scaffold/init.js), run as its own server.mjs against a test stack's
-// sandbox, for a browser test to open (web-test-runner.config.mjs: `svc-init-shop`). Its two dependencies are this
-// repository's, as npm would install them: express, and svc-checkout itself (its package.json's exports, dist/).
+// The shop `npx svc-checkout init` writes (dist/scaffold/init.js), run as its own server.mjs against a stack's
+// sandbox, for a browser test (web-test-runner.config.mjs: `svc-init-shop`) or a screenshot (screenshots.mjs) to
+// open. Its two dependencies are this repository's, as npm would install them: express, and svc-checkout itself
+// (its package.json's exports, dist/).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { initShop } from '../../../dist/scaffold/init.js';
+import { initShop } from '../dist/scaffold/init.js';
 
-const repository = fileURLToPath(new URL('../../../', import.meta.url));
+const repository = fileURLToPath(new URL('../', import.meta.url));
 const running = new Set();
 
 /** Starts a shop for `sandbox` (its URL and merchant): `{ url }`, the shop's page, once it listens. */
