@@ -43,15 +43,26 @@ describe('the header keeps the order reference whole on a narrow screen', () => 
     for (const width of [320, 390]) {
       it(`${locale}, ${width} px: the line breaks before the reference, never at its hyphens`, async () => {
         // A reference long enough that "Order <reference>" needs two lines, short enough to fit on one alone.
-        const probe = await placed(stack, locale, width, uniqueReference('p'));
+        const probeReference = uniqueReference('p');
+        const probe = await placed(stack, locale, width, probeReference);
         const room = probe.line.clientWidth;
-        const context = document.createElement('canvas').getContext('2d')!;
-        context.font = getComputedStyle(probe.line).font;
-        probe.element.remove();
+        const words = probe.line.textContent!.replace(probeReference, '').trim();
+        // Text as wide as the line draws it, on one line: a hidden copy of the line beside it, in the same styles.
+        const measure = (text: string) => {
+          const copy = probe.line.cloneNode() as HTMLElement;
+          copy.textContent = text;
+          copy.style.cssText = 'position: absolute; visibility: hidden; white-space: nowrap';
+          probe.line.after(copy);
+          const { width: drawn } = copy.getBoundingClientRect();
+          copy.remove();
+          return drawn;
+        };
+        const stamp = Date.now().toString(36).slice(-4);
         let reference = 'ord';
-        for (let part = 0; context.measureText(`${reference}-a${part}`).width < room * 0.8; part += 1) reference += `-a${part}`;
-        reference = `${reference}-${Date.now().toString(36).slice(-4)}`;
-        expect(context.measureText(reference).width).to.be.below(room);
+        for (let part = 0; measure(`${words} ${reference}-${stamp}`) <= room * 1.05; part += 1) reference += `-a${part}`;
+        reference = `${reference}-${stamp}`;
+        expect(measure(reference), 'the reference alone fits the line').to.be.below(room);
+        probe.element.remove();
         const { element, line } = await placed(stack, locale, width, reference);
         // Two lines: the words, then the reference whole on its own.
         expect(line.getBoundingClientRect().height).to.be.above(parseFloat(getComputedStyle(line).lineHeight) * 1.5);
