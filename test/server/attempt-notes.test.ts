@@ -9,6 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPT_NOTE_FIELD, attemptNoteOf, attemptNoteOfOrder, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS } from '../../src/core/index.js';
 import { issueCheckoutToken, ServiceClient, type CheckoutOrder } from '../../src/server/index.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
+// @ts-expect-error a plain JavaScript module without types
+import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
+import { startKitProcess, type KitProcess } from '../support/kit-process.js';
+import { startRedis, type TestRedis } from '../support/redis-server.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
@@ -26,9 +30,9 @@ function cart(): CheckoutOrder {
   return { reference: `note-${Date.now().toString(36)}-${serial}`, amount: { total: 12_500, currency: 'EGP' }, country: 'EG', product: { name: 'Espresso beans', description: '1 kg bag' } };
 }
 
-async function post(path: string, order: CheckoutOrder, body: Record<string, unknown>) {
+async function post(path: string, order: CheckoutOrder, body: Record<string, unknown>, url = stack.url) {
   const token = await issueCheckoutToken(stack.merchant, order);
-  const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token }, body: JSON.stringify(body) });
   const text = await response.text();
   return { text, body: JSON.parse(text) as { code: string; data: any } };
 }
@@ -108,6 +112,31 @@ describe("another page of the checkout is told which payment is in progress", ()
     expect(paid.body.data.status).toBe('SUCCESS');
     expect(paid.text).not.toContain(ATTEMPT_NOTE_FIELD);
     expect((await create(order, POS(sn))).text).not.toContain(ATTEMPT_NOTE_FIELD);
+  });
+});
+
+describe('two kit processes sharing Redis', () => {
+  let redis: TestRedis;
+  let kits: KitProcess[];
+  beforeAll(async () => {
+    await assertDistFresh();
+    redis = await startRedis();
+    kits = await Promise.all(['a', 'b'].map((name) => startKitProcess(name, { SANDBOX_URL: stack.sandbox.url, REDIS_URL: redis.url })));
+  });
+  afterAll(async () => {
+    await Promise.all((kits ?? []).map((kit) => kit.stop()));
+    await redis?.close();
+  });
+
+  it('the code one process made is told by the other, which never saw its create', async () => {
+    const order = cart();
+    const made = await post(MERCHANT_PATHS.create, order, CODE, kits[0]!.url);
+    const referenceCode = made.body.data.referenceCode as string;
+    expect(referenceCode).toMatch(/^\d{9}$/);
+    const asked = await post(MERCHANT_PATHS.status, order, { country: 'EG', reference: order.reference }, kits[1]!.url);
+    expect(asked.body.data[ATTEMPT_NOTE_FIELD]).toEqual({ payMethod: 'ReferenceCode', referenceCode });
+    const again = await post(MERCHANT_PATHS.create, order, CODE, kits[1]!.url);
+    expect(again.body).toMatchObject({ code: 'ORDER_EXISTS', data: { [ATTEMPT_NOTE_FIELD]: { payMethod: 'ReferenceCode', referenceCode } } });
   });
 });
 
