@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPT_NOTE_FIELD, attemptNoteOf, attemptNoteOfOrder, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS } from '../../src/core/index.js';
-import { issueCheckoutToken, ServiceClient, type CheckoutOrder } from '../../src/server/index.js';
+import { createMerchantHandler, issueCheckoutToken, ServiceClient, type CheckoutOrder } from '../../src/server/index.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 // @ts-expect-error a plain JavaScript module without types
 import { assertDistFresh } from '../../scripts/dist-is-fresh.mjs';
@@ -137,6 +137,13 @@ describe('two kit processes sharing Redis', () => {
     expect(asked.body.data[ATTEMPT_NOTE_FIELD]).toEqual({ payMethod: 'ReferenceCode', referenceCode });
     const again = await post(MERCHANT_PATHS.create, order, CODE, kits[1]!.url);
     expect(again.body).toMatchObject({ code: 'ORDER_EXISTS', data: { [ATTEMPT_NOTE_FIELD]: { payMethod: 'ReferenceCode', referenceCode } } });
+  });
+});
+
+describe('a checkout store of the shop’s own', () => {
+  it('is refused without noted, naming it, rather than losing every note later', () => {
+    const store = { read: () => undefined, seen() {}, forwarding() {} };
+    expect(() => createMerchantHandler({ ...stack.merchant, environment: { baseUrl: stack.sandbox.url }, checkoutStore: store as never })).toThrow(/checkoutStore\.noted/);
   });
 });
 
