@@ -153,7 +153,9 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     const callbackUrl = await callbackUrlOf(kitCallbackUrl, credentials.privateKey, claims.reference, attempt, claims.amount);
     if (callbackUrl === undefined) delete made.callbackUrl;
     else made.callbackUrl = callbackUrl;
-    await noteCheckout(() => config.stores.checkouts.forwarding(claims.reference, attempt, claims.amount));
+    // Which payment it is, when the order tells (a terminal, an account's ending): kept with it, in the same write.
+    const note = attemptNoteOfOrder(order);
+    await noteCheckout(() => config.stores.checkouts.forwarding(claims.reference, attempt, claims.amount, note));
   }
 
   /** Which attempt a create of this checkout makes, or what it answers instead. */
@@ -287,9 +289,9 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
         ...(claims ? { checkout: { reference: claims.reference, attempt, amount: claims.amount } } : {}),
       });
     }
-    // Which payment this attempt is, for another page of the checkout (another tab) to say: its terminal, its code,
-    // its account's last digits (src/core/attempt-note.ts).
-    const note = claims && data?.status === 'PENDING' ? attemptNoteOfOrder(order, data.referenceCode) : undefined;
+    // A reference code's attempt: which payment it is only the service's answer tells (src/core/attempt-note.ts), for
+    // another page of the checkout (another tab) to show; a terminal or an account was noted as it was forwarded.
+    const note = claims && data?.status === 'PENDING' && order.payMethod === 'ReferenceCode' ? attemptNoteOfOrder(order, data.referenceCode) : undefined;
     if (note) await noteCheckout(() => config.stores.checkouts.noted(claims!.reference, attempt, note));
     if (data?.status === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
     if (typeof data?.orderNo === 'string' && country) {

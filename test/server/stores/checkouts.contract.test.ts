@@ -76,8 +76,7 @@ describe.each(Object.keys(ADAPTERS))('the %s checkout store', (name) => {
 
   it('keeps which payment each attempt is, beside what it was made for, through the walks that follow', async () => {
     const cart = checkout();
-    await stores.writer.forwarding(cart, 1, EGP(500));
-    await stores.writer.noted(cart, 1, { payMethod: 'Pos', sn: 'N78101818410' });
+    await stores.writer.forwarding(cart, 1, EGP(500), { payMethod: 'Pos', sn: 'N78101818410' });
     await stores.writer.forwarding(cart, 2, EGP(500));
     await stores.writer.noted(cart, 2, { payMethod: 'ReferenceCode', referenceCode: '123456789' });
     await stores.writer.seen(cart, 2, 0);

@@ -36,13 +36,14 @@ export class MemoryCheckoutStore implements CheckoutStore {
     this.#write(checkout, { ...record, forwarded: Math.max(record?.forwarded ?? 0, attempts), amounts: record?.amounts ?? {}, legacy });
   }
 
-  forwarding(checkout: string, attempt: number, amount: Amount): void {
+  forwarding(checkout: string, attempt: number, amount: Amount, note?: AttemptNote): void {
     const record = this.read(checkout);
     this.#write(checkout, {
       ...record,
       forwarded: Math.max(record?.forwarded ?? 0, attempt),
       amounts: { ...record?.amounts, [attempt]: { total: amount.total, currency: amount.currency } },
       legacy: record?.legacy ?? (attempt === 1 ? 0 : undefined),
+      ...(note ? { notes: { ...record?.notes, [attempt]: note } } : {}),
     });
   }
 

@@ -30,12 +30,13 @@ export interface CheckoutStore {
   /**
    * The create of `attempt` is about to be forwarded, for `amount`: noted before it is. The kit forwards a first attempt
    * only for a checkout it believes has no order, so a record that did not count the earlier scheme's orders counts
-   * none then (were the first attempt there after all, the service refuses it and the kit looks again).
+   * none then (were the first attempt there after all, the service refuses it and the kit looks again). `note`: which
+   * payment it is, when the create tells it (a terminal, an account's ending), written with it in one go.
    */
-  forwarding(checkout: string, attempt: number, amount: Amount): void | Promise<void>;
+  forwarding(checkout: string, attempt: number, amount: Amount, note?: AttemptNote): void | Promise<void>;
   /**
-   * Which payment attempt `attempt` is (src/core/attempt-note.ts): written once its create is forwarded (a reference
-   * code once the service answered with it), read when another page of the checkout asks where it stands.
+   * Which payment attempt `attempt` is (src/core/attempt-note.ts), when only the service's answer tells it (a
+   * reference code); read when another page of the checkout asks where it stands.
    */
   noted(checkout: string, attempt: number, note: AttemptNote): void | Promise<void>;
 }

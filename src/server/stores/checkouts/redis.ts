@@ -18,11 +18,15 @@ if not f or tonumber(ARGV[1]) > f then redis.call('HSET', KEYS[1], 'f', ARGV[1])
 redis.call('HSET', KEYS[1], 'l', ARGV[2])
 return redis.call('PEXPIRE', KEYS[1], ARGV[3])`;
 
-/** KEYS[1] the record; ARGV[1] the attempt about to be forwarded; ARGV[2] its amount (`total currency`); ARGV[3] the life in ms. */
+/**
+ * KEYS[1] the record; ARGV[1] the attempt about to be forwarded; ARGV[2] its amount (`total currency`); ARGV[3] the
+ * life in ms; ARGV[4] its note (JSON), or empty.
+ */
 const CHECKOUT_FORWARDING = `local f = tonumber(redis.call('HGET', KEYS[1], 'f'))
 if not f or tonumber(ARGV[1]) > f then redis.call('HSET', KEYS[1], 'f', ARGV[1]) end
 if ARGV[1] == '1' then redis.call('HSETNX', KEYS[1], 'l', '0') end
 redis.call('HSET', KEYS[1], 'a:' .. ARGV[1], ARGV[2])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'n:' .. ARGV[1], ARGV[4]) end
 return redis.call('PEXPIRE', KEYS[1], ARGV[3])`;
 
 /** KEYS[1] the record; ARGV[1] the attempt; ARGV[2] its note (JSON); ARGV[3] the life in ms. */
@@ -80,8 +84,8 @@ export class RedisCheckoutStore implements CheckoutStore, SharedStoreState {
     await this.connection.script(CHECKOUT_SEEN, [this.#key(checkout)], [attempts, legacy, this.ttlMs]);
   }
 
-  async forwarding(checkout: string, attempt: number, amount: { total: number; currency: string }): Promise<void> {
-    await this.connection.script(CHECKOUT_FORWARDING, [this.#key(checkout)], [attempt, `${amount.total} ${amount.currency}`, this.ttlMs]);
+  async forwarding(checkout: string, attempt: number, amount: { total: number; currency: string }, note?: AttemptNote): Promise<void> {
+    await this.connection.script(CHECKOUT_FORWARDING, [this.#key(checkout)], [attempt, `${amount.total} ${amount.currency}`, this.ttlMs, note ? JSON.stringify(note) : '']);
   }
 
   async noted(checkout: string, attempt: number, note: AttemptNote): Promise<void> {
