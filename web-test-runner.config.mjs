@@ -14,6 +14,7 @@ import { webkitGtkLauncher } from './scripts/webkitgtk-launcher.mjs';
 import { startDevStack } from './dist/sandbox/index.js';
 import { OrderRejection } from './dist/server/index.js';
 import { buildApp } from './test/apps/build.mjs';
+import { startInitShop, stopInitShops } from './scripts/init-shop.mjs';
 
 await assertDistFresh();
 
@@ -45,6 +46,7 @@ function devStacks() {
     },
     async serverStop() {
       await Promise.all([...stacks.values()].map((stack) => stack.close()));
+      await stopInitShops();
     },
     async executeCommand({ command, payload }) {
       // The shop's server: a checkout token for an order of a test's stack, as a page would have it rendered.
@@ -71,6 +73,12 @@ function devStacks() {
           execFile(process.execPath, args, { env }, (error, out, err) => (error ? reject(new Error(`svc-checkout link: ${err}`)) : resolve(out))),
         );
         return stdout.trim().split('\n').at(-1);
+      }
+      // The shop `npx svc-checkout init` writes, run as its server.mjs against this stack's sandbox: `{ url }`, its page.
+      if (command === 'svc-init-shop') {
+        const stack = stacks.get(payload?.stack);
+        if (!stack) throw new Error(`no dev stack ${payload?.stack}`);
+        return startInitShop(stack.sandbox);
       }
       // The shop's server making a payment link with its kit (`stack.paymentLink`), which tells the sandbox of it.
       if (command === 'svc-stack-payment-link') {
@@ -134,6 +142,30 @@ function shopSession() {
       if (!session(request)) throw new OrderRejection('Your session with the shop has ended.', { field: 'reference' });
     },
   };
+}
+
+/**
+ * Connections dropped, as a network that went away drops them: `POST /drops/<stack>/on?path=<end>` makes every
+ * request to that stack whose path ends with `<end>` lose its connection before any answer (the browser's fetch
+ * rejects, whoever makes it: the page or the isolated frame of an opaque origin), until `POST /drops/<stack>/off`.
+ */
+const droppedPaths = new Map();
+async function connectionDrops(context, next) {
+  const command = /^\/drops\/(\w+)\/(on|off)$/.exec(context.path);
+  if (command && context.method === 'POST') {
+    if (command[2] === 'on') droppedPaths.set(command[1], String(context.query.path ?? ''));
+    else droppedPaths.delete(command[1]);
+    context.body = { [command[2]]: command[1] };
+    return undefined;
+  }
+  const stack = /^\/stacks\/(\w+)\//.exec(context.path)?.[1];
+  const dropped = stack === undefined ? undefined : droppedPaths.get(stack);
+  if (dropped && context.path.endsWith(dropped) && context.method !== 'OPTIONS') {
+    context.respond = false;
+    context.req.socket.destroy();
+    return undefined;
+  }
+  return next();
 }
 
 async function routeToStack(context, next) {
@@ -359,6 +391,16 @@ function isolatedFrames() {
           () => ({ emulated: false }),
         );
       }
+      // Runs a function's body in a window the test page opened of another origin (its address has `address`), as
+      // the automation can: `{ value }`, or `{ missing: true }`; WebDriver cannot (`{ unsupported: true }`).
+      if (command === 'svc-window-eval') {
+        if (session.browser.type === 'webdriver') return { unsupported: true };
+        const pages = await session.browser.getPage(session.id).browser().pages();
+        const target = pages.find((candidate) => candidate.url().includes(payload.address));
+        if (!target) return { missing: true };
+        const run = new Function(`return (async () => { ${payload.body} })().then((value) => ({ value }), (error) => ({ error: String(error) }));`);
+        return target.evaluate(run);
+      }
       if (command !== 'svc-frame-eval') return undefined;
       const { address, args = [] } = payload;
       // `axe: true`: axe-core first, as the automation's own code (the frame's policy lets no script of the page in).
@@ -433,7 +475,7 @@ function frameworkApps() {
 export default {
   files: 'test/browser/**/*.test.ts',
   nodeResolve: true,
-  middleware: [bufferingProxy, streamGate, moduleGate, httpStatus, shopServer, routeToStack, strictCsp],
+  middleware: [bufferingProxy, streamGate, moduleGate, connectionDrops, httpStatus, shopServer, routeToStack, strictCsp],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022' }), devStacks(), isolatedFrames(), reactApp(), frameworkApps()],
   browsers: [
     chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),

@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import puppeteer from 'puppeteer-core';
 import { SandboxControl, startDevStack } from '../dist/sandbox/index.js';
+import { startInitShop, stopInitShops } from './init-shop.mjs';
 
 const OUT = process.env.SCREENSHOTS_DIR ?? 'screenshots';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -132,6 +133,14 @@ const click = (page, pattern) => page.evaluate((pattern) => window.svc.click(pat
 const sandbox = new SandboxControl(stack.sandbox.url);
 const control = (method, path, body) => sandbox.request(method, path, body);
 
+const ORDER = {
+  amount: { total: 12_500, currency: 'EGP' },
+  country: 'EG',
+  product: { name: 'Espresso beans, 1 kg', description: 'Single-origin Ethiopian beans' },
+  merchantName: 'Nile Coffee Roasters',
+};
+/** The shop `init` writes, once a state needs it. */
+let initShop;
 const BANK = { bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990' };
 const NOTIFY = { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyUserMobile: '+201001234567' };
 // The forms' buttons: Pay, or the reference code's Get my code (it pays nothing yet).
@@ -189,6 +198,42 @@ const STATES = {
   success: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818500' }); await click(page, PAY); await waitText(page, 'N78101818500'); await control('POST', '/sandbox/v1/pos/N78101818500/swipe', { outcome: 'success' }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
   failure: { attributes: { 'pay-method': 'Pos' }, steps: async (page) => { await fill(page, { sn: 'N78101818501' }); await click(page, PAY); await waitText(page, 'N78101818501'); await control('POST', '/sandbox/v1/pos/N78101818501/swipe', { outcome: 'fail' }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
   expired: { attributes: { 'pay-method': 'ReferenceCode' }, steps: async (page) => { await fill(page, NOTIFY); await click(page, PAY); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-reference-code-step')); await control('POST', '/sandbox/v1/clock/advance', { minutes: 30 }); await page.waitForFunction(() => window.svc.element().shadowRoot.querySelector('svc-result')); } },
+  // Two tabs on one cart: the first started paying from a bank account (its code step); this is the second, as the
+  // shop renders it for the cart (openCheckout), told which payment is in progress.
+  'another-tab': {
+    attributes: {},
+    steps: async (page, attempt) => {
+      const order = { ...ORDER, reference: `screenshot-${attempt}-tabs`, returnUrl: `${origin}/return` };
+      await fetch(`${origin}${stack.basePath}/payments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Svc-Checkout-Token': await stack.checkoutToken(order) },
+        body: JSON.stringify({ payMethod: 'BankAccount', bankAccountNumber: '2215381176', ...BANK }),
+      });
+      const opened = await stack.openCheckout(order);
+      const shown = await page.evaluate(() => ({ locale: window.svc.element().getAttribute('locale'), theme: window.svc.element().getAttribute('theme') }));
+      await mount(page, { endpoint: stack.basePath, 'checkout-token': opened.token, 'poll-interval': '100', sandbox: '', ...shown });
+      await waitText(page, 'ending in 1176|المنتهي بـ');
+    },
+  },
+  // The page `npx svc-checkout init` writes, as its own server serves it, in the payer's colour scheme: the whole page.
+  'init-page': {
+    page: async ({ locale, theme, width, file }) => {
+      initShop ??= await startInitShop(stack.sandbox);
+      const page = await browser.newPage();
+      try {
+        await page.setViewport({ width, height: 900, deviceScaleFactor: 1 });
+        await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }, { name: 'prefers-reduced-motion', value: 'reduce' }]);
+        await page.goto(initShop.url, { waitUntil: 'load' });
+        // The page is the shop's, in English; its element in the variant's language.
+        await page.evaluate((locale) => document.querySelector('svc-checkout').setAttribute('locale', locale), locale);
+        await page.waitForFunction(() => document.querySelector('svc-checkout')?.shadowRoot?.querySelector('[part=amount]'), { timeout: 10_000 });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await page.screenshot({ path: file });
+      } finally {
+        await page.close();
+      }
+    },
+  },
   waiting: {
     attributes: { 'pay-method': 'Pos' },
     steps: async (page) => {
@@ -255,13 +300,14 @@ try {
         if (only.length > 0 && !only.includes(state)) continue;
         attempt++;
         await control('POST', '/sandbox/v1/reset');
-        const checkoutToken = await stack.checkoutToken({
-          reference: `screenshot-${attempt}`,
-          amount: { total: 12_500, currency: 'EGP' },
-          country: 'EG',
-          product: { name: 'Espresso beans, 1 kg', description: 'Single-origin Ethiopian beans' },
-          merchantName: 'Nile Coffee Roasters',
-        });
+        const file = `${OUT}/${fileOf(state, { locale, theme, width })}`;
+        if (STATES[state].page) {
+          await STATES[state].page({ locale, theme, width, file });
+          count++;
+          console.log(file);
+          continue;
+        }
+        const checkoutToken = await stack.checkoutToken({ ...ORDER, reference: `screenshot-${attempt}` });
         await mount(page, {
           endpoint: stack.basePath,
           'checkout-token': checkoutToken,
@@ -274,7 +320,6 @@ try {
         await steps?.(page, attempt);
         await new Promise((resolve) => setTimeout(resolve, 150));
         const element = await page.$('svc-checkout');
-        const file = `${OUT}/${fileOf(state, { locale, theme, width })}`;
         await element.screenshot({ path: file });
         count++;
         console.log(file);
@@ -284,6 +329,7 @@ try {
   }
 } finally {
   await browser.close();
+  await stopInitShops();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await stack.close();

@@ -92,8 +92,8 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     const order = foundOrder(d, data, request.reference, method, { known: request.known, answerLost: request.lost, duplicate: request.duplicate, methodUnknown: request.named && !isPayMethod(told) });
     forgetSecrets(d, method);
     if (request.lost || !spent) emitPayResult(d, order);
-    // A POS order always waits for its card at the terminal this page named; others wait for their status.
-    show(d, order, { resumed: true, wait: order.actionType !== 'SWIPE_CARD' });
+    // A step this page knows (its own POS order's terminal, or the kit's note of another page's terminal or code) is shown; others wait for their status.
+    show(d, order, { resumed: true, wait: !order.actionType });
   },
 
   latest(d, request, answer) {

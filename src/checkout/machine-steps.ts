@@ -145,7 +145,8 @@ export function existingOrder(d: Draft, method: PayMethod, data: CashierStatusDa
   const order = foundOrder(d, data, data.reference, method, { methodUnknown: true }, token);
   forgetSecrets(d, method);
   emitPayResult(d, order);
-  show(d, order, { resumed: true, wait: true });
+  // Its step when the kit said which payment it is (a terminal, a code); otherwise a wait for its status.
+  show(d, order, { resumed: true, wait: !order.actionType });
 }
 
 /** An order of this checkout exists for another amount or currency (the cart changed): shown as no payment of this one. */

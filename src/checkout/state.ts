@@ -20,6 +20,8 @@ export interface ActiveOrder {
   redirectUrl?: string | undefined;
   referenceCode?: string | undefined;
   sn?: string | undefined;
+  /** A bank account order's last characters of the account, as the kit noted them (another page's payment). */
+  accountEnding?: string | undefined;
   notifyMethod?: NotifyMethod | undefined;
   maskedEmail?: string | undefined;
   maskedMobile?: string | undefined;
@@ -112,7 +114,8 @@ export type Message =
   | { kind: 'state' }
   | { kind: 'redirect-blocked' }
   | { kind: 'answer-lost' }
-  | { kind: 'in-progress' }
+  /** `accountEnding`: the bank account's last characters, when another page's payment is from one. */
+  | { kind: 'in-progress'; accountEnding?: string | undefined }
   | { kind: 'code-sent'; notifyMethod: NotifyMethod; email: string; mobile: string }
   | { kind: 'status-unknown' }
   | { kind: 'resent' }

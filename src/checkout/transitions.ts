@@ -3,6 +3,7 @@
  * session calls them and keeps the results; tests call them directly.
  */
 import {
+  ATTEMPT_NOTE_FIELD,
   isErrorCode,
   isPaymentStatus,
   isRetryable,
@@ -53,6 +54,18 @@ export function knownFromCreate(method: PayMethod, body: Record<string, unknown>
   };
 }
 
+/**
+ * What the kit's note of an attempt tells (src/core/attempt-note.ts, checked by the kit that sends it): its method,
+ * and its step when it has one here; `undefined` for anything else. Its text is only ever shown as text.
+ */
+export function knownFromNote(value: unknown): Pick<ActiveOrder, 'payMethod' | 'sn' | 'referenceCode' | 'accountEnding' | 'actionType'> | undefined {
+  const note = (value ?? {}) as Partial<Record<'payMethod' | 'sn' | 'referenceCode' | 'accountEnding', unknown>>;
+  if (note.payMethod === 'Pos' && typeof note.sn === 'string') return { payMethod: 'Pos', sn: note.sn, actionType: 'SWIPE_CARD' };
+  if (note.payMethod === 'ReferenceCode' && typeof note.referenceCode === 'string') return { payMethod: 'ReferenceCode', referenceCode: note.referenceCode, actionType: 'REFERENCE_CODE' };
+  if (note.payMethod === 'BankAccount' && typeof note.accountEnding === 'string') return { payMethod: 'BankAccount', accountEnding: note.accountEnding };
+  return undefined;
+}
+
 /** The order a successful create answer made. */
 export function orderFromCreate(
   data: CreatePaymentData,
@@ -88,6 +101,8 @@ export function orderFromStatus(
   found: { reference: string; payMethod: PayMethod; country: string; shownAmount: ActiveOrder['amount']; token: string | undefined },
   how: { known?: KnownFromCreate | undefined; answerLost?: boolean | undefined; duplicate?: boolean | undefined; methodUnknown?: boolean | undefined },
 ): ActiveOrder {
+  // Which payment a pending attempt is, as the kit noted it when it was made (another page's: its terminal, its code).
+  const note = data.status === 'PENDING' ? knownFromNote((data as { [ATTEMPT_NOTE_FIELD]?: unknown })[ATTEMPT_NOTE_FIELD]) : undefined;
   return {
     reference: data.reference ?? found.reference,
     orderNo: String(data.orderNo ?? ''),
@@ -99,8 +114,9 @@ export function orderFromStatus(
     failureReason: data.failureReason ?? undefined,
     token: found.token,
     ...how.known,
+    ...note,
     ...(how.answerLost ? { answerLost: true } : {}),
-    ...(how.methodUnknown ? { methodUnknown: true } : {}),
+    ...(how.methodUnknown && !note ? { methodUnknown: true } : {}),
     // Refused as a duplicate: this checkout did not make that order, whoever paid it.
     ...(how.duplicate && data.status === 'SUCCESS' ? { paidBefore: true } : {}),
   };
@@ -181,7 +197,7 @@ export function waitMessage(order: ActiveOrder, reason: WaitReason): Message | u
     case 'answer-lost':
       return { kind: 'answer-lost' };
     case 'in-progress':
-      return { kind: 'in-progress' };
+      return order.accountEnding ? { kind: 'in-progress', accountEnding: order.accountEnding } : { kind: 'in-progress' };
     case 'status-only':
       return undefined;
   }

@@ -23,3 +23,4 @@ export * from './schedule.js';
 export * from './timings.js';
 export * from './addresses.js';
 export * from './signing.js';
+export * from './attempt-note.js';

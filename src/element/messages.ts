@@ -84,7 +84,7 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
     case 'answer-lost':
       return t.answerLost;
     case 'in-progress':
-      return t.duplicateInProgress;
+      return message.accountEnding ? t.inProgressFromAccount(message.accountEnding) : t.duplicateInProgress;
     case 'code-sent':
       return t.codeSentOnly(message.notifyMethod, message.email, message.mobile);
     case 'status-unknown':

@@ -136,6 +136,10 @@ export const styles = css`
     margin: 0;
     color: var(--_muted);
   }
+  /* The reference whole: its line breaks before it, never at its hyphens (one too long for a line wraps in its own box). */
+  .product span {
+    display: inline-block;
+  }
 
   .body {
     display: grid;

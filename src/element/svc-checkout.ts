@@ -302,7 +302,7 @@ export class SvcCheckout extends LitElement {
                 </p>`
               : nothing}
             ${state?.productName ? html`<p class="product">${state.productName}</p>` : nothing}
-            ${state?.reference ? html`<p part="reference" class="product">${t.orderReference(state.reference)}</p>` : nothing}
+            ${state?.reference ? html`<p part="reference" class="product">${t.orderReference} <span dir="ltr">${state.reference}</span></p>` : nothing}
           </div>
         </slot>
         <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.#checkout.announcement}</div>

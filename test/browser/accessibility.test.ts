@@ -33,8 +33,8 @@ const typeKeys = (text: string) => sendKeys({ type: text });
 
 type Locale = 'en' | 'ar';
 const TEXT = {
-  en: { pay: /^Pay/, getCode: 'Get my code', confirm: 'Confirm', swipe: 'Swipe or insert', code: 'Enter the code', pin: 'Enter your PIN', bank: 'Confirm with your bank', reference: 'Your reference code', success: 'Payment received', fail: 'The payment did not go through', expired: 'This payment expired', waiting: 'A payment for this order is already in progress.', errors: 'Enter' },
-  ar: { pay: /^ادفع/, getCode: 'احصل على الرمز', confirm: 'تأكيد', swipe: 'مرّر البطاقة', code: 'أدخل الرمز', pin: 'أدخل الرقم السري', bank: 'أكّد مع بنكك', reference: 'رمزك المرجعي', success: 'تم استلام الدفعة', fail: 'لم تتم عملية الدفع', expired: 'انتهت صلاحية عملية الدفع', waiting: 'هناك عملية دفع جارية', errors: 'أدخل' },
+  en: { pay: /^Pay/, getCode: 'Get my code', confirm: 'Confirm', swipe: 'Swipe or insert', code: 'Enter the code', pin: 'Enter your PIN', bank: 'Confirm with your bank', reference: 'Your reference code', success: 'Payment received', fail: 'The payment did not go through', expired: 'This payment expired', waiting: 'ending in 1176 is already in progress.', errors: 'Enter' },
+  ar: { pay: /^ادفع/, getCode: 'احصل على الرمز', confirm: 'تأكيد', swipe: 'مرّر البطاقة', code: 'أدخل الرمز', pin: 'أدخل الرقم السري', bank: 'أكّد مع بنكك', reference: 'رمزك المرجعي', success: 'تم استلام الدفعة', fail: 'لم تتم عملية الدفع', expired: 'انتهت صلاحية عملية الدفع', waiting: 'هناك عملية دفع جارية بالفعل من الحساب المصرفي', errors: 'أدخل' },
 } as const;
 
 async function fillReferenceCode(element: Element) {
@@ -130,8 +130,14 @@ describe('<svc-checkout> accessibility', () => {
         await untilText(code, t.expired);
         await check(code, 'the expiry');
 
+        // Paid elsewhere from a bank account (its code step there): this page waits, told the account's ending.
         const reference = uniqueReference('waiting');
-        await stack.createPosOrderElsewhere(reference, 'N1');
+        const elsewhere = await fetch(`${stack.endpoint}/payments`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Svc-Checkout-Token': await stack.checkoutToken({ reference }) },
+          body: JSON.stringify({ payMethod: 'BankAccount', bankAccountNumber: '2215381176', bankCode: '033', dobDay: '05', dobMonth: '01', dobYear: '1990', returnUrl: `${location.origin}/` }),
+        }).then((response) => response.json());
+        expect(elsewhere.code).to.equal('00000');
         const waiting = await make({ payMethod: 'Pos', reference });
         await type(waiting, 'input[name=sn]', 'N1');
         await clickButton(waiting, t.pay);

@@ -234,13 +234,14 @@ describe('<svc-checkout> behaviour', () => {
     }
   });
 
-  it('waits for an order of the same reference that is already pending elsewhere', async () => {
+  it('shows the step of an order of the same reference already pending elsewhere: the terminal it waits at', async () => {
     const reference = uniqueReference('pending');
     await stack.createPosOrderElsewhere(reference, 'N78101818304');
     const element = await checkout(stack, { payMethod: 'Pos', reference });
-    await type(element, 'input[name=sn]', 'N78101818304');
+    await type(element, 'input[name=sn]', 'N78101818305');
     await clickButton(element, /^Pay/);
-    await untilText(element, 'A payment for this order is already in progress.');
+    // The kit's ORDER_EXISTS says which payment it is: the other page's terminal, not this one's.
+    await untilText(element, 'Swipe or insert the card at terminal N78101818304.');
     await expect(element).to.be.accessible();
     await stack.control('POST', '/sandbox/v1/pos/N78101818304/swipe', { outcome: 'success' });
     await untilText(element, 'Payment received');

@@ -143,10 +143,90 @@ describe('one checkout, one payment: the payer comes back', () => {
     const opened = await stack.openCheckout({ reference });
     expect(opened).to.include({ state: 'pending', attempt: 1, started: true });
     const other = await checkout(stack, { checkoutToken: opened.token });
-    await untilText(other, 'A payment for this order is already in progress.');
+    // Which payment: the terminal the first tab named (the kit's note of that attempt; the status does not say it).
+    await untilText(other, 'Swipe or insert the card at terminal N78101818411.');
     expect(deepQuery(other, 'svc-pos-form')).to.equal(null);
     await stack.control('POST', '/sandbox/v1/pos/N78101818411/swipe', { outcome: 'success' });
     await untilText(other, 'Payment received');
+    expect(await ordersOf(reference)).to.have.length(1);
+  });
+
+  /** Tab 1 issues a reference code for a cart and is closed; the code it was given. */
+  async function codeInFirstTab(reference: string): Promise<string> {
+    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'ReferenceCode' });
+    await type(first, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(first, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(first, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(first, 'Get my code');
+    await untilText(first, 'Your reference code');
+    const code = digitsOf(first)!;
+    expect(code).to.match(/^\d{9}$/);
+    first.remove();
+    sessionStorage.clear();
+    return code;
+  }
+
+  /** The voucher's code, in Latin digits whichever digits it is written in. */
+  const digitsOf = (element: SvcCheckout) =>
+    deepQuery(element, '.digits')
+      ?.textContent?.replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x660))
+      .replace(/\D/g, '');
+
+  it('another tab on a cart whose code the first tab issued: that code, on its voucher, in English and Arabic', async () => {
+    for (const locale of ['en', 'ar-EG']) {
+      const reference = uniqueReference('once-code');
+      const code = await codeInFirstTab(reference);
+      const opened = await stack.openCheckout({ reference });
+      expect(opened).to.include({ state: 'pending', started: true });
+      const other = await checkout(stack, { checkoutToken: opened.token, locale });
+      await until(`the voucher in ${locale}`, () => digitsOf(other) === code);
+      expect(visibleText(other)).to.contain(locale === 'en' ? 'Your reference code' : 'رمزك المرجعي');
+      expect(deepQuery(other, 'svc-reference-code-form')).to.equal(null);
+      other.remove();
+      sessionStorage.clear();
+      expect(await ordersOf(reference)).to.have.length(1);
+    }
+  });
+
+  it("another tab on a cart paid from a bank account: the account's last four digits, nothing more of it, in English and Arabic", async () => {
+    const reference = uniqueReference('once-bank');
+    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'BankAccount' });
+    await fillBankAccount(first, '2215381176');
+    await clickButton(first, /^Pay/);
+    await untilText(first, 'Enter the code');
+    first.remove();
+    sessionStorage.clear();
+    const words = { en: 'A payment from the bank account ending in 1176 is already in progress.', 'ar-EG': 'هناك عملية دفع جارية بالفعل من الحساب المصرفي المنتهي بـ' };
+    for (const [locale, text] of Object.entries(words)) {
+      const opened = await stack.openCheckout({ reference });
+      const other = await checkout(stack, { checkoutToken: opened.token, locale });
+      await untilText(other, text);
+      expect(visibleText(other)).to.contain('1176');
+      expect(visibleText(other)).not.to.contain('221538');
+      other.remove();
+      sessionStorage.clear();
+    }
+  });
+
+  it('another tab with the same page, whose payer asks for a code again: the code already issued, and no second order', async () => {
+    const reference = uniqueReference('once-again');
+    const token = await stack.checkoutToken({ reference });
+    const first = await checkout(stack, { checkoutToken: token, payMethod: 'ReferenceCode' });
+    await type(first, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(first, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(first, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(first, 'Get my code');
+    await untilText(first, 'Your reference code');
+    const code = digitsOf(first)!;
+    first.remove();
+    sessionStorage.clear();
+    // The same page in another tab, rendered before the first tab paid anything: a form, and the kit's ORDER_EXISTS.
+    const other = await checkout(stack, { checkoutToken: token, payMethod: 'ReferenceCode' });
+    await type(other, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(other, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(other, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(other, 'Get my code');
+    await until('the first tab\'s code', () => digitsOf(other) === code);
     expect(await ordersOf(reference)).to.have.length(1);
   });
 

@@ -65,12 +65,14 @@ describe('pay on your phone, from the shop page', () => {
     await clickButton(onPhone, 'Get my code');
     await untilText(onPhone, 'Your reference code', 15_000);
 
-    // The shop page showed the form: it learns of the phone's order and waits for its payment.
-    await untilText(shop, 'A payment for this order is already in progress.', 15_000).catch((error) => {
+    // The shop page showed the form: it learns of the phone's order, shows its code (the kit's note of it) and waits
+    // for its payment.
+    await untilText(shop, 'Your reference code', 15_000).catch((error) => {
       throw new Error(`${error} — the shop page shows: ${visibleText(shop)}`);
     });
     const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
     expect(order?.referenceCode, 'the order the phone made, of the shop page\'s own cart').to.be.a('string');
+    expect(deepQuery(shop, '.digits')?.textContent?.replace(/\s/g, ''), 'the phone\'s code on the shop page').to.equal(order!.referenceCode);
     expect(order?.amount).to.deep.include({ total: 12_500, currency: 'EGP' });
 
     const paidAt = performance.now();
@@ -92,7 +94,8 @@ describe('pay on your phone, from the shop page', () => {
     await until('the form gone', () => !deepQuery(shop, 'input[value=Pos]'), 15_000).catch((error) => {
       throw new Error(`${error} — the shop page shows: ${visibleText(shop)}`);
     });
-    await untilText(shop, 'A payment for this order is already in progress.', 15_000);
+    // Which payment: the other device's terminal (the kit's note of that attempt).
+    await untilText(shop, 'Swipe or insert the card at terminal N1.', 15_000);
   });
 
   it('never opened, it checks once when its page is seen again, and finds an order made on another device meanwhile', async function () {

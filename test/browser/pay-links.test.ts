@@ -73,14 +73,15 @@ describe('a payment link on two screens', () => {
     expect(visibleText(phone.document.body)).to.contain('Nile Coffee Roasters').and.to.contain('Coffee beans').and.to.contain('EGP 125.00');
     await payByReferenceCode(onPhone);
 
-    // The desktop opens the link after the phone made its order: it finds the order (the status tells no reference code,
-    // which stays on the phone and in the payer's messages), and waits for its payment with the phone.
+    // The desktop opens the link after the phone made its order: it finds the order and its code (the service's status
+    // tells none; the kit's note of the attempt does), and waits for its payment with the phone.
     const desktop = await openScreen(url, 1280, `desktop-${reference}`);
     const onDesktop = await elementOf(desktop);
-    await untilText(onDesktop, 'A payment for this order is already in progress.', 15_000).catch((error) => { throw new Error(`${error} — the desktop shows: ${visibleText(onDesktop)}`); });
+    await untilText(onDesktop, 'Your reference code', 15_000).catch((error) => { throw new Error(`${error} — the desktop shows: ${visibleText(onDesktop)}`); });
 
     const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
     expect(order?.referenceCode, 'the order the phone made').to.be.a('string');
+    expect(deepQuery(onDesktop, '.digits')?.textContent?.replace(/\s/g, ''), 'the phone\'s code on the desktop').to.equal(order!.referenceCode);
     const paidAt = performance.now();
     await stack.sandbox.payReferenceCode(order!.referenceCode!);
     await untilText(onDesktop, 'Payment received', 10_000);

@@ -40,5 +40,7 @@ describe('npm run screenshots', () => {
   it('refuses a state it does not know, and names those it does', async () => {
     const run = promisify(execFile)(process.execPath, ['scripts/screenshots.mjs', 'no-such-state'], { cwd: root, env: { ...process.env, SCREENSHOTS_DIR: out }, timeout: 60_000 });
     await expect(run).rejects.toThrow(/no such state: no-such-state \(the states: method-choice,/);
+    // Among them, the second tab on one cart (told which payment is in progress) and the init shop's page.
+    await expect(run).rejects.toThrow(/, another-tab, init-page,/);
   }, 90_000);
 });

@@ -115,7 +115,7 @@ const ar: Translation = {
   errorPrefix: 'خطأ:',
   formHasErrors: (n, format) => `في النموذج ${count(n, format, problems)}.`,
 
-  orderReference: (reference) => `الطلب ${ltr(reference)}`,
+  orderReference: 'الطلب',
   pay: (amount) => `ادفع ${isolate(amount)}`,
   getCode: 'احصل على الرمز',
   processing: 'جارٍ التنفيذ…',
@@ -200,6 +200,7 @@ const ar: Translation = {
         : `أرسلنا رمزك المرجعي بالبريد الإلكتروني إلى ${ltr(email)}. ادفع به في أي منفذ دفع.`,
   answerLost: 'بدأت عملية الدفع، لكن خطوتها التالية لم تصل إلى هذه الصفحة. تتابعها هذه الصفحة، ويمكنك أيضًا البدء من جديد.',
   duplicateInProgress: 'هناك عملية دفع جارية لهذا الطلب بالفعل.',
+  inProgressFromAccount: (ending) => `هناك عملية دفع جارية بالفعل من الحساب المصرفي المنتهي بـ ${ltr(ending)}.`,
   genericError: 'حدث خطأ ما. حاول مرة أخرى.',
   configError: (setting) => `إعداد صفحة الدفع غير صحيح (${isolate(setting)}).`,
   redirectBlocked: 'منع متصفحك نافذة البنك. استخدم الزر لفتحها.',

@@ -121,6 +121,7 @@ const enSteps: ShippedTerms = {
         : `Your reference code was sent by email to ${email}. Pay it at any payment point.`,
   answerLost: 'Your payment has started, but its next step did not reach this page. This page follows it; you can also start again.',
   duplicateInProgress: 'A payment for this order is already in progress.',
+  inProgressFromAccount: (ending) => `A payment from the bank account ending in ${ending} is already in progress.`,
   genericError: 'Something went wrong. Try again.',
   configError: (setting) => `This checkout is not set up correctly (${setting}).`,
   redirectBlocked: 'Your browser blocked the bank’s window. Use the button to open it.',

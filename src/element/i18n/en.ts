@@ -30,7 +30,7 @@ const en: PartialTranslation = {
     sn: 'Shown on the terminal’s screen or printed on its back.',
   },
 
-  orderReference: (reference) => `Order ${reference}`,
+  orderReference: 'Order',
   pay: (amount) => `Pay ${amount}`,
   processing: 'Processing…',
   unloaded: 'The payment could not load. Check your connection and reload the page.',

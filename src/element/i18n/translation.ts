@@ -150,8 +150,8 @@ export interface Translation {
   statusLabel: string;
 
   successTitle: string;
-  /** The order's reference as the checkout shows it under its summary. */
-  orderReference: (reference: string) => string;
+  /** The word before the order's reference under the checkout's summary (the reference follows, left to right). */
+  orderReference: string;
   /** The order's reference is the header's (said once): the body says what was received. */
   successBody: (amount: string) => string;
   failTitle: string;
@@ -175,6 +175,8 @@ export interface Translation {
   /** A pending order found after its create answer was lost, whose next step this page does not know. */
   answerLost: string;
   duplicateInProgress: string;
+  /** Another page's payment from a bank account, which only its last characters name. */
+  inProgressFromAccount: (ending: string) => string;
   genericError: string;
   configError: (setting: string) => string;
   redirectBlocked: string;

@@ -241,7 +241,7 @@ function storesOf(options: MerchantHandlerOptions, now: () => number): KitStores
     callbacks: storeOption('callbackStore', options.callbackStore ?? new MemoryCallbackStore(), ['claim', 'complete', 'release']),
     // On the kit's clock: a throttle's window and its Retry-After are counted as every other deadline of the kit.
     throttle: storeOption('throttleStore', options.throttleStore ?? new MemoryThrottleStore({ now }), ['hit']),
-    checkouts: storeOption('checkoutStore', options.checkoutStore ?? new MemoryCheckoutStore({ now }), ['read', 'seen', 'forwarding']),
+    checkouts: storeOption('checkoutStore', options.checkoutStore ?? new MemoryCheckoutStore({ now }), ['read', 'seen', 'forwarding', 'noted']),
     tickets: storeOption('ticketStore', options.ticketStore ?? new MemoryTicketStore({ now }), ['keep', 'read', 'take']),
     statusBus: storeOption('statusBus', options.statusBus ?? new MemoryStatusBus(), ['publish', 'subscribe']),
     reconciliation: storeOption('reconciliationStore', options.reconciliationStore ?? new MemoryReconciliationStore(), ['track', 'take', 'reschedule', 'forget']),

@@ -4,6 +4,8 @@
  * the limits, made the checkout's next attempt (src/server/checkouts), seen by the merchant's `authorize`, then sent.
  */
 import {
+  ATTEMPT_NOTE_FIELD,
+  attemptNoteOfOrder,
   attemptOf,
   attemptReference,
   CHECKOUT_TOKEN_HEADER,
@@ -32,6 +34,7 @@ import { envelopeAnswer as envelope, errorMessage, isAbort, logValue, webRequest
 import { throttle, tooMany } from '../limits/throttle.js';
 import { ServiceError } from '../service/client.js';
 import type { AbortSignalLike } from '../service/transport.js';
+import type { CheckoutRecord } from '../stores/checkouts/port.js';
 import { StoreUnavailableError } from '../stores/shared.js';
 import { browserOrders } from './browser-order.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
@@ -123,7 +126,7 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     };
 
   /** The answer of a create that makes no order: the checkout's payment, or the order in progress, or a cart that changed. */
-  async function existingAnswer(claims: CheckoutTokenClaims, judged: Judged): Promise<Answer> {
+  async function existingAnswer(claims: CheckoutTokenClaims, judged: Judged, record: CheckoutRecord | undefined): Promise<Answer> {
     const shown = judged.shown!;
     if (judged.state === 'changed') {
       logger.warn(`svc-checkout: no payment of checkout ${logValue(claims.reference)} for ${amountText(claims.amount)}: it was paid at ${amountText(amountOfData(shown.data))} (${logValue(shown.reference)})`);
@@ -134,7 +137,9 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     if (shown.data.orderNo) {
       headers[ORDER_TOKEN_HEADER] = await context.orderTokenFor({ orderNo: String(shown.data.orderNo), reference: shown.reference, country: claims.country }, claims.expireAt);
     }
-    return envelope({ ...errorEnvelope('ORDER_EXISTS'), data: shown.data }, headers);
+    // Which payment it is, as the kit noted it when that attempt was made: this checkout's own record, never another's.
+    const note = shown.data.status === 'PENDING' && !shown.legacy ? record?.notes?.[shown.attempt] : undefined;
+    return envelope({ ...errorEnvelope('ORDER_EXISTS'), data: note ? { ...shown.data, [ATTEMPT_NOTE_FIELD]: note } : shown.data }, headers);
   }
 
   /**
@@ -148,7 +153,9 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     const callbackUrl = await callbackUrlOf(kitCallbackUrl, credentials.privateKey, claims.reference, attempt, claims.amount);
     if (callbackUrl === undefined) delete made.callbackUrl;
     else made.callbackUrl = callbackUrl;
-    await noteCheckout(() => config.stores.checkouts.forwarding(claims.reference, attempt, claims.amount));
+    // Which payment it is, when the order tells (a terminal, an account's ending): kept with it, in the same write.
+    const note = attemptNoteOfOrder(order);
+    await noteCheckout(() => config.stores.checkouts.forwarding(claims.reference, attempt, claims.amount, note));
   }
 
   /** Which attempt a create of this checkout makes, or what it answers instead. */
@@ -163,7 +170,7 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     // No answer from the service about an earlier attempt: no order either.
     if (typeof walk === 'string') return { answer: envelope(errorEnvelope('50003')), unknown: true };
     const judged = judge(walk, claims.amount, leaving);
-    if (judged.shown) return { answer: await existingAnswer(claims, judged) };
+    if (judged.shown) return { answer: await existingAnswer(claims, judged, walk.record) };
     const allowed = claims.attempts ?? DEFAULT_ATTEMPTS;
     if (judged.next > allowed) {
       logger.warn(`svc-checkout: checkout ${logValue(claims.reference)} has no attempt left (${allowed} ended unpaid)`);
@@ -282,6 +289,10 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
         ...(claims ? { checkout: { reference: claims.reference, attempt, amount: claims.amount } } : {}),
       });
     }
+    // A reference code's attempt: which payment it is only the service's answer tells (src/core/attempt-note.ts), for
+    // another page of the checkout (another tab) to show; a terminal or an account was noted as it was forwarded.
+    const note = claims && data?.status === 'PENDING' && order.payMethod === 'ReferenceCode' ? attemptNoteOfOrder(order, data.referenceCode) : undefined;
+    if (note) await noteCheckout(() => config.stores.checkouts.noted(claims!.reference, attempt, note));
     if (data?.status === 'PENDING' && typeof order.expireAt === 'number') headers[EXPIRES_IN_HEADER] = String(order.expireAt * 60);
     if (typeof data?.orderNo === 'string' && country) {
       headers[ORDER_TOKEN_HEADER] = await context.orderTokenFor({ orderNo: data.orderNo, reference: order.reference, country }, order.expireAt);

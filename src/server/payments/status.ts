@@ -4,6 +4,7 @@
  * same order within a moment (status-queries.ts), and counted against the limits of the order and of the client.
  */
 import {
+  ATTEMPT_NOTE_FIELD,
   attemptOf,
   CHECKOUT_TOKEN_HEADER,
   DEFAULT_ATTEMPTS,
@@ -15,17 +16,19 @@ import {
   ORDER_TOKEN_HEADER,
   STATUS_REQUEST,
   validate,
+  type AttemptNote,
   type CashierStatusData,
   type CheckoutTokenClaims,
   type Envelope,
   type StatusRequest,
 } from '../../core/index.js';
 import { judge, otherPaidAttempts, progressOf, walkCheckout, type AskStatus, type CheckoutOf, type CheckoutProgress } from '../checkouts/walk.js';
-import { envelopeAnswer as envelope, logValue, webRequestOf, type Answer, type KitRequest } from '../http/http.js';
+import { envelopeAnswer as envelope, errorMessage, logValue, webRequestOf, type Answer, type KitRequest } from '../http/http.js';
 import type { OpenLimitName } from '../limits/table.js';
 import { hold, throttle, tooMany } from '../limits/throttle.js';
 import { requestScopedIo } from '../runtime/modules.js';
 import type { AbortSignalLike } from '../service/transport.js';
+import { StoreUnavailableError } from '../stores/shared.js';
 import { MemoryThrottleStore } from '../stores/throttle/memory.js';
 import type { StreamProof } from '../streams/hub.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
@@ -212,8 +215,25 @@ export function statusRoutes(
     if (deadline && data?.['status'] === 'PENDING') {
       headers[EXPIRES_IN_HEADER] = String(Math.max(0, Math.round((deadline() - config.now()) / 1000)));
     }
+    // A pending attempt of this token's own checkout: which payment it is, as the kit noted it (another tab says it).
+    const attempt = vouchFor?.checkout;
+    if (attempt && sameCart && data?.['status'] === 'PENDING' && data['reference'] === vouchFor.reference) {
+      const note = await noteOf(attempt.reference, attempt.attempt);
+      // The shared answer is never written to: another page's copy of it is its own.
+      if (note) return envelope({ ...answer, data: { ...data, [ATTEMPT_NOTE_FIELD]: note } }, headers);
+    }
     return envelope(answer, headers);
   };
+
+  /** The note of a checkout's attempt (src/core/attempt-note.ts), or none when the store has none or cannot say. */
+  async function noteOf(checkout: string, attempt: number): Promise<AttemptNote | undefined> {
+    try {
+      return (await config.stores.checkouts.read(checkout))?.notes?.[attempt];
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) warn(`svc-checkout: the checkout store could not be read: ${errorMessage(error)}`);
+      return undefined;
+    }
+  }
 
   /** The client key of a page that opens a checkout: the shop's own, else its request's address. */
   function openerKey(opener: OpenClient): string | undefined {

@@ -73,6 +73,20 @@ describe.each(Object.keys(ADAPTERS))('the %s checkout store', (name) => {
     await stores.writer.seen(cart, 4, 2);
     expect((await stores.reader.read(cart))?.forwarded).toBe(4);
   });
+
+  it('keeps which payment each attempt is, beside what it was made for, through the walks that follow', async () => {
+    const cart = checkout();
+    await stores.writer.forwarding(cart, 1, EGP(500), { payMethod: 'Pos', sn: 'N78101818410' });
+    await stores.writer.forwarding(cart, 2, EGP(500));
+    await stores.writer.noted(cart, 2, { payMethod: 'ReferenceCode', referenceCode: '123456789' });
+    await stores.writer.seen(cart, 2, 0);
+    expect(await stores.reader.read(cart)).toEqual({
+      forwarded: 2,
+      amounts: { 1: EGP(500), 2: EGP(500) },
+      legacy: 0,
+      notes: { 1: { payMethod: 'Pos', sn: 'N78101818410' }, 2: { payMethod: 'ReferenceCode', referenceCode: '123456789' } },
+    });
+  });
 });
 
 describe('what the stores forget', () => {

@@ -1,5 +1,5 @@
 /** What the kit knows of each checkout, in memory: one process (the default). */
-import type { Amount } from '../../../core/index.js';
+import type { Amount, AttemptNote } from '../../../core/index.js';
 import { BoundedMap } from '../bounded-map.js';
 import { CHECKOUT_RECORD_TTL_MS, type CheckoutRecord, type CheckoutStore } from './port.js';
 
@@ -33,16 +33,23 @@ export class MemoryCheckoutStore implements CheckoutStore {
 
   seen(checkout: string, attempts: number, legacy: number): void {
     const record = this.read(checkout);
-    this.#write(checkout, { forwarded: Math.max(record?.forwarded ?? 0, attempts), amounts: record?.amounts ?? {}, legacy });
+    this.#write(checkout, { ...record, forwarded: Math.max(record?.forwarded ?? 0, attempts), amounts: record?.amounts ?? {}, legacy });
   }
 
-  forwarding(checkout: string, attempt: number, amount: Amount): void {
+  forwarding(checkout: string, attempt: number, amount: Amount, note?: AttemptNote): void {
     const record = this.read(checkout);
     this.#write(checkout, {
+      ...record,
       forwarded: Math.max(record?.forwarded ?? 0, attempt),
       amounts: { ...record?.amounts, [attempt]: { total: amount.total, currency: amount.currency } },
       legacy: record?.legacy ?? (attempt === 1 ? 0 : undefined),
+      ...(note ? { notes: { ...record?.notes, [attempt]: note } } : {}),
     });
+  }
+
+  noted(checkout: string, attempt: number, note: AttemptNote): void {
+    const record = this.read(checkout);
+    this.#write(checkout, { ...record, forwarded: Math.max(record?.forwarded ?? 0, attempt), amounts: record?.amounts ?? {}, notes: { ...record?.notes, [attempt]: note } });
   }
 
   #write(checkout: string, record: CheckoutRecord): void {
