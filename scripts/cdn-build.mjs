@@ -23,6 +23,37 @@ const TARGET = 'es2022';
  */
 export const ARABIC_FILE = 'svc-checkout-ar.js';
 const ARABIC_SOURCE = '/src/element/i18n/ar.ts';
+const isArabic = (chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(ARABIC_SOURCE) ?? false;
+
+/** The session's chunk: what the element fetches once its first frame is painted (src/element/engine.ts). */
+const SESSION_SOURCE = '/src/element/engine.ts';
+
+/**
+ * The chunks as Rollup would cut them, but one: the session's chunk takes in every chunk it imports statically (the
+ * isolated frame's host, the payer fields' table), which a browser fetches with it whenever it fetches it; one file
+ * compresses better than several (brotli's window spans them, and no chunk names another's exports), and costs one
+ * request. A chunk the Arabic file imports too (the wording of a wait) stays apart: a page in Arabic preloads that
+ * file beside the entry, and must not fetch the session with it. A form that imported such a chunk (the bank account
+ * form: the isolated frame) imports the session's chunk instead, which the element fetches at the same moment
+ * (controllers/checkout.ts, fetchAfterPaint), and without which a form cannot be sent anyway. The entry keeps exactly
+ * what Rollup put in it, and every other chunk too (each named here, so that none of its modules follows a
+ * dependency into the session's chunk).
+ */
+function sessionLayout(natural) {
+  const chunks = natural.filter((chunk) => chunk.type === 'chunk');
+  const session = chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(SESSION_SOURCE));
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  if (!session || !entry) throw new Error('the CDN build has no session chunk (src/element/engine.ts) or no entry');
+  const arabic = new Set(chunks.filter(isArabic).flatMap((chunk) => chunk.imports));
+  const merged = [session, ...chunks.filter((chunk) => session.imports.includes(chunk.fileName) && chunk !== entry && !arabic.has(chunk.fileName))];
+  const place = new Map();
+  for (const chunk of chunks) {
+    const name = merged.includes(chunk) ? session.name : chunk.name;
+    if (!merged.includes(chunk) && chunks.some((other) => other !== chunk && other.name === chunk.name)) throw new Error(`two chunks named ${chunk.name}`);
+    for (const id of Object.keys(chunk.modules)) place.set(id, name);
+  }
+  return (id) => place.get(id);
+}
 
 /**
  * Our own modules' templates made smaller as written: the CSS of css`` templates minified, the indentation of html``
@@ -121,7 +152,7 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
       if (warning.code !== 'THIS_IS_UNDEFINED') warn(warning);
     },
   });
-  const { output } = await bundle.generate({
+  const options = {
     dir: outdir,
     format: 'es',
     entryFileNames: '[name].js',
@@ -130,10 +161,12 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
     // Arabic's words are the exception: a page writes their address in a preload link, so it stays the same from
     // one version to the next, beside the entry, whose name does not change either (ARABIC_FILE); a site serving a
     // fixed path revalidates both (README, "From a CDN").
-    chunkFileNames: (chunk) => (chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(ARABIC_SOURCE) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
+    chunkFileNames: (chunk) => (isArabic(chunk) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
     sourcemap: true,
-    plugins: [minify(notices)],
-  });
+  };
+  // Rollup's own layout first, in memory; then the session's chunk takes in what always comes with it (sessionLayout).
+  const { output: natural } = await bundle.generate(options);
+  const { output } = await bundle.generate({ ...options, manualChunks: sessionLayout(natural), plugins: [minify(notices)] });
   await bundle.close();
   const project = process.cwd();
   const files = {};
