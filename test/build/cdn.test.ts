@@ -52,6 +52,21 @@ describe('dist/cdn/svc-checkout.js', () => {
     expect(await readFile(`${root}dist/cdn/svc-checkout-ar.js`, 'utf8')).toContain('ادفع');
   });
 
+  it('fetches the session as one file with what always comes with it, and Arabic without the session', async () => {
+    const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
+    const outputs = meta.outputs as Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+    const holding = (module: string) => Object.keys(outputs).filter((file) => module in outputs[file]!.inputs);
+    const [session] = holding('src/checkout/session.ts');
+    expect(session).toMatch(/^dist\/cdn\/chunks\/engine-[\w-]{6}\.js$/);
+    // The isolated frame's host and the payer fields' table are in it, not in chunks of their own fetched beside it.
+    for (const module of ['src/isolated-fields/host.ts', 'src/element/controllers/isolated-frame.ts', 'src/checkout/fields.ts']) expect(holding(module), module).toEqual([session]);
+    // What it imports statically: the entry, and only what the Arabic file imports too.
+    const statics = (file: string) => outputs[file]!.imports.filter((entry) => entry.kind === 'import-statement').map((entry) => entry.path);
+    const arabic = statics('dist/cdn/svc-checkout-ar.js');
+    expect(arabic).not.toContain(session);
+    expect(statics(session!).filter((file) => file !== 'dist/cdn/svc-checkout.js' && !arabic.includes(file))).toEqual([]);
+  });
+
   it('opens with V8\'s compile hint, and only the entry does: its chunks hold code the first frame does not run', async () => {
     for (const file of await cdnFiles()) {
       const firstLine = (await readFile(`${root}${file}`, 'utf8')).split('\n', 1)[0];
