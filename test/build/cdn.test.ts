@@ -67,6 +67,15 @@ describe('dist/cdn/svc-checkout.js', () => {
     expect(statics(session!).filter((file) => file !== 'dist/cdn/svc-checkout.js' && !arabic.includes(file))).toEqual([]);
   });
 
+  it('leaves the rules of a checkout token\'s claims to the kit, which checked them when it signed the token', async () => {
+    // The words of two of those rules (src/core/tokens.ts): the browser reads the claims in the shape it shows them.
+    for (const file of await cdnFiles()) {
+      const text = await readFile(`${root}${file}`, 'utf8');
+      expect(text, file).not.toContain('unix seconds');
+      expect(text, file).not.toContain('must be at most attempts');
+    }
+  });
+
   it('opens with V8\'s compile hint, and only the entry does: its chunks hold code the first frame does not run', async () => {
     for (const file of await cdnFiles()) {
       const firstLine = (await readFile(`${root}${file}`, 'utf8')).split('\n', 1)[0];
