@@ -470,6 +470,8 @@ describe('a checkout token read in the browser', () => {
       }
       await h.settle();
       expect(h.calls).toEqual([]);
+      // And in the console, where the shop's developer looks: once for each.
+      expect(logged.mock.calls.map(([message]) => String(message))).toEqual([expect.stringContaining('checkout-token'), expect.stringContaining('checkout-token')]);
     } finally {
       vi.restoreAllMocks();
     }
