@@ -30,9 +30,10 @@ describe('the size budget of the CDN build', () => {
 
   it('keeps all the files together within theirs', () => {
     expect(sizes.total, `the CDN files are ${sizes.total} B brotli together, over their budget of ${budget.totalBrotliBytes} B`).toBeLessThanOrEqual(budget.totalBrotliBytes);
-    // 53 200 B until the session's chunk took in the chunks fetched with it (issue 49): 52 050 since, the build as it
-    // is plus room for its chunks' hashes. A feature pays for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(52_050);
+    // 53 200 B until the session's chunk took in the chunks fetched with it and left a token's claims to the kit
+    // (issue 49): 51 570 since, the build as it is plus room for its chunks' hashes. A feature pays for its bytes
+    // here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(51_570);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {
