@@ -30,14 +30,15 @@ const SESSION_SOURCE = '/src/element/engine.ts';
 
 /**
  * The chunks as Rollup would cut them, but one: the session's chunk takes in every chunk it imports statically (the
- * isolated frame's host, the payer fields' table), which a browser fetches with it whenever it fetches it; one file
- * compresses better than several (brotli's window spans them, and no chunk names another's exports), and costs one
- * request. A chunk the Arabic file imports too (the wording of a wait) stays apart: a page in Arabic preloads that
- * file beside the entry, and must not fetch the session with it. A form that imported such a chunk (the bank account
- * form: the isolated frame) imports the session's chunk instead, which the element fetches at the same moment
- * (controllers/checkout.ts, fetchAfterPaint), and without which a form cannot be sent anyway. The entry keeps exactly
- * what Rollup put in it, and every other chunk too (each named here, so that none of its modules follows a
- * dependency into the session's chunk).
+ * isolated frame's host, the payer fields' table), which a browser fetches with it whenever it fetches it, and then
+ * each chunk the entry fetches that imports one of those (the bank account and reference code forms), which could
+ * not run before it came and which the element fetches ahead at the same moment (controllers/checkout.ts,
+ * fetchAfterPaint); without the session no form is sent anyway. One file compresses better than several (brotli's
+ * window spans them, and no chunk names another's exports), and costs one request. A chunk the Arabic file imports
+ * too (the wording of a wait) stays apart: a page in Arabic preloads that file beside the entry, and must not fetch
+ * the session with it; so does a chunk the session fetches only on demand (the offer to pay elsewhere). The entry
+ * keeps exactly what Rollup put in it, and every other chunk too (each named here, so that none of its modules
+ * follows a dependency into the session's chunk).
  */
 function sessionLayout(natural) {
   const chunks = natural.filter((chunk) => chunk.type === 'chunk');
@@ -46,6 +47,11 @@ function sessionLayout(natural) {
   if (!session || !entry) throw new Error('the CDN build has no session chunk (src/element/engine.ts) or no entry');
   const arabic = new Set(chunks.filter(isArabic).flatMap((chunk) => chunk.imports));
   const merged = [session, ...chunks.filter((chunk) => session.imports.includes(chunk.fileName) && chunk !== entry && !arabic.has(chunk.fileName))];
+  // Then each chunk the entry fetches that imports one of those, and so could not run before the session's chunk
+  // came (the bank account and reference code forms, which the element fetches ahead at the same moment).
+  const inSession = (file) => merged.some((chunk) => chunk.fileName === file);
+  const joins = (chunk) => !merged.includes(chunk) && entry.dynamicImports.includes(chunk.fileName) && !isArabic(chunk) && chunk.imports.some(inSession);
+  for (let joining = chunks.filter(joins); joining.length > 0; joining = chunks.filter(joins)) merged.push(...joining);
   const place = new Map();
   for (const chunk of chunks) {
     const name = merged.includes(chunk) ? session.name : chunk.name;

@@ -58,8 +58,18 @@ describe('dist/cdn/svc-checkout.js', () => {
     const holding = (module: string) => Object.keys(outputs).filter((file) => module in outputs[file]!.inputs);
     const [session] = holding('src/checkout/session.ts');
     expect(session).toMatch(/^dist\/cdn\/chunks\/engine-[\w-]{6}\.js$/);
-    // The isolated frame's host and the payer fields' table are in it, not in chunks of their own fetched beside it.
-    for (const module of ['src/isolated-fields/host.ts', 'src/element/controllers/isolated-frame.ts', 'src/checkout/fields.ts']) expect(holding(module), module).toEqual([session]);
+    // The isolated frame's host and the payer fields' table are in it, not in chunks of their own fetched beside it;
+    // so are the forms the element fetches ahead with it, which need them.
+    const within = [
+      'src/isolated-fields/host.ts',
+      'src/element/controllers/isolated-frame.ts',
+      'src/checkout/fields.ts',
+      'src/element/parts/bank-account-form/bank-account-form.ts',
+      'src/element/parts/reference-code-form/reference-code-form.ts',
+    ];
+    for (const module of within) expect(holding(module), module).toEqual([session]);
+    // What the session fetches on demand stays apart: the offer to pay elsewhere.
+    expect(holding('src/element/parts/pay-elsewhere/pay-elsewhere.ts')).not.toContain(session);
     // What it imports statically: the entry, and only what the Arabic file imports too.
     const statics = (file: string) => outputs[file]!.imports.filter((entry) => entry.kind === 'import-statement').map((entry) => entry.path);
     const arabic = statics('dist/cdn/svc-checkout-ar.js');
