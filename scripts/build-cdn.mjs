@@ -1,7 +1,8 @@
 // dist/cdn/: the element as ES modules for <script type="module" src=".../svc-checkout.js">, Lit inside. The entry
 // holds the first frame (the shell, the method picker, the POS form, English form words) and everything the
-// chunks share; it imports the rest on demand, relative to itself: from dist/cdn/chunks/ the session and the steps
-// once the first frame is painted, the other forms when chosen or just after; Arabic's words, when a page speaks it,
+// chunks share; it imports the rest on demand, relative to itself: from dist/cdn/chunks/ the session, the steps and
+// the other forms, one file (cdn-build.mjs, sessionLayout), once the first frame is painted or another method is
+// chosen; Arabic's words, when a page speaks it,
 // from dist/cdn/svc-checkout-ar.js beside it (a fixed name, for a page's preload link). One
 // script tag still works, from any origin the page allows scripts from (`default-src 'self'`). How it is built:
 // scripts/cdn-build.mjs. Its description (build/cdn.meta.json, not shipped) lists every input and output, so that a

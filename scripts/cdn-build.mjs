@@ -23,6 +23,43 @@ const TARGET = 'es2022';
  */
 export const ARABIC_FILE = 'svc-checkout-ar.js';
 const ARABIC_SOURCE = '/src/element/i18n/ar.ts';
+const isArabic = (chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(ARABIC_SOURCE) ?? false;
+
+/** The session's chunk: what the element fetches once its first frame is painted (src/element/engine.ts). */
+const SESSION_SOURCE = '/src/element/engine.ts';
+
+/**
+ * The chunks as Rollup would cut them, but one: the session's chunk takes in every chunk it imports statically (the
+ * isolated frame's host, the payer fields' table), which a browser fetches with it whenever it fetches it, and then
+ * each chunk the entry fetches that imports one of those (the bank account and reference code forms), which could
+ * not run before it came and which the element fetches ahead at the same moment (controllers/checkout.ts,
+ * fetchAfterPaint); without the session no form is sent anyway. One file compresses better than several (brotli's
+ * window spans them, and no chunk names another's exports), and costs one request. A chunk the Arabic file imports
+ * too (the wording of a wait) stays apart: a page in Arabic preloads that file beside the entry, and must not fetch
+ * the session with it; so does a chunk the session fetches only on demand (the offer to pay elsewhere). The entry
+ * keeps exactly what Rollup put in it, and every other chunk too (each named here, so that none of its modules
+ * follows a dependency into the session's chunk).
+ */
+function sessionLayout(natural) {
+  const chunks = natural.filter((chunk) => chunk.type === 'chunk');
+  const session = chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(SESSION_SOURCE));
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  if (!session || !entry) throw new Error('the CDN build has no session chunk (src/element/engine.ts) or no entry');
+  const arabic = new Set(chunks.filter(isArabic).flatMap((chunk) => chunk.imports));
+  const merged = [session, ...chunks.filter((chunk) => session.imports.includes(chunk.fileName) && chunk !== entry && !arabic.has(chunk.fileName))];
+  // Then each chunk the entry fetches that imports one of those, and so could not run before the session's chunk
+  // came (the bank account and reference code forms, which the element fetches ahead at the same moment).
+  const inSession = (file) => merged.some((chunk) => chunk.fileName === file);
+  const joins = (chunk) => !merged.includes(chunk) && entry.dynamicImports.includes(chunk.fileName) && !isArabic(chunk) && chunk.imports.some(inSession);
+  for (let joining = chunks.filter(joins); joining.length > 0; joining = chunks.filter(joins)) merged.push(...joining);
+  const place = new Map();
+  for (const chunk of chunks) {
+    const name = merged.includes(chunk) ? session.name : chunk.name;
+    if (!merged.includes(chunk) && chunks.some((other) => other !== chunk && other.name === chunk.name)) throw new Error(`two chunks named ${chunk.name}`);
+    for (const id of Object.keys(chunk.modules)) place.set(id, name);
+  }
+  return (id) => place.get(id);
+}
 
 /**
  * Our own modules' templates made smaller as written: the CSS of css`` templates minified, the indentation of html``
@@ -121,7 +158,7 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
       if (warning.code !== 'THIS_IS_UNDEFINED') warn(warning);
     },
   });
-  const { output } = await bundle.generate({
+  const options = {
     dir: outdir,
     format: 'es',
     entryFileNames: '[name].js',
@@ -130,10 +167,12 @@ export async function buildCdn({ entry = 'src/element/cdn.ts', outdir = 'dist/cd
     // Arabic's words are the exception: a page writes their address in a preload link, so it stays the same from
     // one version to the next, beside the entry, whose name does not change either (ARABIC_FILE); a site serving a
     // fixed path revalidates both (README, "From a CDN").
-    chunkFileNames: (chunk) => (chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(ARABIC_SOURCE) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
+    chunkFileNames: (chunk) => (isArabic(chunk) ? ARABIC_FILE : 'chunks/[name]-[hash:6].js'),
     sourcemap: true,
-    plugins: [minify(notices)],
-  });
+  };
+  // Rollup's own layout first, in memory; then the session's chunk takes in what always comes with it (sessionLayout).
+  const { output: natural } = await bundle.generate(options);
+  const { output } = await bundle.generate({ ...options, manualChunks: sessionLayout(natural), plugins: [minify(notices)] });
   await bundle.close();
   const project = process.cwd();
   const files = {};

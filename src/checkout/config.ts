@@ -4,7 +4,7 @@
  * `ATTRIBUTES` is the one table of the element's attributes; the element declares its properties from it.
  */
 // Straight from the modules, not the core index: the element's first frame resolves its configuration with this
-// file, and must not carry the rules that check a token (the session brings them, with `checkedClaims`).
+// file, and must not carry the rules of a token's claims (the kit checks those: `shownClaims` in first-frame.ts).
 import { isPayMethod, PAY_METHODS, type PayMethod } from '../core/pay-methods.js';
 import type { NotifyLanguage } from '../core/status.js';
 import { DEFAULT_ATTEMPTS } from '../core/token-wire.js';
@@ -151,8 +151,8 @@ function paramsOfToken(claims: CheckoutTokenClaims): Partial<PayParams> & { meth
 }
 
 /**
- * A checkout's configuration from its settings. `readClaims` reads a checkout token: the session's checks its
- * claims with their rules (`checkedClaims` in session.ts); the first frame's only reads them, to show them.
+ * A checkout's configuration from its settings. `readClaims` reads a checkout token's claims (`shownClaims` for the
+ * first frame and the session alike: their shape, not their rules, which the kit checked when it signed the token).
  */
 export function resolveConfig(
   set: AttributeValues,

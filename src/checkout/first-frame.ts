@@ -53,8 +53,8 @@ export function formStateOf(config: CheckoutConfig, settings: CheckoutSettings, 
 }
 
 /**
- * What a checkout token says, to show it: read, not checked (the session checks the claims with their rules, the
- * kit the tag). Undefined unless it has the shape the form shows.
+ * What a checkout token says, to show it: read, not checked (the kit checked the claims by their rules when it
+ * signed them, and checks the tag that covers them at every call). Undefined unless it has the shape the form shows.
  */
 export function shownClaims(token: string): CheckoutTokenClaims | undefined {
   const payload = readTokenPayload(token, 'checkout');

@@ -8,7 +8,7 @@
  * what must survive a reload (`savedOf`). The clock, timers, visibility, storage, network, randomness and log come
  * from its `CheckoutEnvironment`.
  */
-import { isSuccess, isPaymentStatus, parseCheckoutToken, type CashierStatusData, type CheckoutTokenClaims, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
+import { isSuccess, isPaymentStatus, type CashierStatusData, type Envelope, type PaymentStatus, type StreamSchedule } from '../core/index.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
 import { resolveConfig, type CheckoutConfig, type CheckoutSettings } from './config.js';
 import { EndpointClient, EndpointError, failureOf, neverAnswered, type EndpointAnswer } from './endpoint-client.js';
@@ -25,6 +25,7 @@ import { DEFAULT_POLL_INTERVAL_MS, StatusPoller } from './poller.js';
 import { openStatusStream, type StatusStream, type StatusStreamFetch } from './status-stream.js';
 import { orderOf, type CheckoutEvent, type CheckoutState, type Message } from './state.js';
 import { loadSaved, storageKeyOf } from './storage.js';
+import { shownClaims } from './first-frame.js';
 import type { PayMethod } from '../core/pay-methods.js';
 
 /** The longest a `before-redirect` listener may hold the redirect. */
@@ -33,12 +34,6 @@ const REDIRECT_HOLD_MS = 10_000;
 const LEFT_ORDERS_CHECK_INTERVALS = 6;
 
 export type { CheckoutSettings } from './config.js';
-
-/** A checkout token's claims, checked with their rules (the kit checks its tag). */
-function checkedClaims(token: string): CheckoutTokenClaims | undefined {
-  const parsed = parseCheckoutToken(token);
-  return parsed.ok ? parsed.token.claims : undefined;
-}
 
 /** What a session counts of its own work (`CheckoutSession.counts`). */
 export interface SessionCounts {
@@ -149,7 +144,9 @@ export class CheckoutSession {
    * arrived late and are now complete, pick up where that order stands (resuming it from storage).
    */
   configure(settings: CheckoutSettings): void {
-    const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, checkedClaims);
+    // A checkout token's claims read as the first frame reads them, in the shape the form shows: the kit checked them
+    // by their rules when it signed the token, and checks the tag that covers them at every call (docs/element.md).
+    const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
     const pageUrl = this.#env.pageUrl();
     // The same settings again (a host's update that changed none of them): nothing to read or check anew. Compared
     // resolved, as plain data: `payParams` and `userInfo` are in the configuration, whatever object brought them.

@@ -52,6 +52,40 @@ describe('dist/cdn/svc-checkout.js', () => {
     expect(await readFile(`${root}dist/cdn/svc-checkout-ar.js`, 'utf8')).toContain('ادفع');
   });
 
+  it('fetches the session as one file with what always comes with it, and Arabic without the session', async () => {
+    const meta = JSON.parse(await readFile(`${root}build/cdn.meta.json`, 'utf8'));
+    const outputs = meta.outputs as Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+    const holding = (module: string) => Object.keys(outputs).filter((file) => module in outputs[file]!.inputs);
+    const [session] = holding('src/checkout/session.ts');
+    expect(session).toMatch(/^dist\/cdn\/chunks\/engine-[\w-]{6}\.js$/);
+    // The isolated frame's host and the payer fields' table are in it, not in chunks of their own fetched beside it;
+    // so are the forms the element fetches ahead with it, which need them.
+    const within = [
+      'src/isolated-fields/host.ts',
+      'src/element/controllers/isolated-frame.ts',
+      'src/checkout/fields.ts',
+      'src/element/parts/bank-account-form/bank-account-form.ts',
+      'src/element/parts/reference-code-form/reference-code-form.ts',
+    ];
+    for (const module of within) expect(holding(module), module).toEqual([session]);
+    // What the session fetches on demand stays apart: the offer to pay elsewhere.
+    expect(holding('src/element/parts/pay-elsewhere/pay-elsewhere.ts')).not.toContain(session);
+    // What it imports statically: the entry, and only what the Arabic file imports too.
+    const statics = (file: string) => outputs[file]!.imports.filter((entry) => entry.kind === 'import-statement').map((entry) => entry.path);
+    const arabic = statics('dist/cdn/svc-checkout-ar.js');
+    expect(arabic).not.toContain(session);
+    expect(statics(session!).filter((file) => file !== 'dist/cdn/svc-checkout.js' && !arabic.includes(file))).toEqual([]);
+  });
+
+  it('leaves the rules of a checkout token\'s claims to the kit, which checked them when it signed the token', async () => {
+    // The words of two of those rules (src/core/tokens.ts): the browser reads the claims in the shape it shows them.
+    for (const file of await cdnFiles()) {
+      const text = await readFile(`${root}${file}`, 'utf8');
+      expect(text, file).not.toContain('unix seconds');
+      expect(text, file).not.toContain('must be at most attempts');
+    }
+  });
+
   it('opens with V8\'s compile hint, and only the entry does: its chunks hold code the first frame does not run', async () => {
     for (const file of await cdnFiles()) {
       const firstLine = (await readFile(`${root}${file}`, 'utf8')).split('\n', 1)[0];

@@ -3,6 +3,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BANK_ACCOUNT_DETAILS, MERCHANT_PATHS, OTP_REQUEST, validate } from '../../src/core/index.js';
+import { CHECKOUT_KEYS } from '../../src/core/token-wire.js';
 import { answerOf, EndpointError, orderOf, POLL_BACKOFF, requestHeaders, type CheckoutSession, type FieldName, type IsolatedReport } from '../../src/checkout/index.js';
 import { ENDPOINT, harness, kinds, type Harness } from './support.js';
 
@@ -445,5 +446,52 @@ describe('configuration errors in the console', () => {
     await spoofing.settle();
     expect(events.some((event) => event.type === 'error' && event.detail.message.includes('upstream'))).toBe(true);
     expect(logged).not.toHaveBeenCalled();
+  });
+});
+
+describe('a checkout token read in the browser', () => {
+  /** `token` with its payload's claims changed, its tag left as the kit wrote it: a token the kit never signed. */
+  function respelled(token: string, change: (short: Record<string, unknown>) => void): string {
+    const [prefix, payload, tag] = token.split('.') as [string, string, string];
+    const short = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    change(short);
+    return [prefix, Buffer.from(JSON.stringify(short)).toString('base64url'), tag].join('.');
+  }
+
+  it('names the checkout token when it does not read as one, and sends nothing', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const checkoutToken of ['ct1.not-a-payload.x', respelled(await h.token(), (short) => (short[CHECKOUT_KEYS.total] = 'a lot'))]) {
+        const { session, events } = await h.session({ checkoutToken });
+        const errors = events.flatMap((event) => (event.type === 'error' ? [event.detail] : []));
+        expect(errors.map(({ code }) => code)).toEqual(['CONFIG']);
+        expect(errors[0]!.message).toContain('checkout-token');
+        await session.submit();
+      }
+      await h.settle();
+      expect(h.calls).toEqual([]);
+      // And in the console, where the shop's developer looks: once for each.
+      expect(logged.mock.calls.map(([message]) => String(message))).toEqual([expect.stringContaining('checkout-token'), expect.stringContaining('checkout-token')]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('leaves its claims\' rules to the kit: one the kit did not sign is refused at the first call, whatever it claims', async () => {
+    // A merchant id no rule allows (the service's are digits): the kit signs no such claim, so it can only come
+    // respelled.
+    const checkoutToken = respelled(await h.token(), (short) => (short[CHECKOUT_KEYS.merchantId] = 'not-a-merchant'));
+    const { session, events } = await h.session({ checkoutToken });
+    // Read in the shape the form shows, as the first frame reads it: the browser does not check what the kit checks.
+    expect(session.state.phase.kind).toBe('form');
+    expect(session.config?.merchantId).toBe('not-a-merchant');
+    fill(session, { sn: 'N78101818218' });
+    await session.submit();
+    await h.settle();
+    // Refused by the kit, at the one call made: no order, and the payer is told.
+    expect(h.calls).toEqual([MERCHANT_PATHS.create]);
+    expect(session.state.phase.kind).not.toBe('action');
+    expect(events.some((event) => event.type === 'error')).toBe(true);
+    expect(await h.control.orders()).toEqual([]);
   });
 });
