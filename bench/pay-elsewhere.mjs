@@ -127,8 +127,8 @@ export async function measureSecondDevice(row, note) {
           await fill(phonePage, 'input[name=notifyUserMobile]', '+201001234567');
           await click(phonePage, 'button[type=submit]');
           await shown(phonePage, 'Your reference code');
-          // The desktop window, on the form, finds the phone's order and follows it.
-          await shown(shopPage, 'A payment for this order is already in progress.');
+          // The desktop window, on the form, finds the phone's order and follows it: the same voucher (the kit's note).
+          await shown(shopPage, 'Your reference code');
           const cart = served;
           const order = (await control.orders()).find((each) => each.reference.startsWith(cart) && each.referenceCode);
           if (!order) throw new Error(`the sandbox has no reference code order of ${cart}`);
