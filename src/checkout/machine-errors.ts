@@ -4,7 +4,7 @@
  */
 import { CLIENT_ERROR_CODES, isRetryable, violationsOf, type Envelope, type Violation } from '../core/index.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
-import { REFUSED_SETTINGS } from './config-sources.js';
+import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
 import type { Failure } from './endpoint-client.js';
 import { formFieldOf, type FieldName } from './fields.js';
 import type { Draft } from './machine-draft.js';
@@ -80,6 +80,14 @@ export function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
   d.error(envelope.code, named ? `${envelope.message} ${named}` : envelope.message, isRetryable(envelope.code));
   if (envelope.code !== RESULT_ROLES.invalid) {
     alert(d, messageForEnvelope(envelope));
+    return;
+  }
+  // A field the merchant configured, refused by the kit (a shop without checkout tokens, whose attributes no signature
+  // vouches for: the element does not check them itself): the checkout stops on a configuration error naming the setting.
+  const setting = violations.find((violation) => CONFIG_SOURCES[violation.field] && !formFieldOf(d.m.state.method, violation.field));
+  if (setting) {
+    const field = setting.field;
+    configError(d, CONFIG_SOURCES[field]!, { field, rule: 'kit', message: `the kit refused ${field} at the create` }, true);
     return;
   }
   const errors: Partial<Record<FieldName, FieldError>> = {};
