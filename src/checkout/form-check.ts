@@ -24,9 +24,10 @@ export function checkOf(model: Model): FormCheck | undefined {
   // The fields an isolated frame holds are checked there, with their own rows of the same table: what it says of
   // them stands for their rows here.
   const isolated = fieldsOf(method).filter((field) => model.isolated?.fields.includes(field.name));
-  const table = PAYER_CREATE_RULES[method];
+  const rows = PAYER_CREATE_RULES[method];
+  const table = isolated.length ? withoutFields(rows, isolated.map((field) => field.wire)) : rows;
   const body = createBody(model, config, isolated);
-  const result = validate(isolated.length ? withoutFields(table, isolated.map((field) => field.wire)) : table, body);
+  const result = validate(table, body);
   // The body sent: what the merchant configured as it is, the payer's fields as their rows made them (trimmed, defaults).
   if (result.ok) for (const wire of Object.keys(table.fields)) setPath(body, wire, readPath(result.value, wire));
   const fromFrame: Violation[] = isolated.flatMap((field) => {

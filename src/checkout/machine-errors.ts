@@ -83,12 +83,10 @@ export function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
     return;
   }
   // A field the merchant configured, refused by the kit (a shop without checkout tokens, whose attributes no signature
-  // vouches for: the element does not check them itself): the checkout stops on a configuration error naming the setting.
-  const setting = violations.find((violation) => CONFIG_SOURCES[violation.field] && !formFieldOf(d.m.state.method, violation.field));
-  if (setting) {
-    const field = setting.field;
-    configError(d, CONFIG_SOURCES[field]!, { field, rule: 'kit', message: `the kit refused ${field} at the create` }, true);
-    return;
+  // vouches for: the element does not check them itself): the developer reads the setting at fault in the log.
+  for (const { field } of violations) {
+    const setting = formFieldOf(d.m.state.method, field) ? undefined : CONFIG_SOURCES[field];
+    if (setting) d.do({ type: 'log', message: `svc-checkout: ${setting}: the kit refused ${field}` });
   }
   const errors: Partial<Record<FieldName, FieldError>> = {};
   const others: Message[] = [];
