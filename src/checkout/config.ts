@@ -217,9 +217,5 @@ export function resolveConfig(
   // The service lets a Pos or BankAccount create go without a country, but not the status, OTP, PIN and
   // resend calls that follow it: without one the payment could be made and never seen.
   if (!config.countryCode) problem ??= 'country-code';
-  // Without an amount and its currency there is nothing to show the payer. Their values, like every other field of
-  // the order, are the kit's to judge, at the create (docs/element.md, "A misconfigured attribute").
-  if (!config.currency) problem ??= 'currency';
-  if (config.payAmount === undefined) problem ??= 'pay-amount';
   return problem ? { config, problem } : { config };
 }

@@ -1,7 +1,8 @@
 /**
  * The field rules: one table per request shape. Each row names a wire field (dotted for nested fields), when
  * it is required, its format and its default. `validate` (validate.ts) reads these tables and nothing else,
- * so the element, the merchant kit and the sandbox accept and refuse exactly the same input.
+ * so the element, the merchant kit and the sandbox accept and refuse exactly the same input (the element checks
+ * the payer's rows of a create, PAYER_CREATE_RULES; the kit and the sandbox the whole create).
  *
  * Where the specification is silent (lengths, character sets, ranges) the decisions are ours; README.md lists
  * them under "Validation decisions".
