@@ -1,9 +1,13 @@
 /**
- * The create request the form would send, and what the rules say of it: built and checked once per change of what
- * it is made from (the values of the chosen method, the configuration, the attempt), never once per reader.
+ * The create request the form would send, and what the payer's rows say of it: built and checked once per change of
+ * what it is made from (the values of the chosen method, the configuration, the attempt), never once per reader.
+ *
+ * Only the payer's own rows are checked here (PAYER_CREATE_RULES): the merchant's (reference, amount, country,
+ * product…) are the kit's to check, when it signs the checkout token and at every create; a wrong attribute of a shop
+ * without tokens is named by the kit's answer to the create (docs/element.md, "A misconfigured attribute").
  */
-import { MERCHANT_PATHS, toAsciiDigits, validateCreateRequest, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
-import { ATTRIBUTE_WIRE_FIELDS, CONFIG_SOURCES } from './config-sources.js';
+import { MERCHANT_PATHS, PAYER_CREATE_RULES, toAsciiDigits, validate, withoutFields, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
+import { ATTRIBUTE_WIRE_FIELDS } from './config-sources.js';
 import type { CheckoutConfig } from './config.js';
 import { fieldsOf, formFieldOf, isAsked, type FieldName, type FieldSpec } from './fields.js';
 import { currentReference, type FormCheck, type Model } from './model.js';
@@ -20,7 +24,12 @@ export function checkOf(model: Model): FormCheck | undefined {
   // The fields an isolated frame holds are checked there, with their own rows of the same table: what it says of
   // them stands for their rows here.
   const isolated = fieldsOf(method).filter((field) => model.isolated?.fields.includes(field.name));
-  const result = validateCreateRequest(createBody(model, config, isolated), { without: isolated.map((field) => field.wire) });
+  const rows = PAYER_CREATE_RULES[method];
+  const table = isolated.length ? withoutFields(rows, isolated.map((field) => field.wire)) : rows;
+  const body = createBody(model, config, isolated);
+  const result = validate(table, body);
+  // The body sent: what the merchant configured as it is, the payer's fields as their rows made them (trimmed, defaults).
+  if (result.ok) for (const wire of Object.keys(table.fields)) setPath(body, wire, readPath(result.value, wire));
   const fromFrame: Violation[] = isolated.flatMap((field) => {
     const rule = model.isolated?.broken[field.name];
     return rule ? [{ field: field.wire, rule, message: `${field.wire}: ${rule}` }] : [];
@@ -34,11 +43,10 @@ export function checkOf(model: Model): FormCheck | undefined {
   return {
     inputs,
     payer,
-    config: all.filter((violation) => CONFIG_SOURCES[violation.field] !== undefined),
     all,
     isolated: isolated.map((field) => field.name),
-    value: result.ok && fromFrame.length === 0 ? (result.value as CreatePaymentRequest) : undefined,
-    withoutIsolated: result.ok && isolated.length > 0 ? (result.value as CreatePaymentRequest) : undefined,
+    value: result.ok && fromFrame.length === 0 ? (body as unknown as CreatePaymentRequest) : undefined,
+    withoutIsolated: result.ok && isolated.length > 0 ? (body as unknown as CreatePaymentRequest) : undefined,
   };
 }
 
@@ -73,6 +81,13 @@ function createBody(model: Model, config: CheckoutConfig, isolated: readonly Fie
   body['merchantName'] = method === 'ReferenceCode' ? config.merchantName || undefined : undefined;
   for (const field of fieldsOf(method)) if (isAsked(field, typed) && !isolated.includes(field)) setPath(body, field.wire, typed[field.name]);
   return body;
+}
+
+/** Reads a dotted wire path of a body. */
+function readPath(body: Record<string, unknown>, wire: string): unknown {
+  let node: unknown = body;
+  for (const key of wire.split('.')) node = (node as Record<string, unknown> | undefined)?.[key];
+  return node;
 }
 
 /** Sets a dotted wire path (`notify.notifyUserName`) in a body. */

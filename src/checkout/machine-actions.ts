@@ -34,7 +34,8 @@ export const ACTIONS: Actions = {
     if (e.settings.userInfo && d.m.state.phase.kind === 'form') d.set(prefilled(e.config, e.settings, d.m.state));
     const fresh = e.key !== d.m.key;
     if (fresh) d.update({ base: e.saved?.base ?? baseReference(e.config.reference, d.at, e.nonce), attempt: Math.max(e.saved?.attempt ?? 1, e.config.startAttempt) });
-    const broken = Boolean(d.m.problem) || (d.check?.config.length ?? 0) > 0;
+    // A configuration error stands until a setting changes (the kit's refusal of one included: a new value may mend it).
+    const broken = Boolean(d.m.problem);
     const kind = d.m.state.phase.kind;
     if (fresh || kind === 'idle' || (kind === 'config-error' && !broken) || (kind === 'form' && broken)) {
       start(d, e.key, e.saved);

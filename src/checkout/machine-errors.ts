@@ -4,7 +4,7 @@
  */
 import { CLIENT_ERROR_CODES, isRetryable, violationsOf, type Envelope, type Violation } from '../core/index.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
-import { REFUSED_SETTINGS } from './config-sources.js';
+import { CONFIG_SOURCES, REFUSED_SETTINGS } from './config-sources.js';
 import type { Failure } from './endpoint-client.js';
 import { formFieldOf, type FieldName } from './fields.js';
 import type { Draft } from './machine-draft.js';
@@ -81,6 +81,12 @@ export function envelopeError(d: Draft, envelope: Envelope<unknown>): void {
   if (envelope.code !== RESULT_ROLES.invalid) {
     alert(d, messageForEnvelope(envelope));
     return;
+  }
+  // A field the merchant configured, refused by the kit (a shop without checkout tokens, whose attributes no signature
+  // vouches for: the element does not check them itself): the developer reads the setting at fault in the log.
+  for (const { field } of violations) {
+    const setting = formFieldOf(d.m.state.method, field) ? undefined : CONFIG_SOURCES[field];
+    if (setting) d.do({ type: 'log', message: `svc-checkout: ${setting}: the kit refused ${field}` });
   }
   const errors: Partial<Record<FieldName, FieldError>> = {};
   const others: Message[] = [];

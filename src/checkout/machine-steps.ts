@@ -11,11 +11,9 @@ import {
   type CashierStatusData,
   type PayMethod,
   type PaymentStatus,
-  type Violation,
 } from '../core/index.js';
 import { attemptOf, attemptReference } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
-import { CONFIG_SOURCES } from './config-sources.js';
 import { fieldsOf, prefilled } from './fields.js';
 import { shownErrors, withoutSecrets } from './form-check.js';
 import type { Draft, DistributiveOmit } from './machine-draft.js';
@@ -35,10 +33,10 @@ export function start(d: Draft, key: string, kept: SavedCheckout | undefined): v
   d.update({ key, request: undefined, left: false, leftOrders: [], touched: {}, serverErrors: {}, resendAllowedAt: 0, statusFailures: 0 });
   d.do({ type: 'unfollow' });
   d.set({ alert: undefined, notice: undefined, errors: {} });
-  const violation = d.m.problem ? undefined : d.check?.config[0];
-  const setting = d.m.problem ?? (violation && (CONFIG_SOURCES[violation.field] ?? violation.field));
-  if (setting) {
-    configError(d, setting, violation, true);
+  // A setting the session could not take stops the checkout here; a merchant field's value is the kit's to judge, at
+  // the create (docs/element.md, "A misconfigured attribute").
+  if (d.m.problem) {
+    configError(d, d.m.problem, undefined, true);
     return;
   }
   const config = d.m.config!;
@@ -98,13 +96,9 @@ export function create(d: Draft, retried: boolean): void {
     d.announce({ kind: 'form-errors', count });
     return;
   }
-  const { value, all } = d.check!;
-  if (!value) {
-    const first = all[0] as Violation;
-    const setting = CONFIG_SOURCES[first.field] ?? first.field;
-    configError(d, setting, first, true);
-    return;
-  }
+  // Nothing of the payer's is wrong (an isolated frame's fields included): the request is there.
+  const { value } = d.check!;
+  if (!value) return;
   const method = d.m.state.method;
   // After "Use another method" on an order still pending, the kit is told that the payer left it on purpose.
   const sent = { ...(value as unknown as Record<string, unknown>), ...(d.m.left ? { [LEAVING_FIELD]: true } : {}) };
@@ -191,7 +185,7 @@ export function showErrors(d: Draft, all: boolean): void {
 
 export function emitChange(d: Draft): void {
   const check = d.check;
-  const complete = check !== undefined && Object.keys(check.payer).length === 0 && check.config.length === 0;
+  const complete = check !== undefined && Object.keys(check.payer).length === 0;
   d.emit({ type: 'change', detail: { payMethod: d.m.state.method, complete } });
 }
 

@@ -55,13 +55,11 @@ export interface FormCheck {
   inputs: readonly unknown[];
   /** The payer's violations by form field (the first of each). */
   payer: Readonly<Partial<Record<FieldName, Violation>>>;
-  /** Violations of the fields the merchant configures. */
-  config: readonly Violation[];
   /** Every violation, in the validator's order (an isolated frame's last). */
   all: readonly Violation[];
   /** The method's fields an isolated frame holds: the create goes through it, which adds their values. */
   isolated: readonly FieldName[];
-  /** The create request, when nothing is wrong; without the isolated fields' values. */
+  /** The create request, when nothing of the payer's is wrong; without the isolated fields' values. */
   value: CreatePaymentRequest | undefined;
   /** The create request less the isolated fields, when nothing else is wrong: what a ticket is asked for. */
   withoutIsolated: CreatePaymentRequest | undefined;

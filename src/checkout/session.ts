@@ -146,7 +146,11 @@ export class CheckoutSession {
   configure(settings: CheckoutSettings): void {
     // A checkout token's claims read as the first frame reads them, in the shape the form shows: the kit checked them
     // by their rules when it signed the token, and checks the tag that covers them at every call (docs/element.md).
-    const { config, problem } = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
+    const read = resolveConfig(settings, settings.payParams, settings.userInfo, shownClaims);
+    const config = read.config;
+    // Without an amount and its currency there is nothing to show the payer: named at once. Their values, as every
+    // field of the order, are the kit's to judge, at the create (docs/element.md, "A misconfigured attribute").
+    const problem = read.problem ?? (!config.currency ? 'currency' : config.payAmount === undefined ? 'pay-amount' : undefined);
     const pageUrl = this.#env.pageUrl();
     // The same settings again (a host's update that changed none of them): nothing to read or check anew. Compared
     // resolved, as plain data: `payParams` and `userInfo` are in the configuration, whatever object brought them.

@@ -1,7 +1,8 @@
 /**
  * The field rules: one table per request shape. Each row names a wire field (dotted for nested fields), when
  * it is required, its format and its default. `validate` (validate.ts) reads these tables and nothing else,
- * so the element, the merchant kit and the sandbox accept and refuse exactly the same input.
+ * so the element, the merchant kit and the sandbox accept and refuse exactly the same input (the element checks
+ * the payer's rows of a create, PAYER_CREATE_RULES; the kit and the sandbox the whole create).
  *
  * Where the specification is silent (lengths, character sets, ranges) the decisions are ours; README.md lists
  * them under "Validation decisions".
@@ -145,13 +146,13 @@ const CREATE_COMMON: Record<string, FieldRule> = {
   userPhone: { required: false, format: mobile },
 };
 
-export const POS_CREATE: RuleTable = {
-  fields: {
-    ...CREATE_COMMON,
-    payMethod: { required: true, format: oneOf(['Pos']) },
-    sn: { required: true, format: serialNumber },
-  },
-};
+/**
+ * The payer's own rows of each method's create: what the payer types in the form (src/checkout's fields), checked in
+ * the browser as they type and again by the kit. The element bundles only these: the rest of a create (the merchant's
+ * rows: reference, amount, country, product, expiry, callback…) is decided and checked by the kit, when it signs the
+ * checkout token and again at every create, and by the sandbox (docs/element.md, "A misconfigured attribute").
+ */
+const POS_PAYER: RuleTable = { fields: { sn: { required: true, format: serialNumber } } };
 
 /**
  * The payer's own bank account details, rows of the bank account create: also the whole table the isolated frame
@@ -168,22 +169,53 @@ export const BANK_ACCOUNT_DETAILS: RuleTable = {
   groups: [dateOfBirth],
 };
 
-export const BANK_ACCOUNT_CREATE: RuleTable = {
-  fields: {
-    ...CREATE_COMMON,
-    payMethod: { required: true, format: oneOf(['BankAccount']) },
-    ...BANK_ACCOUNT_DETAILS.fields,
-    returnUrl: { required: true, format: url },
-    bvn: { required: false, format: text({ max: 32, pattern: /^\d+$/, expected: 'digits' }) },
-  },
-  groups: [dateOfBirth],
-};
-
 const emailChannels = ['BOTH', 'EMAIL'] as const;
 const smsChannels = ['BOTH', 'SMS'] as const;
 
-export const REFERENCE_CODE_CREATE: RuleTable = {
+const REFERENCE_CODE_PAYER: RuleTable = {
   fields: {
+    'notify.notifyUserName': { required: true, format: personName },
+    'notify.notifyLanguage': { required: true, format: oneOf(NOTIFY_LANGUAGES) },
+    'notify.notifyMethod': { required: false, format: oneOf(NOTIFY_METHODS), default: 'BOTH' },
+    'notify.notifyUserEmail': { required: { when: 'notify.notifyMethod', in: emailChannels }, format: email },
+    'notify.notifyUserMobile': { required: { when: 'notify.notifyMethod', in: smsChannels }, format: mobile },
+  },
+};
+
+/** The payer's rows of the create, per `payMethod`: the only create rows the element checks (and bundles). */
+export const PAYER_CREATE_RULES = {
+  Pos: POS_PAYER,
+  BankAccount: BANK_ACCOUNT_DETAILS,
+  ReferenceCode: REFERENCE_CODE_PAYER,
+} as const;
+
+/**
+ * A whole create table: the merchant's rows, the payer's rows of the method, then the merchant's rows after them (in
+ * the order violations are reported). Built by a call the bundler may drop, so the element keeps the payer's rows only.
+ */
+/* @__NO_SIDE_EFFECTS__ */ function createTable(merchant: Record<string, FieldRule>, payer: RuleTable, after: Record<string, FieldRule> = {}): RuleTable {
+  return { fields: { ...merchant, ...payer.fields, ...after }, ...(payer.groups ? { groups: payer.groups } : {}) };
+}
+
+export const POS_CREATE: RuleTable = createTable(
+  { ...CREATE_COMMON, payMethod: { required: true, format: oneOf(['Pos']) } },
+  POS_PAYER,
+);
+
+export const BANK_ACCOUNT_CREATE: RuleTable = createTable(
+  {
+    ...CREATE_COMMON,
+    payMethod: { required: true, format: oneOf(['BankAccount']) },
+  },
+  BANK_ACCOUNT_DETAILS,
+  {
+    returnUrl: { required: true, format: url },
+    bvn: { required: false, format: text({ max: 32, pattern: /^\d+$/, expected: 'digits' }) },
+  },
+);
+
+export const REFERENCE_CODE_CREATE: RuleTable = createTable(
+  {
     reference: { required: true, format: reference },
     merchantName: { required: false, format: personName },
     'amount.total': { required: true, format: minorUnitsOrDigits },
@@ -194,14 +226,10 @@ export const REFERENCE_CODE_CREATE: RuleTable = {
     country: { required: true, format: country },
     payMethod: { required: true, format: oneOf(['ReferenceCode']) },
     expireAt: { required: false, format: expireMinutesOrDigits, default: LIMITS.defaultExpireMinutes },
-    'notify.notifyUserName': { required: true, format: personName },
-    'notify.notifyLanguage': { required: true, format: oneOf(NOTIFY_LANGUAGES) },
-    'notify.notifyMethod': { required: false, format: oneOf(NOTIFY_METHODS), default: 'BOTH' },
-    'notify.notifyUserEmail': { required: { when: 'notify.notifyMethod', in: emailChannels }, format: email },
-    'notify.notifyUserMobile': { required: { when: 'notify.notifyMethod', in: smsChannels }, format: mobile },
-    returnUrl: { required: false, format: url },
   },
-};
+  REFERENCE_CODE_PAYER,
+  { returnUrl: { required: false, format: url } },
+);
 
 const orderOrReference: GroupRule = { kind: 'any-of', fields: ['orderNo', 'reference'] };
 

@@ -38,3 +38,23 @@ describe('a page importing part of the package', () => {
     expect(fromElementOrLit(page.files).length).toBeGreaterThan(10);
   });
 });
+
+describe("the CDN build's create rules (issue 49 point 5)", () => {
+  it("carries the payer's rows of a create and none of the merchant's: those are the kit's to check", async () => {
+    await assertDistFresh();
+    const { readFile, readdir } = await import('node:fs/promises');
+    const files = [
+      ...(await readdir('dist/cdn')).filter((file) => file.endsWith('.js')).map((file) => `dist/cdn/${file}`),
+      ...(await readdir('dist/cdn/chunks')).filter((file) => file.endsWith('.js')).map((file) => `dist/cdn/chunks/${file}`),
+    ];
+    const scripts = (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
+    // The payer's: the serial number, the bank details, the reference code's contacts.
+    for (const expected of ['letters, digits or "-"', '6 to 34 letters or digits', 'a phone number of 7 to 15 digits', 'an email address']) {
+      expect(scripts.includes(expected), expected).toBe(true);
+    }
+    // The merchant's: the amount, the currency, the expiry (the country stays: the code steps' calls carry it).
+    for (const expected of ['a whole number of minor units greater than 0', 'three uppercase letters, e.g. EGP', 'whole minutes from 1 to']) {
+      expect(scripts.includes(expected), expected).toBe(false);
+    }
+  });
+});

@@ -16,7 +16,7 @@ import * as core from '../../src/core/index.js';
 
 vi.mock('../../src/core/validate.js', async (original) => {
   const module = await original<typeof import('../../src/core/validate.js')>();
-  return { ...module, validateCreateRequest: vi.fn(module.validateCreateRequest) };
+  return { ...module, validate: vi.fn(module.validate) };
 });
 
 type PhaseKind = Phase['kind'];
@@ -469,6 +469,10 @@ describe('paths the table does not reach', () => {
       const error = emitted.find((event) => event.type === 'error');
       expect(error?.detail, kind).toMatchObject({ code: envelope.code, retryable: false });
       expect((error?.detail as { message: string }).message, kind).toContain(named);
+      // A field the merchant configured (the element checks none of them: the kit does) is named by its setting in the log.
+      const logged = next.effects.flatMap((effect) => (effect.type === 'log' ? [effect.message] : []));
+      const setting = { '02001 at reference': ['svc-checkout: reference: the kit refused reference'], '02001 at returnUrl': ['svc-checkout: return-url: the kit refused returnUrl'] }[kind];
+      expect(logged, kind).toEqual(setting ?? []);
     }
   });
 
@@ -694,14 +698,14 @@ describe('paths the table does not reach', () => {
   });
 
   it('checks the form once per change of what it is built from', () => {
-    const validateCreateRequest = vi.mocked(core.validateCreateRequest);
-    validateCreateRequest.mockClear();
+    const validate = vi.mocked(core.validate);
+    validate.mockClear();
     let model = form;
     for (const value of ['N', 'N7', 'N78']) model = transition(model, { type: 'input', name: 'sn', value, at: AT }).model;
-    expect(validateCreateRequest).toHaveBeenCalledTimes(3);
+    expect(validate).toHaveBeenCalledTimes(3);
     model = transition(model, { type: 'blur', name: 'sn', at: AT }).model;
     model = transition(model, { type: 'tick', at: AT }).model;
-    expect(validateCreateRequest).toHaveBeenCalledTimes(3);
+    expect(validate).toHaveBeenCalledTimes(3);
   });
 });
 
