@@ -32,9 +32,10 @@ describe('the size budget of the CDN build', () => {
     expect(sizes.total, `the CDN files are ${sizes.total} B brotli together, over their budget of ${budget.totalBrotliBytes} B`).toBeLessThanOrEqual(budget.totalBrotliBytes);
     // 53 200 B until the session's chunk took in the chunks fetched with it and the browser left a token's claims to
     // the kit (issue 49): 50 680 after, the build as it is plus room for its chunks' hashes; 50 314 since the element
-    // checks only the payer's rows of a create (issue 49 point 5: the merchant's rows are the kit's). A feature pays
-    // for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_314);
+    // checks only the payer's rows of a create (issue 49 point 5: the merchant's rows are the kit's); 50 300 since the
+    // chunks' hashes are counted as 000000 (scripts/size-budget.mjs: no room for dice). A feature pays for its bytes
+    // here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_300);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {
@@ -45,8 +46,9 @@ describe('the size budget of the CDN build', () => {
 
   it('is the goal itself: 15 kB brotli, never raised', () => {
     expect(budget.firstFrameBrotliBytes).toBeLessThanOrEqual(15_000);
-    // 14 950 B until the entry named two chunks fewer (issue 49): 14 925 since, the build plus room for the hashes.
-    expect(budget.firstFrameBrotliBytes).toBeLessThanOrEqual(14_925);
+    // 14 950 B until the entry named two chunks fewer (issue 49): 14 925 then, the build plus room for the hashes;
+    // 14 890 since the hashes are counted as 000000.
+    expect(budget.firstFrameBrotliBytes).toBeLessThanOrEqual(14_890);
   });
 
   it('leaves out of the first frame what it does not show: the session, the rules, the steps, their words, Arabic', () => {
