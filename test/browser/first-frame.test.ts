@@ -57,17 +57,34 @@ describe('<svc-checkout> first frame', () => {
     }
   });
 
-  it('paints an Arabic page in Arabic, never in English first', async () => {
-    await moduleGate('ar', 'close');
-    const element = await place(stack, { 'pay-method': 'Pos', locale: 'ar' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // Nothing painted while the Arabic words are on their way.
-    expect(visibleText(element).trim()).to.equal('');
-    await moduleGate('ar', 'open');
-    await until('the Arabic form', () => deepQuery(element, 'input[name=sn]'));
-    await element.updateComplete;
-    expect(visibleText(element)).to.match(/ادفع/);
-    expect(visibleText(element)).not.to.contain('Pay');
-    expect(element.getAttribute('dir')).to.equal('rtl');
+  it('paints an Arabic page in Arabic, never in English first, its place held meanwhile', async () => {
+    // The page's placeholder styles (svc-checkout.css, which the kit links): defined, the element holds its place
+    // until it has painted, rather than falling to nothing while its words come and then pushing the page down.
+    const sheet = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/src/element/svc-checkout.css' });
+    const loaded = new Promise((resolve) => sheet.addEventListener('load', resolve, { once: true }));
+    document.head.append(sheet);
+    await loaded;
+    try {
+      await moduleGate('ar', 'close');
+      const element = await place(stack, { 'pay-method': 'Pos', locale: 'ar' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Nothing painted while the Arabic words are on their way; its place held, said loading in Arabic.
+      expect(visibleText(element).trim()).to.equal('');
+      expect(customElements.get('svc-checkout')).to.not.equal(undefined);
+      const held = element.getBoundingClientRect().height;
+      // The placeholder's height (47em of a 16 px font): about a phone's first frame on the kit's page (first-run.test.ts
+      // compares the two there); nothing at all before the place was held.
+      expect(held, 'held while the words come').to.be.closeTo(47 * 16, 2);
+      expect(getComputedStyle(element, '::before').content).to.equal('"جارٍ تحميل الدفع…"');
+      await moduleGate('ar', 'open');
+      await until('the Arabic form', () => deepQuery(element, 'input[name=sn]'));
+      await element.updateComplete;
+      expect(visibleText(element)).to.match(/ادفع/);
+      expect(visibleText(element)).not.to.contain('Pay');
+      expect(element.getAttribute('dir')).to.equal('rtl');
+      expect(getComputedStyle(element, '::before').content).to.equal('none');
+    } finally {
+      sheet.remove();
+    }
   });
 });

@@ -58,9 +58,12 @@ describe('the header keeps the order reference whole on a narrow screen', () => 
           return drawn;
         };
         const stamp = Date.now().toString(36).slice(-4);
+        // Grown a character at a time until the line no longer holds it after the words: over by less than a
+        // character, so the reference alone is narrower than the line by about the words' width.
+        const stamped = (text: string) => `${text.replace(/-$/, '')}-${stamp}`;
         let reference = 'ord';
-        for (let part = 0; measure(`${words} ${reference}-${stamp}`) <= room * 1.05; part += 1) reference += `-a${part}`;
-        reference = `${reference}-${stamp}`;
+        for (let index = 0; measure(`${words} ${stamped(reference)}`) <= room; index += 1) reference += '-ab'[index % 3];
+        reference = stamped(reference);
         expect(measure(reference), 'the reference alone fits the line').to.be.below(room);
         probe.element.remove();
         const { element, line } = await placed(stack, locale, width, reference);

@@ -22,7 +22,7 @@ import { chooseEncoding, type ContentCoding } from './encoding.js';
 
 /** The entry's file name: the address a page loads, and the one every chunk imports back. */
 export const ELEMENT_ENTRY = 'svc-checkout.js';
-/** The placeholder's styles (`svc-checkout:not(:defined)`), built beside the entry. */
+/** The placeholder's styles (`svc-checkout` not yet defined, or not yet painted: no `dir`), built beside the entry. */
 export const ELEMENT_STYLESHEET = 'svc-checkout.css';
 /** Arabic's words: fixed, so that an Arabic page can preload them. */
 export const ELEMENT_ARABIC = 'svc-checkout-ar.js';
