@@ -28,7 +28,7 @@ for (const [file, contents] of Object.entries(files)) {
 const frame = await buildFrame();
 await writeFile(`${writeDir}/${FRAME_FILE}`, frame.html);
 console.log(`${outdir}/${FRAME_FILE}: ${frame.html.length} bytes, ${brotliCompressSync(frame.html).length} brotli`);
-// What holds the element's place until its script has run: CSS of the page (svc-checkout:not(:defined)), not of the
+// What holds the element's place until its script has run and painted: CSS of the page (no dir yet), not of the
 // element, so none of it is in the first frame.
 await copyFile('src/element/svc-checkout.css', `${writeDir}/svc-checkout.css`);
 // Last, once every file is there: each text file's brotli and gzip copies beside it, which the kit sends as they are.

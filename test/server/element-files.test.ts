@@ -70,7 +70,7 @@ describe('the kit serves the element', () => {
   it('serves the placeholder’s stylesheet and the source maps, each with its type; HEAD without a body; other methods 405', async () => {
     const css = await get(handler, '/checkout/svc-checkout.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
-    expect(await css.text()).toContain('svc-checkout:not(:defined)');
+    expect(await css.text()).toContain('svc-checkout:is(:not(:defined), :not([dir]))');
     const map = await get(handler, '/checkout/svc-checkout.js.map');
     expect(map.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(JSON.parse(await map.text()).version).toBe(3);
