@@ -28,7 +28,7 @@ const FULL = {
    */
   stream: { latencySamples: 300, openStreams: 2_000, opening: 100, waitMinutes: 30 },
   /** bench/pay-elsewhere.mjs: orders made on a phone-sized window and followed to the receipt by the desktop one. */
-  secondDevice: { samples: 100 },
+  secondDevice: { samples: 40 },
   /** bench/kit-overhead.mjs: rounds of each side, the requests that warm each up, and the requests of a round. */
   kitOverhead: { rounds: 7, warmUp: 300, counts: { status: 1_500, create: 800 } },
   /** bench/channels.mjs: over HTTP, rounds, requests of a round and of the warm-up; in one process, rounds and requests. */
