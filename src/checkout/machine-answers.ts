@@ -51,7 +51,9 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     } else if (isDuplicateReference(envelope.code)) {
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, duplicate: true, retried: request.retried });
     } else {
-      // Refused: no order was made, the form is back without its create.
+      // Refused: no order was made, the form is back without its create. The kit's record names the attempt all
+      // the same: another device's order is a later one (newAttempt).
+      d.update({ refusedAttempt: d.m.attempt });
       d.set({ phase: { kind: 'form' } });
       envelopeError(d, envelope);
     }

@@ -51,9 +51,18 @@ export const GUARDS = {
   awaited: (model: Model, event: EventOf<'answer' | 'no-answer'>) => model.request?.id === event.request,
   /** "We could not reach the shop" is what the payer reads. */
   networkAlert: (model: Model) => model.state.alert?.kind === 'network',
-  /** Nothing under way, and an attempt of this checkout at least as late as the page's own: another device's order. */
+  /**
+   * Nothing under way, and an attempt of this checkout at least as late as the page's own, not one this page's create
+   * was refused at (no order: looking it up would take the form away for nothing, each time the kit's record is read):
+   * another device's order.
+   */
   newAttempt: (model: Model, event: EventOf<'elsewhere'>) =>
-    !model.state.busy && !model.request && !creatingOf(model.state.phase) && Number.isInteger(event.attempt) && event.attempt >= Math.max(model.attempt, 1),
+    !model.state.busy &&
+    !model.request &&
+    !creatingOf(model.state.phase) &&
+    Number.isInteger(event.attempt) &&
+    event.attempt >= Math.max(model.attempt, 1) &&
+    event.attempt !== model.refusedAttempt,
   /** An order not yet paid or ended. */
   pending: (model: Model) => {
     const order = orderIn(model);

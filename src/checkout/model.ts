@@ -79,6 +79,8 @@ export interface Model {
   /** The reference the attempts are numbered from, and the attempt now. */
   base: string;
   attempt: number;
+  /** The attempt whose create the service refused here (no order made): the kit's record names it, nobody paid it. */
+  refusedAttempt?: number | undefined;
   /** The payer left a pending order for this attempt: the next create says so (`leaving`) to the kit. */
   left: boolean;
   /** Orders the payer left while they were pending, by reference: watched, since one may still be paid. */

@@ -476,6 +476,20 @@ describe('paths the table does not reach', () => {
     }
   });
 
+  it("a create refused here is not another device's order: the kit's record naming its attempt leaves the form as it is", () => {
+    const envelope = { code: '02002', message: 'merchant not configured with this function.', data: null };
+    const refused = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope }, at: AT });
+    expect(refused.model.state.phase).toEqual({ kind: 'form' });
+    // The light check names the page's own refused attempt: nothing (it would look it up, the form gone, at each check).
+    const same = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt });
+    expect(same.model).toBe(refused.model);
+    expect(same.effects).toEqual([]);
+    // A later attempt is another device's order: looked up and followed.
+    const later = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt + 1 });
+    expect(later.model.state.phase.kind).toBe('looking-up');
+    expect(later.effects.map(named)).toEqual(['post status']);
+  });
+
   it('a create the kit refused because the cart was paid at another amount: no payment of this checkout, said', () => {
     const envelope = { code: 'CHECKOUT_CHANGED', message: 'this cart was paid at another amount.', data: { reference: 'order-1', orderNo: '26112600000002', status: 'SUCCESS', amount: { total: 100, currency: 'EGP' } } };
     const next = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope }, at: AT });

@@ -68,6 +68,21 @@ describe('pay on your phone: the handoff route', () => {
     expect((await handoff(short, 'PUT')).status).toBe(405);
   });
 
+  it('names no attempt made for another amount of the cart: a page at the new amount keeps its form (and pays at the next attempt)', async () => {
+    const before = cart();
+    const token = await issueCheckoutToken(stack.merchant, before);
+    const created = await fetch(`${stack.url}${MERCHANT_PATHS.create}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
+      body: JSON.stringify({ reference: before.reference, payMethod: 'Pos', sn: 'N1' }),
+    });
+    expect(((await created.json()) as { code: string }).code).toBe('00000');
+    // The shop changed the cart: a page of the same cart at another amount.
+    const changed = await issueCheckoutToken(stack.merchant, { ...before, amount: { total: 9_900, currency: 'EGP' } });
+    expect(await (await handoff(changed, 'GET')).json()).toEqual({ attempt: 0 });
+    expect(await (await handoff(token, 'GET')).json()).toEqual({ attempt: 1 });
+  });
+
   it("tells a page the last attempt its checkout's orders reached, from the kit's record, and counts each check against the client's status limit", async () => {
     const order = cart();
     const token = await issueCheckoutToken(stack.merchant, order);

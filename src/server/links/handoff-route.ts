@@ -6,12 +6,13 @@
  *   (the same cart, amount, currency, country, product and methods) and is good no longer than the token: never
  *   broader than what the page already holds. The pay page it opens is the same checkout: one payment for both devices.
  * - `GET`: the light check a page showing the form makes while its payer may be paying on another device: the last
- *   attempt of the checkout the kit forwarded (0: none), read from the kit's checkout record. It asks the service
+ *   attempt of the checkout the kit forwarded for the page's amount (0: none), read from the kit's checkout record. It asks the service
  *   nothing; the page then looks that order up (one status query) and follows it.
  *
  * Both count against the client's status limit (`statusPerClient`), as a status query does.
  */
-import { CHECKOUT_TOKEN_HEADER } from '../../core/index.js';
+import { CHECKOUT_TOKEN_HEADER, type Amount } from '../../core/index.js';
+import type { CheckoutRecord } from '../stores/checkouts/port.js';
 import type { KitConfig } from '../config/handler.js';
 import { admit } from '../limits/throttle.js';
 import { problem } from '../http/http.js';
@@ -31,6 +32,19 @@ export interface HandoffRouteOptions {
 const json = (value: unknown): Response =>
   new Response(JSON.stringify(value), { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } });
 
+/**
+ * The last attempt of the record made for the page's own amount (or for an amount the record does not know: one the
+ * service told of). An attempt at another amount is the cart as it was before (or as another page still has it): the
+ * page would find it and stop on a mismatch, while the kit lets this amount pay at its next attempt.
+ */
+function lastAttemptAt(record: CheckoutRecord, amount: Amount): number {
+  for (let attempt = record.forwarded; attempt >= 1; attempt -= 1) {
+    const made = record.amounts[attempt];
+    if (!made || (made.total === amount.total && made.currency === amount.currency)) return attempt;
+  }
+  return 0;
+}
+
 export function handoffRoute({ config, clientOf }: HandoffRouteOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     if (config.orderSource !== 'checkout-token') return problem(404, 'this kit serves no pay page: its orders come from authorize or the browser');
@@ -48,7 +62,7 @@ export function handoffRoute({ config, clientOf }: HandoffRouteOptions): (reques
         .then(() => config.stores.checkouts.read(claims.reference))
         .catch(() => undefined);
       // No record (a new process, an evicted one): nothing proven; the page keeps its form and checks again.
-      return json({ attempt: record?.forwarded ?? 0 });
+      return json({ attempt: record ? lastAttemptAt(record, claims.amount) : 0 });
     }
     const origin = config.publicOrigins[0];
     if (!origin) return problem(404, 'the kit knows no public address of its own (publicOrigin): it makes no link for another device');
