@@ -481,11 +481,11 @@ describe('paths the table does not reach', () => {
     const refused = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope }, at: AT });
     expect(refused.model.state.phase).toEqual({ kind: 'form' });
     // The light check names the page's own refused attempt: nothing (it would look it up, the form gone, at each check).
-    const same = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt });
+    const same = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt, at: AT });
     expect(same.model).toBe(refused.model);
     expect(same.effects).toEqual([]);
     // A later attempt is another device's order: looked up and followed.
-    const later = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt + 1 });
+    const later = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt + 1, at: AT });
     expect(later.model.state.phase.kind).toBe('looking-up');
     expect(later.effects.map(named)).toEqual(['post status']);
   });
