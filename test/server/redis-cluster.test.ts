@@ -203,5 +203,5 @@ describe('on a primary and a replica under redis-sentinel, the primary killed mi
       for (const handler of handlers) handler.close();
       await Promise.all(redises.map((redis) => redis.close()));
     }
-  }, 60_000);
+  }, 90_000);
 });
