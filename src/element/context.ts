@@ -9,10 +9,10 @@ import type { ActiveOrder, CheckoutState, Phase } from '../checkout/index.js';
 import { CHECKOUT_CONTEXT_KEY } from './context-key.js';
 
 /**
- * An order as the shop's elements see it: its public facts, without the token of its own calls nor the terminal number
- * the payer typed (`sn`).
+ * An order as the shop's elements see it: its public facts, without the token of its own calls, the terminal number
+ * the payer typed (`sn`), nor the last characters of a bank account another page pays from (`accountEnding`).
  */
-export type ContextOrder = Omit<ActiveOrder, 'token' | 'sn'>;
+export type ContextOrder = Omit<ActiveOrder, 'token' | 'sn' | 'accountEnding'>;
 
 export interface CheckoutContextValue extends Pick<CheckoutState, 'methods' | 'method' | 'amount' | 'merchantName' | 'productName' | 'busy'> {
   /**
@@ -29,7 +29,7 @@ export function contextValueOf(state: CheckoutState): CheckoutContextValue {
   const { phase: full, methods, method, amount, merchantName, productName, busy } = state;
   const { creating: _creating, ...phase } = full as Phase & { creating?: unknown };
   if ('order' in phase) {
-    const { token: _token, sn: _sn, ...order } = phase.order;
+    const { token: _token, sn: _sn, accountEnding: _accountEnding, ...order } = phase.order;
     phase.order = order as ActiveOrder;
   }
   return { phase: phase as CheckoutContextValue['phase'], methods, method, amount, merchantName, productName, busy };

@@ -53,6 +53,16 @@ describe('the context a shop sees', () => {
     });
   }
 
+  it("carries no bank account's last characters, which the kit noted of another page's payment", () => {
+    const ENDING = '1176';
+    const order = { reference: 'order-1', orderNo: '26112800000002', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', accountEnding: ENDING } as const;
+    const model = run(idle, configure({ version: 1, base: 'order-1', attempt: 1, order }));
+    expect(JSON.stringify(model.state.phase)).toContain(ENDING);
+    const value = contextValueOf(model.state);
+    expect(value.phase).toMatchObject({ order: { orderNo: '26112800000002' } });
+    expect(JSON.stringify(value)).not.toContain(ENDING);
+  });
+
   it('keeps the order\'s public facts', () => {
     const [, , [, step]] = places as [unknown, unknown, [string, Model]];
     expect(placeOf(step.state.phase)).toBe('action');
