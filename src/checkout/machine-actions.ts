@@ -200,6 +200,8 @@ export const ACTIONS: Actions = {
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, known: creatingOf(d.m.state.phase)?.known, lost: true, report: { failure: e.failure }, throughFrame: request.isolated });
       return;
     }
+    // Nothing was asked of the payer: the next check asks again.
+    if (request.kind === 'lookup' && request.quiet) return;
     if (request.kind === 'lookup') {
       // Still unknown: the form, its create's answer still not seen (`creating`), so a retry sends the same reference
       // and a reload looks again.
@@ -281,10 +283,12 @@ export const ACTIONS: Actions = {
     showResult(d, { ...d.order!, status: 'CLOSE' });
   },
 
-  /** An order of this checkout at `attempt`, made on another device (the kit's record names it): found as a token's `started` would be. */
+  /**
+   * An order of this checkout at `attempt`, made on another device (the kit's record names it): looked for behind the
+   * form, which stays as the payer has it (an attempt refused here has none), and shown once found.
+   */
   elsewhere(d, e) {
     d.update({ attempt: e.attempt });
-    d.set({ phase: { kind: 'looking-up' } });
-    lookUp(d, { kind: 'lookup', reference: attemptReference(d.m.base, e.attempt), method: d.m.state.method, named: true });
+    lookUp(d, { kind: 'lookup', reference: attemptReference(d.m.base, e.attempt), method: d.m.state.method, named: true, quiet: true });
   },
 };

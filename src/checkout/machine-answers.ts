@@ -51,9 +51,7 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
     } else if (isDuplicateReference(envelope.code)) {
       lookUp(d, { kind: 'lookup', reference: request.reference, method: request.method, duplicate: true, retried: request.retried });
     } else {
-      // Refused: no order was made, the form is back without its create. The kit's record names the attempt all
-      // the same: another device's order is a later one (newAttempt).
-      d.update({ refusedAttempt: d.m.attempt });
+      // Refused: no order was made, the form is back without its create.
       d.set({ phase: { kind: 'form' } });
       envelopeError(d, envelope);
     }
@@ -66,6 +64,8 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
   lookup(d, request, answer) {
     const envelope = answer.envelope as Envelope<CashierStatusData>;
     const data = statusDataOf(answer as never);
+    // Nothing behind the form: the form stays as the payer has it.
+    if (!data && request.quiet) return;
     if (!data) {
       // No such order: the create never arrived, and the same reference may be sent again.
       d.set({ phase: { kind: 'form' } });

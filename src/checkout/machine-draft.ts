@@ -4,7 +4,7 @@
  */
 import { checkOf } from './form-check.js';
 import type { IsolatedCall } from './isolated.js';
-import type { Effect, MachineEvent, MachineEventType, Model, Next, Request } from './model.js';
+import { isQuiet, type Effect, type MachineEvent, type MachineEventType, type Model, type Next, type Request } from './model.js';
 import { orderOf, type ActiveOrder, type Announcement, type CheckoutEvent } from './state.js';
 
 export class Draft {
@@ -68,7 +68,7 @@ export class Draft {
 
   /** What every transition ends with: what is derived from the model, written in this one place. */
   done(): Next {
-    const busy = this.m.request !== undefined;
+    const busy = this.m.request !== undefined && !isQuiet(this.m.request);
     const resendWait = this.m.resendAllowedAt > this.at ? Math.ceil((this.m.resendAllowedAt - this.at) / 1000) : 0;
     if (busy !== this.m.state.busy || resendWait !== this.m.state.resendWait) this.set({ busy, resendWait });
     void this.check;

@@ -52,17 +52,12 @@ export const GUARDS = {
   /** "We could not reach the shop" is what the payer reads. */
   networkAlert: (model: Model) => model.state.alert?.kind === 'network',
   /**
-   * Nothing under way, and an attempt of this checkout at least as late as the page's own, not one this page's create
-   * was refused at (no order: looking it up would take the form away for nothing, each time the kit's record is read):
-   * another device's order.
+   * Nothing under way, and an attempt of this checkout at least as late as the page's own: maybe another device's order
+   * (or the page's own create the service refused, which made none: looked up behind the form all the same, since
+   * another device may have paid at that attempt since).
    */
   newAttempt: (model: Model, event: EventOf<'elsewhere'>) =>
-    !model.state.busy &&
-    !model.request &&
-    !creatingOf(model.state.phase) &&
-    Number.isInteger(event.attempt) &&
-    event.attempt >= Math.max(model.attempt, 1) &&
-    event.attempt !== model.refusedAttempt,
+    !model.request && !creatingOf(model.state.phase) && Number.isInteger(event.attempt) && event.attempt >= Math.max(model.attempt, 1),
   /** An order not yet paid or ended. */
   pending: (model: Model) => {
     const order = orderIn(model);

@@ -18,7 +18,7 @@ import { fieldsOf, prefilled } from './fields.js';
 import { shownErrors, withoutSecrets } from './form-check.js';
 import type { Draft, DistributiveOmit } from './machine-draft.js';
 import { configError } from './machine-errors.js';
-import { statusCallOf, type Request } from './model.js';
+import { isQuiet, statusCallOf, type Request } from './model.js';
 import type { ActiveOrder, Phase, WaitReason } from './state.js';
 import type { SavedCheckout } from './storage.js';
 import { applyStatus, knownFromCreate, orderFromStatus, phaseOf, sameAmount, waitMessage, waitReasonOf, type StatusData } from './transitions.js';
@@ -85,7 +85,8 @@ export function baseReference(reference: string | undefined, at: number, nonce: 
 
 /** Sends the form of the chosen method, or shows why it cannot be sent. */
 export function create(d: Draft, retried: boolean): void {
-  if (d.m.state.phase.kind !== 'form' || d.m.problem || d.m.request) return;
+  // A lookup behind the form gives way: its answer, come later, is of no request waited on.
+  if (d.m.state.phase.kind !== 'form' || d.m.problem || (d.m.request && !isQuiet(d.m.request))) return;
   const touched = { ...d.m.touched };
   for (const field of fieldsOf(d.m.state.method)) touched[field.name] = true;
   d.update({ touched });

@@ -112,8 +112,8 @@ export const GRAPH: Readonly<Record<PhaseKind, Edges>> = {
     leave: { guard: 'leavable' },
     'isolated-failed': {},
     online: { guard: 'networkAlert' },
-    // An order of this checkout made on another device (a payment link of it, opened on a phone): looked up.
-    elsewhere: { targets: ['looking-up'], guard: 'newAttempt' },
+    // An order of this checkout made on another device (a payment link of it, opened on a phone): looked up behind the form.
+    elsewhere: { guard: 'newAttempt' },
   }),
   'looking-up': edges({
     ...ALWAYS,

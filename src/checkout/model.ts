@@ -43,11 +43,19 @@ export type Request =
       report?: Unanswered | undefined;
       /** The lost create was the isolated frame's: this lookup is the page's own call to the same kit. */
       throughFrame?: boolean | undefined;
+      /**
+       * Asked behind the form (another device's order, which the kit's record names): the form stays as it is and
+       * may still be sent, and only an order found changes what the payer sees.
+       */
+      quiet?: true | undefined;
     }
   /** A status-only page looks for the latest attempt the service knows, one reference after another. */
   | { id: number; kind: 'latest'; attempt: number; found?: { data: CashierStatusData; reference: string } | undefined }
   | { id: number; kind: 'code'; field: 'otp' | 'pin' }
   | { id: number; kind: 'resend' };
+
+/** A lookup behind the form (`quiet`): the payer waits on nothing, and the form may be sent meanwhile. */
+export const isQuiet = (request: Request | undefined): boolean => request?.kind === 'lookup' && request.quiet === true;
 
 /** The create body the form would send now, checked once per change of what it is built from. */
 export interface FormCheck {
@@ -79,8 +87,6 @@ export interface Model {
   /** The reference the attempts are numbered from, and the attempt now. */
   base: string;
   attempt: number;
-  /** The attempt whose create the service refused here (no order made): the kit's record names it, nobody paid it. */
-  refusedAttempt?: number | undefined;
   /** The payer left a pending order for this attempt: the next create says so (`leaving`) to the kit. */
   left: boolean;
   /** Orders the payer left while they were pending, by reference: watched, since one may still be paid. */

@@ -5,6 +5,7 @@
 import { expect } from '@open-wc/testing';
 import { checkout, clickButton, deepQuery, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
+import { CHECKOUT_TOKEN_HEADER } from '../../src/core/index.js';
 
 const opened: Window[] = [];
 
@@ -96,6 +97,35 @@ describe('pay on your phone, from the shop page', () => {
     });
     // Which payment: the other device's terminal (the kit's note of that attempt).
     await untilText(shop, 'Swipe or insert the card at terminal N1.', 15_000);
+  });
+
+  it("refused here, paid on another device at the same attempt: the form and the refusal stay, and that order is found when the page is seen again", async function () {
+    this.timeout(60_000);
+    const reference = uniqueReference('refused');
+    // 20.02: the sandbox refuses a terminal's or a bank account's create at this amount (02002), not a code's.
+    const shop = await checkout(stack, { reference, amount: 2002, payMethod: 'Pos' });
+    await type(shop, 'input[name=sn]', 'N78101818218');
+    await clickButton(shop, /^Pay/);
+    await untilText(shop, 'This checkout is not available right now.', 15_000);
+    // The payer leaves the tab and comes back: the kit's record names the attempt refused here, which has no order.
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(deepQuery<HTMLInputElement>(shop, 'input[name=sn]')?.value, 'the form as the payer left it').to.equal('N78101818218');
+    expect(visibleText(shop)).to.contain('This checkout is not available right now.');
+    // The service made no order, so the kit's next attempt is that same one: the phone pays a code there.
+    const token = await stack.checkoutToken({ reference, amount: { total: 2002, currency: 'EGP' } });
+    const made = await fetch(`${stack.endpoint}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
+      body: JSON.stringify({ reference, payMethod: 'ReferenceCode', notify: { notifyUserName: 'Mona Hassan', notifyUserEmail: 'mona@example.com', notifyMethod: 'EMAIL', notifyLanguage: 'English' } }),
+    }).then((response) => response.json());
+    expect(made.code, JSON.stringify(made)).to.equal('00000');
+    // Back to this tab again: that attempt is now the phone's order.
+    document.dispatchEvent(new Event('visibilitychange'));
+    await untilText(shop, made.data.referenceCode.slice(-3), 15_000).catch((error) => {
+      throw new Error(`${error} — the shop page shows: ${visibleText(shop)}`);
+    });
+    expect(deepQuery(shop, 'input[name=sn]'), 'the form gave way to the order').to.equal(null);
   });
 
   it('never opened, it checks once when its page is seen again, and finds an order made on another device meanwhile', async function () {

@@ -34,9 +34,11 @@ describe('the size budget of the CDN build', () => {
     // the kit (issue 49): 50 680 after, the build as it is plus room for its chunks' hashes; 50 314 since the element
     // checks only the payer's rows of a create (issue 49 point 5: the merchant's rows are the kit's); 50 300 since the
     // chunks' hashes are counted as 000000 (scripts/size-budget.mjs: no room for dice); 50 310 since a page no longer
-    // takes its own refused attempt for another device's order (+13 B: a payer was stranded). A feature pays for its
-    // bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_310);
+    // takes its own refused attempt for another device's order (+13 B: a payer was stranded); 50 340 since it looks up
+    // the attempt the kit's record names behind the form, which stays as the payer has it (+31 B net, that guard gone:
+    // another device's order at the attempt refused here was never found). A feature pays for its bytes here, or says
+    // in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_340);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

@@ -167,8 +167,9 @@ const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
     checked: 'same',
     leave: ['form', 'unfollow', 'change'],
     note: ['form', 'announce'],
-    // An order of this checkout made on another device: looked up at the kit's attempt, then followed.
-    elsewhere: ['looking-up', 'post status'],
+    // An order of this checkout made on another device: looked up at the kit's attempt behind the form (not busy: the
+    // form stays as the payer has it, and may be sent), then followed once found.
+    elsewhere: ['form', 'post status'],
   },
   // A create sent, its answer not yet seen: busy, nothing else is sent; its answer leaves the sub-state.
   'form.creating': {
@@ -476,18 +477,34 @@ describe('paths the table does not reach', () => {
     }
   });
 
-  it("a create refused here is not another device's order: the kit's record naming its attempt leaves the form as it is", () => {
+  it("the kit's record naming an attempt: looked up behind the form, which stays as it is (a create refused here made no order), and an order found there is shown", () => {
     const envelope = { code: '02002', message: 'merchant not configured with this function.', data: null };
     const refused = transition(submitted.model, { type: 'answer', request: submitted.model.request!.id, answer: { envelope }, at: AT });
     expect(refused.model.state.phase).toEqual({ kind: 'form' });
-    // The light check names the page's own refused attempt: nothing (it would look it up, the form gone, at each check).
-    const same = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt, at: AT });
-    expect(same.model).toBe(refused.model);
-    expect(same.effects).toEqual([]);
-    // A later attempt is another device's order: looked up and followed.
-    const later = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt + 1, at: AT });
-    expect(later.model.state.phase.kind).toBe('looking-up');
-    expect(later.effects.map(named)).toEqual(['post status']);
+    expect(refused.model.state.alert).toBeDefined();
+    // The light check names the page's own refused attempt: asked about, the form kept, not busy, the refusal still said.
+    const asked = transition(refused.model, { type: 'elsewhere', attempt: refused.model.attempt, at: AT });
+    expect(asked.effects.map(named)).toEqual(['post status']);
+    expect(asked.model.state.phase).toEqual({ kind: 'form' });
+    expect(asked.model.state.busy).toBe(false);
+    expect(asked.model.state.alert).toEqual(refused.model.state.alert);
+    const request = asked.model.request!.id;
+    // No order there: nothing changes for the payer.
+    const none = transition(asked.model, { type: 'answer', request, answer: { envelope: { code: 'ORDER_NOT_FOUND', message: 'no such order', data: null } }, at: AT });
+    expect(none.effects).toEqual([]);
+    expect(none.model.state).toEqual(refused.model.state);
+    // The kit unreachable meanwhile: nothing said of a check the payer did not ask for; the next check asks again.
+    const unanswered = transition(asked.model, { type: 'no-answer', request, failure: { kind: 'network' } as never, at: AT });
+    expect(unanswered.effects).toEqual([]);
+    expect(unanswered.model.state).toEqual(refused.model.state);
+    // The payer sends the form meanwhile: sent, the lookup's answer then waited on by nobody.
+    const sent = transition(asked.model, EVENTS.submit(asked.model));
+    expect(sent.effects.map(named)).toContain('post create');
+    expect(transition(sent.model, { type: 'answer', request, answer: status({ status: 'PENDING' }), at: AT }).model).toBe(sent.model);
+    // Another device paid at that attempt since: its order is shown and followed.
+    const found = transition(asked.model, { type: 'answer', request, answer: status({ status: 'PENDING', payMethod: 'ReferenceCode' } as never), at: AT });
+    expect(found.model.state.phase.kind).not.toBe('form');
+    expect(found.effects.map(named)).toContain('follow');
   });
 
   it('a create the kit refused because the cart was paid at another amount: no payment of this checkout, said', () => {
