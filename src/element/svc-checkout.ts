@@ -22,10 +22,15 @@ function declarationOf(row: (typeof ATTRIBUTES)[number]): PropertyDeclaration {
   return { type, attribute: attributeOf(row.property), reflect: row.property === 'theme' };
 }
 
+/**
+ * The parts a payment method's form exports to the page (`svc-checkout::part(…)`), an alert's tone with it, as every
+ * element holding an alert does (a step's, the result's, the offer's). Each part is an `@csspart` line below;
+ * test/browser/theming.test.ts styles each from outside, and fails on one that is not documented or not reached.
+ */
+const FORM_PARTS = 'form, field, label, input, hint, error, alert, alert-error, alert-warning, alert-info, button';
+
 /** The properties the session is configured from: the attributes of the order and of the session, and two objects. */
 const SETTINGS = [...ATTRIBUTES.filter((row) => row.role !== 'view').map((row) => row.property), 'payParams', 'userInfo'];
-
-const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
 
 /**
  * @summary Takes a payment through the payment collection service: POS terminal, bank account or reference
@@ -50,6 +55,7 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
  * @csspart header - The order summary.
  * @csspart badge - The "Test mode" badge.
  * @csspart amount - The amount to pay.
+ * @csspart reference - The order's reference under the product (`Order …`).
  * @csspart methods - The choice of payment method.
  * @csspart method - One payment method option.
  * @csspart form - A form of the payer's details or of a code.
@@ -59,13 +65,21 @@ const FORM_PARTS = 'form, field, label, input, hint, error, alert, button';
  * @csspart hint - A field's hint.
  * @csspart error - A field's error message.
  * @csspart alert - A message about the whole step.
+ * @csspart alert-error - An alert that says what went wrong (with its icon).
+ * @csspart alert-warning - An alert that warns (with its icon).
+ * @csspart alert-info - An alert that informs (with its icon).
  * @csspart button - The main button of a step.
  * @csspart button-secondary - Secondary buttons (resend, copy, start again).
+ * @csspart button-copy - "Copy" of a reference code, or of the order number on the receipt.
+ * @csspart button-print - "Print" of a reference code's voucher.
+ * @csspart button-share - "Share" of a reference code's voucher.
  * @csspart step - The box of a next action (terminal, code, bank page, reference code).
  * @csspart heading - A step's heading.
  * @csspart code - The reference code.
+ * @csspart deadline - When a reference code is to be paid by.
  * @csspart where - Where and how a reference code is paid (the `where-to-pay` words) on the voucher.
  * @csspart pay-on-phone - "Pay on your phone" under the form: the QR code and the link of this checkout.
+ * @csspart qr - The QR code of "Pay on your phone".
  * @csspart countdown - The time left to pay.
  * @csspart status - The live status line.
  * @csspart spinner - The waiting indicator.

@@ -85,6 +85,21 @@ describe('pay on your phone, from the shop page', () => {
     expect((await stack.sandbox.orders()).filter((each) => each.reference.startsWith(reference))).to.have.length(1);
   });
 
+  it("lets the page style the offer's QR code with ::part(qr)", async function () {
+    this.timeout(60_000);
+    const style = document.createElement('style');
+    style.textContent = 'svc-checkout.branded::part(qr) { width: 151px; }';
+    document.head.append(style);
+    try {
+      const shop = await checkout(stack, { reference: uniqueReference('part') });
+      shop.classList.add('branded');
+      await openOffer(shop);
+      expect(getComputedStyle(deepQuery(shop, 'img[part~=qr]')!).width).to.equal('151px');
+    } finally {
+      style.remove();
+    }
+  });
+
   it('finds an order made on another device while it shows the form, and follows it', async function () {
     this.timeout(60_000);
     const reference = uniqueReference('elsewhere');

@@ -1,8 +1,38 @@
 // The merchant's look: --svc-* tokens, ::part() from outside, and light and dark themes.
 import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
-import { canEmulateMedia, checkout, clickButton, deepQuery, deepQueryAll, settle } from './support/checkout.js';
+import { canEmulateMedia, checkout, clickButton, deepQuery, deepQueryAll, record, settle, type, uniqueReference, until, untilText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
+
+/**
+ * The part names a page can style in `element` as it is drawn now (`svc-checkout::part(name)`): each part of its
+ * shadow tree, and each of a nested element's that the hosts in between export (`exportparts`, renamed as they say).
+ */
+function reachableParts(element: Element): Set<string> {
+  const reached = new Set<string>();
+  const visit = (root: ShadowRoot, outward: (name: string) => string | undefined) => {
+    for (const node of root.querySelectorAll('*')) {
+      for (const name of node.part) {
+        const outer = outward(name);
+        if (outer) reached.add(outer);
+      }
+      if (!node.shadowRoot) continue;
+      const exported = new Map(
+        (node.getAttribute('exportparts') ?? '')
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+          .map((entry) => {
+            const [inner, outer = inner] = entry.split(':').map((name) => name.trim());
+            return [inner!, outer!] as const;
+          }),
+      );
+      visit(node.shadowRoot, (name) => (exported.has(name) ? outward(exported.get(name)!) : undefined));
+    }
+  };
+  visit(element.shadowRoot!, (name) => name);
+  return reached;
+}
 
 const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
 const DARK_BACKGROUND = 'rgb(27, 27, 31)';
@@ -60,6 +90,63 @@ describe('<svc-checkout> theming', () => {
     } finally {
       style.remove();
     }
+  });
+
+  it('documents every part a page can style, and each documented part can be styled (custom-elements.json)', async function () {
+    this.timeout(60_000);
+    const manifest = await (await fetch('/dist/custom-elements.json')).json();
+    const declaration = manifest.modules.flatMap((module: { declarations?: { tagName?: string; cssParts?: { name: string }[] }[] }) => module.declarations ?? []).find((item: { tagName?: string }) => item.tagName === 'svc-checkout');
+    const documented = new Set<string>(declaration.cssParts.map((part: { name: string }) => part.name));
+    const reached = new Set<string>();
+    const collect = (element: Element) => reachableParts(element).forEach((name) => reached.add(name));
+
+    // A form with a field's error, then a refusal (the sandbox refuses a terminal's create of 20.02), and the offer to
+    // pay on another device opened.
+    const form = await checkout(stack, { amount: 2002, reference: uniqueReference('parts') });
+    await until('the method picker', () => deepQuery<HTMLInputElement>(form, 'input[value=Pos]'), 15_000);
+    deepQuery<HTMLInputElement>(form, 'input[value=Pos]')!.click();
+    await clickButton(form, /^Pay/);
+    await until('the field error', () => deepQuery(form, '[part~=error]'));
+    collect(form);
+    await type(form, 'input[name=sn]', 'N78101818218');
+    await clickButton(form, /^Pay/);
+    await untilText(form, 'This checkout is not available right now.', 15_000);
+    collect(form);
+    await until('the offer', () => deepQuery(form, 'button[part~=button-pay-on-phone]'), 15_000);
+    await clickButton(form, 'Pay on your phone');
+    await until('the QR code', () => deepQuery(form, 'img[part~=qr]'), 15_000);
+    collect(form);
+    form.remove();
+
+    // A reference code's voucher, then its receipt.
+    const voucher = await checkout(stack, { payMethod: 'ReferenceCode', reference: uniqueReference('parts') });
+    const created = record(voucher, 'svc-http-response');
+    await type(voucher, 'input[name=notifyUserName]', 'Mona Hassan');
+    await type(voucher, 'input[name=notifyUserEmail]', 'mona@example.com');
+    await type(voucher, 'input[name=notifyUserMobile]', '+201001234567');
+    await clickButton(voucher, 'Get my code');
+    await untilText(voucher, 'Your reference code', 15_000);
+    collect(voucher);
+    // "Copy": copied (information), then a clipboard that refuses (a warning; the browser's own cannot be made to).
+    const clipboard = Object.getOwnPropertyDescriptor(Navigator.prototype, 'clipboard');
+    try {
+      for (const [writeText, tone] of [[async () => undefined, 'info'], [async () => Promise.reject(new Error('refused')), 'warning']] as const) {
+        Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+        await clickButton(voucher, 'Copy code');
+        await until(`the ${tone}`, () => deepQuery(voucher, `[part~=alert-${tone}]`));
+        collect(voucher);
+      }
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>)['clipboard'];
+      if (clipboard) Object.defineProperty(Navigator.prototype, 'clipboard', clipboard);
+    }
+    const code = created[0]!.detail.data.referenceCode;
+    expect((await stack.control('POST', `/sandbox/v1/reference-codes/${code}/pay`)).status).to.equal(200);
+    await untilText(voucher, 'Payment received', 15_000);
+    collect(voucher);
+
+    expect([...reached].filter((name) => !documented.has(name)).sort(), 'styled by a page, yet not documented (an @csspart line)').to.deep.equal([]);
+    expect([...documented].filter((name) => !reached.has(name)).sort(), 'documented, yet out of a page\'s reach').to.deep.equal([]);
   });
 
   it('switches to dark with theme="dark", and back with theme="light"', async () => {

@@ -36,9 +36,10 @@ describe('the size budget of the CDN build', () => {
     // chunks' hashes are counted as 000000 (scripts/size-budget.mjs: no room for dice); 50 310 since a page no longer
     // takes its own refused attempt for another device's order (+13 B: a payer was stranded); 50 340 since it looks up
     // the attempt the kit's record names behind the form, which stays as the payer has it (+31 B net, that guard gone:
-    // another device's order at the attempt refused here was never found). A feature pays for its bytes here, or says
-    // in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_340);
+    // another device's order at the attempt refused here was never found); 50 355 since each documented part can be
+    // styled from outside (+15 B: a step, the result and the offer export the parts the docs promised). A feature pays
+    // for its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_355);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

@@ -6,8 +6,8 @@ import { html, type TemplateResult } from 'lit';
 import type { Translation } from '../i18n/translation.js';
 import type { ActionType, CheckoutContext } from '../state.js';
 
-/** The parts a step exports to the page's `::part()` styles. */
-const STEP_PARTS = 'step, heading, status, spinner, countdown, alert, button, button-secondary, form, field, label, input, hint, error, code, where';
+/** The parts a step (its code form too, and the reference code's voucher) exports to the page's `::part()` styles. */
+const STEP_PARTS = 'step, heading, status, spinner, countdown, alert, alert-error, alert-warning, alert-info, button, button-secondary, button-copy, button-print, button-share, form, field, label, input, hint, error, code, deadline, where';
 
 export interface ActionView {
   /** The part, rendered with the checkout's context. */

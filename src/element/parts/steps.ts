@@ -29,6 +29,6 @@ export function renderStep(step: Exclude<Step, { kind: 'form' }>, context: Check
     case 'waiting':
       return WAITING_VIEW(context);
     case 'result':
-      return html`<svc-result exportparts="result, heading, button, alert" .context=${context}></svc-result><slot name="result"></slot>`;
+      return html`<svc-result exportparts="result, heading, button, button-secondary, button-copy, alert, alert-error, alert-warning, alert-info" .context=${context}></svc-result><slot name="result"></slot>`;
   }
 }

@@ -208,7 +208,7 @@ export class SvcPayElsewhere extends CheckoutPart {
     super.connectedCallback();
     // Its parts, named here rather than in the element's first frame, which draws only the tag.
     this.setAttribute('part', 'pay-on-phone');
-    this.setAttribute('exportparts', 'button-secondary, input, alert');
+    this.setAttribute('exportparts', 'button-secondary, input, alert, alert-error, qr');
     document.addEventListener('visibilitychange', this.#visible);
     this.#schedule(0);
   }
