@@ -53,6 +53,11 @@ export interface Translation {
   };
   notifyMethodOption: Record<NotifyMethod, string>;
   notifyLanguageOption: Record<NotifyLanguage, string>;
+  /**
+   * The reference code form, when the shop has the payer's contact on file (a payment link's): where the code goes if
+   * the payer leaves the contact empty, per channel (BOTH: the email and the mobile number).
+   */
+  contactOnFile: Record<NotifyMethod, string>;
 
   /** An error message per broken rule, given the field's label. */
   fieldError: {
