@@ -34,9 +34,11 @@ describe('the size budget of the CDN build', () => {
     // the kit (issue 49): 50 680 after, the build as it is plus room for its chunks' hashes; 50 314 since the element
     // checks only the payer's rows of a create (issue 49 point 5: the merchant's rows are the kit's); 50 300 since the
     // chunks' hashes are counted as 000000 (scripts/size-budget.mjs: no room for dice); 50 310 since a page no longer
-    // takes its own refused attempt for another device's order (+13 B: a payer was stranded). A feature pays for its
-    // bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_310);
+    // takes its own refused attempt for another device's order (+13 B: a payer was stranded); 50 775 since the reference
+    // code form knows the payer's contact the shop has on file (issue 46, +462 B measured, none of it in the first frame:
+    // the sentence per channel in English and Arabic, the form's check of an empty contact, where the code went). A
+    // feature pays for its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_775);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

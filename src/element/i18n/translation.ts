@@ -147,6 +147,8 @@ export interface Translation {
   /** The order was paid twice. */
   paidTwice: string;
   sentBy: (method: NotifyMethod, email: string, mobile: string) => string;
+  /** Where a code went that the payer sent to the contact on file (they typed none): said in `sentBy`, `codeSentOnly`. */
+  onFile: { email: string; mobile: string };
   expiresIn: string;
   /** Spoken (and shown to screen readers) form of the time left. */
   timeLeft: (minutes: number, seconds: number, format: NumberFormat) => string;
