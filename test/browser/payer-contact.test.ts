@@ -8,6 +8,20 @@ import { startStack, type Stack } from './support/stack.js';
 const LINK_ARGS = ['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--description', 'Ethiopian, 250 g', '--merchant-name', 'Nile Coffee Roasters'];
 const opened: Window[] = [];
 
+type Screen = Window & { axe?: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } };
+
+/** axe-core's WCAG 2.2 A and AA rules in the window's document, loaded from the page's own origin as its policy asks. */
+async function violations(screen: Screen): Promise<string[]> {
+  if (!screen.axe) {
+    const script = screen.document.createElement('script');
+    script.src = '/node_modules/axe-core/axe.min.js';
+    screen.document.head.append(script);
+    await until('axe in the window', () => screen.axe, 10_000);
+  }
+  const results = await screen.axe!.run(screen.document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'], iframes: false });
+  return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
 async function openPage(url: string, name: string): Promise<{ screen: Window; element: Element }> {
   const screen = window.open(url, name, 'popup,width=420,height=844');
   if (!screen) throw new Error('the browser opened no window');
@@ -45,6 +59,7 @@ describe('a payment link with the payer\'s contact', () => {
     await untilText(element, 'We’ll send the code to the email the shop has on file, unless you type another.');
     expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.required, 'the email may be left empty').to.equal(false);
     expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserName]')!.required, 'the name may be left empty').to.equal(false);
+    expect(await violations(screen), 'axe, the form with a contact on file').to.deep.equal([]);
     for (const secret of ['Mona', 'mona.adel', '1001234567']) expect(screen.document.documentElement.outerHTML + visibleText(element)).not.to.contain(secret);
     await clickButton(element, 'Get my code');
     await untilText(element, 'Your reference code', 15_000).catch((error) => {
@@ -60,7 +75,7 @@ describe('a payment link with the payer\'s contact', () => {
     this.timeout(60_000);
     const reference = uniqueReference('contact-ar');
     const url = await stack.paymentLink([...LINK_ARGS, '--reference', reference, '--payer-name', 'Mona Adel', '--payer-phone', '+201001234567']);
-    const { element } = await openPage(`${url}?lang=ar`, `contact-ar-${reference}`);
+    const { screen, element } = await openPage(`${url}?lang=ar`, `contact-ar-${reference}`);
     // By email: the shop has no email of the payer, so none is said and the email is asked.
     await referenceCodeForm(element, 'EMAIL');
     await untilText(element, 'احصل على الرمز', 15_000);
@@ -68,6 +83,7 @@ describe('a payment link with the payer\'s contact', () => {
     expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.required).to.equal(true);
     await referenceCodeForm(element, 'SMS');
     await untilText(element, 'سنرسل الرمز إلى رقم الهاتف المحمول المسجَّل لدى المتجر، ما لم تكتب غيره.');
+    expect(await violations(screen), 'axe, Arabic').to.deep.equal([]);
     await clickButton(element, 'احصل على الرمز');
     await untilText(element, 'رمزك المرجعي', 15_000).catch((error) => {
       throw new Error(`${error} — the page shows: ${visibleText(element)}`);
