@@ -5,8 +5,8 @@
  * outbox shows where the code went), a typed contact wins, and nothing of it reaches the page, an answer or a log line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_TOKEN_HEADER, contactOnFile, MERCHANT_PATHS, ORDER_TOKEN_HEADER, parseCheckoutToken, readTokenPayload } from '../../src/core/index.js';
-import { createPaymentLink, issueCheckoutToken, verifyCheckoutToken, type PaymentLinkOrder } from '../../src/server/index.js';
+import { CHECKOUT_TOKEN_HEADER, contactOnFile, KIT_PAGE_PATHS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, parseCheckoutToken, readTokenPayload } from '../../src/core/index.js';
+import { createPaymentLink, issueCheckoutToken, readPaymentLink, verifyCheckoutToken, type PaymentLinkOrder } from '../../src/server/index.js';
 import { openPayerContact } from '../../src/server/tokens/contact.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 
@@ -146,6 +146,17 @@ describe("the payer's contact a link carries", () => {
     expect(typeof copiedPayload === 'object' && ['pc', 'cf'].some((key) => key in copiedPayload.short)).toBe(false);
     const withCopy = await create(copied, { notifyMethod: 'EMAIL', notifyUserName: 'Omar' });
     expect(withCopy.text).toContain('notify.notifyUserEmail');
+  });
+
+  it('goes on, sealed again, in the link "Pay on your phone" makes of the token, and in none of its answer', async () => {
+    const token = await issueCheckoutToken(stack.merchant, { ...cart(), payer: MONA }, { now: stack.sandbox.clock.now() });
+    const answer = await fetch(`${stack.url}${KIT_PAGE_PATHS.handoff}`, { method: 'POST', headers: { [CHECKOUT_TOKEN_HEADER]: token } });
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+    const { url } = JSON.parse(text) as { url: string };
+    const read = await readPaymentLink(url.split('/').at(-1), stack.merchant, stack.sandbox.clock.now());
+    expect(read.ok && read.claims.payer).toEqual(MONA);
   });
 
   it("is checked as a typed contact is, where a shop gives it with a token of its own", async () => {
