@@ -7,6 +7,7 @@
  * without tokens is named by the kit's answer to the create (docs/element.md, "A misconfigured attribute").
  */
 import { MERCHANT_PATHS, PAYER_CREATE_RULES, toAsciiDigits, validate, withoutFields, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
+import { contactOnFile } from '../core/contact-claims.js';
 import { ATTRIBUTE_WIRE_FIELDS } from './config-sources.js';
 import type { CheckoutConfig } from './config.js';
 import { fieldsOf, formFieldOf, isAsked, type FieldName, type FieldSpec } from './fields.js';
@@ -24,7 +25,11 @@ export function checkOf(model: Model): FormCheck | undefined {
   // The fields an isolated frame holds are checked there, with their own rows of the same table: what it says of
   // them stands for their rows here.
   const isolated = fieldsOf(method).filter((field) => model.isolated?.fields.includes(field.name));
-  const rows = PAYER_CREATE_RULES[method];
+  let rows = PAYER_CREATE_RULES[method];
+  // The notice's fields the shop has on file (the checkout token's sealed contact): the payer may leave them empty,
+  // and the kit fills them; one the payer types is checked as ever.
+  const onFile = method === 'ReferenceCode' ? contactOnFile(config.checkoutToken) : [];
+  if (onFile.length) rows = { ...rows, fields: { ...rows.fields, ...Object.fromEntries(onFile.map((wire) => [wire, { ...rows.fields[wire]!, required: false }])) } };
   const table = isolated.length ? withoutFields(rows, isolated.map((field) => field.wire)) : rows;
   const body = createBody(model, config, isolated);
   const result = validate(table, body);

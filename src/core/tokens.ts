@@ -12,8 +12,10 @@ import { LIMITS, ORDER_FORMATS, type RuleTable } from './rules.js';
 import { isPayMethod, PAY_METHODS, type PayMethod } from './pay-methods.js';
 import type { Amount, Violation } from './types.js';
 import { validate, type Validation } from './validate.js';
+import { CONTACT_KEYS, CONTACT_ON_FILE } from './contact-claims.js';
 import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, TICKET_KEYS, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';
 
+export { CONTACT_KEYS, CONTACT_LETTERS, contactOnFile } from './contact-claims.js';
 export {
   base64UrlBytes,
   base64UrlEncode,
@@ -32,10 +34,14 @@ export {
 } from './token-wire.js';
 
 type Holds<T extends true> = T;
-/** Compiles only when every claim below is read from the wire (uncheckedCheckoutClaims, token-wire.ts), and no other. */
+/**
+ * Compiles only when every claim below is read from the wire (uncheckedCheckoutClaims, token-wire.ts, and the payer's
+ * sealed contact, contact-claims.ts), and no other.
+ */
+type WireClaims = keyof ReturnType<typeof uncheckedCheckoutClaims> | keyof typeof CONTACT_KEYS;
 export type ClaimsReadFromWire = Holds<
-  [keyof CheckoutTokenClaims] extends [keyof ReturnType<typeof uncheckedCheckoutClaims>]
-    ? [keyof ReturnType<typeof uncheckedCheckoutClaims>] extends [keyof CheckoutTokenClaims]
+  [keyof CheckoutTokenClaims] extends [WireClaims]
+    ? [WireClaims] extends [keyof CheckoutTokenClaims]
       ? true
       : false
     : false
@@ -70,6 +76,13 @@ export interface CheckoutTokenClaims {
   started?: boolean | string;
   /** The order is paid in the sandbox: the element shows its "Test mode" badge (the kit's `checkoutToken` sets it). */
   sandbox?: boolean;
+  /**
+   * The payer's contact the shop knows (a payment link's `payer`), sealed with AES-GCM under a key of the kit's alone:
+   * the page carries it, never reads it; the kit fills a reference code's notice from it (src/core/contact-claims.ts).
+   */
+  payerContact?: string;
+  /** Which of the notice's fields `payerContact` holds: `n` the name, `e` the email, `m` the mobile number. */
+  contactOnFile?: string;
   /** Unix seconds. */
   issuedAt: number;
   /** Unix seconds; the token is refused after it. */
@@ -127,6 +140,12 @@ const methodList: Format = (value, field) => {
 
 const f = ORDER_FORMATS;
 
+/** A sealed value: base64url, no longer than a contact's fields sealed need (the token travels in every call's header). */
+const sealedText: Format = (value, field) =>
+  typeof value === 'string' && /^[\w-]{40,1024}$/.test(value) ? { ok: true, value } : { ok: false, rule: 'format', message: `${field} must be a sealed value the kit made` };
+const lettersOnFile: Format = (value, field) =>
+  typeof value === 'string' && value !== '' && CONTACT_ON_FILE.test(value) ? { ok: true, value } : { ok: false, rule: 'format', message: `${field} must be letters out of n, e, m` };
+
 /**
  * The references of a checkout's attempts (docs/one-payment.md): the first is the checkout's own (the cart's id), the
  * next ones `<cart>--2`, `<cart>--3`, … A reference that ends in two hyphens and a number is the kit's: a checkout's
@@ -158,6 +177,8 @@ export const CHECKOUT_TOKEN_CLAIMS: RuleTable = {
     attempt: { required: false, format: integer({ min: 1, max: MAX_ATTEMPTS, expected: `a whole number from 1 to ${MAX_ATTEMPTS}` }) },
     started: { required: false, format: flagOrReference },
     sandbox: { required: false, format: flag },
+    payerContact: { required: false, format: sealedText },
+    contactOnFile: { required: false, format: lettersOnFile },
     issuedAt: { required: true, format: seconds },
     expiresAt: { required: true, format: seconds },
   },
@@ -261,6 +282,8 @@ export function encodeCheckoutPayload(claims: CheckoutTokenClaims, encode: (text
     [k.attempt]: claims.attempt,
     [k.started]: claims.started,
     [k.sandbox]: claims.sandbox,
+    [CONTACT_KEYS.payerContact]: claims.payerContact,
+    [CONTACT_KEYS.contactOnFile]: claims.contactOnFile,
     [k.issuedAt]: claims.issuedAt,
     [k.expiresAt]: claims.expiresAt,
   };
@@ -304,7 +327,11 @@ export type TokenParse<T> = { ok: true; token: ParsedToken<T> } | { ok: false; r
 /** Reads a checkout token's claims without checking its tag (the page may; only the kit can check it). */
 export function parseCheckoutToken(token: unknown): TokenParse<CheckoutTokenClaims> {
   return parseToken(token, 'checkout', (short) => {
-    const claims = validateCheckoutClaims(uncheckedCheckoutClaims(short));
+    const claims = validateCheckoutClaims({
+      ...uncheckedCheckoutClaims(short),
+      payerContact: short[CONTACT_KEYS.payerContact],
+      contactOnFile: short[CONTACT_KEYS.contactOnFile],
+    });
     return claims.ok ? claims.value : undefined;
   });
 }

@@ -86,7 +86,7 @@ export function messageText(message: Message | undefined, localize: LocalizeCont
     case 'in-progress':
       return message.accountEnding ? t.inProgressFromAccount(message.accountEnding) : t.duplicateInProgress;
     case 'code-sent':
-      return t.codeSentOnly(message.notifyMethod, message.email, message.mobile);
+      return t.codeSentOnly(message.notifyMethod, message.email || t.onFile.email, message.mobile || t.onFile.mobile);
     case 'status-unknown':
       return t.statusCheckFailed;
     case 'resent':

@@ -82,7 +82,7 @@ export interface CheckoutContext {
    */
   renderAlert?: ((message: WordedMessage | undefined, options?: { urgent?: boolean; kind?: 'alert' | 'notice' }) => TemplateResult | typeof nothing) | undefined;
   /** The session, once its chunk has come: what an isolated frame attaches its fields to. */
-  session?: Pick<CheckoutSession, 'isolate' | 'blur'> | undefined;
+  session?: Pick<CheckoutSession, 'isolate' | 'blur' | 'config'> | undefined;
 }
 
 /** The first frame's view: the form of a state no session has yet (no messages, no errors to word). */

@@ -22,6 +22,9 @@ Prints a payment link: the address of the merchant kit's pay page for one checko
   --description <text>  more about it (default: the product's name); reference code notices carry it
   --reference <id>      the cart's id: one link's checkout is paid once (default: a new one)
   --merchant-name <n>   the shop's name on the page (default: the kit's merchantName)
+  --payer-name <name>   the payer's name, --payer-email <address>, --payer-phone <number> (with the country code):
+                        their contact, sealed in the link (never shown on it); a reference code goes to it when the
+                        payer leaves theirs empty
   --expires <time>      how long the link is good for: 3d, 12h, 90m or seconds (default 7d, at most 30d)
   --shop <url>          the shop's public address (default: SHOP_URL)
   --base-path <path>    where the kit is mounted on the shop (default: /checkout)
@@ -40,6 +43,9 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   'product.name': '--product',
   'product.description': '--description',
   merchantName: '--merchant-name',
+  'payer.name': '--payer-name',
+  'payer.email': '--payer-email',
+  'payer.phone': '--payer-phone',
   shopUrl: '--shop',
   basePath: '--base-path',
   expiresInSeconds: '--expires',
@@ -71,6 +77,9 @@ export async function linkCommand(argv: string[], env: Record<string, string | u
         description: { type: 'string' },
         reference: { type: 'string' },
         'merchant-name': { type: 'string' },
+        'payer-name': { type: 'string' },
+        'payer-email': { type: 'string' },
+        'payer-phone': { type: 'string' },
         expires: { type: 'string' },
         shop: { type: 'string' },
         'base-path': { type: 'string' },
@@ -103,12 +112,14 @@ export async function linkCommand(argv: string[], env: Record<string, string | u
   if (!shopUrl) throw new UsageError("--shop is required (or SHOP_URL): the shop's public address, such as https://shop.example");
   const reference = text('reference') ?? `link-${now.toString(36)}-${randomBytes(4).toString('hex')}`;
   const merchantName = text('merchant-name');
+  const payer = Object.fromEntries((['name', 'email', 'phone'] as const).flatMap((field) => (text(`payer-${field}`) === undefined ? [] : [[field, text(`payer-${field}`)!]])));
   const order: PaymentLinkOrder = {
     reference,
     amount: { total: Number(amountText), currency },
     country,
     product: { name: product, description: text('description') ?? product },
     ...(merchantName !== undefined ? { merchantName } : {}),
+    ...(Object.keys(payer).length > 0 ? { payer } : {}),
   };
   let made;
   try {

@@ -37,9 +37,11 @@ describe('the size budget of the CDN build', () => {
     // takes its own refused attempt for another device's order (+13 B: a payer was stranded); 50 340 since it looks up
     // the attempt the kit's record names behind the form, which stays as the payer has it (+31 B net, that guard gone:
     // another device's order at the attempt refused here was never found); 50 355 since each documented part can be
-    // styled from outside (+15 B: a step, the result and the offer export the parts the docs promised). A feature pays
-    // for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_355);
+    // styled from outside (+15 B: a step, the result and the offer export the parts the docs promised); 50 850 since the
+    // reference code form knows the payer's contact the shop has on file (issue 46, +462 B measured, none of it in the
+    // first frame: the sentence per channel in English and Arabic, the form's check of an empty contact, where the code
+    // went). A feature pays for its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_850);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

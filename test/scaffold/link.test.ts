@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactOnFile } from '../../src/core/index.js';
 import { readPaymentLink } from '../../src/server/index.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 // @ts-expect-error a plain JavaScript module without types
@@ -72,6 +73,23 @@ describe('svc-checkout link', () => {
     expect(gone.stdout.trim().split('\n').at(-1)).toMatch(/\/checkout\/pay\/pl1\./);
     expect(gone.stderr).toMatch(/the sandbox at http:\/\/127\.0\.0\.1:9 was not told of this link \(.+\): its dashboard will not list it/);
     expect(gone.stderr).not.toContain(stack.merchant.privateKey);
+  });
+
+  it("seals the payer's contact it is given into the link, says it nowhere, and the pay page's token only says it is on file", async () => {
+    const { code, stdout, stderr } = await link([
+      '--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans',
+      '--payer-name', 'Mona Adel', '--payer-email', 'mona.adel@example.com', '--payer-phone', '+201001234567',
+    ]);
+    expect(code).toBe(0);
+    for (const secret of ['Mona', 'mona.adel', '1001234567']) expect(`${stdout}${stderr}`).not.toContain(secret);
+    const url = stdout.trim().split('\n').at(-1)!;
+    const read = await readPaymentLink(url.split('/').at(-1), stack.merchant);
+    expect(read.ok && read.claims.payer).toEqual({ name: 'Mona Adel', email: 'mona.adel@example.com', phone: '+201001234567' });
+    const html = await (await fetch(url)).text();
+    expect(contactOnFile(/checkout-token="([^"]+)"/.exec(html)?.[1])).toEqual(['notify.notifyUserName', 'notify.notifyUserEmail', 'notify.notifyUserMobile']);
+    const bad = await link(['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--payer-email', 'mona at example']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--payer-email: payer\.email must be/);
   });
 
   it('refuses bad input, naming the flag or the variable', async () => {

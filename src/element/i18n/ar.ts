@@ -96,6 +96,11 @@ const ar: Translation = {
   },
   notifyMethodOption: { BOTH: 'رسالة نصية وبريد إلكتروني', EMAIL: 'البريد الإلكتروني', SMS: 'رسالة نصية' },
   notifyLanguageOption: { English: 'English', Arabic: 'العربية' },
+  contactOnFile: {
+    EMAIL: 'سنرسل الرمز إلى البريد الإلكتروني المسجَّل لدى المتجر، ما لم تكتب غيره.',
+    SMS: 'سنرسل الرمز إلى رقم الهاتف المحمول المسجَّل لدى المتجر، ما لم تكتب غيره.',
+    BOTH: 'سنرسل الرمز إلى البريد الإلكتروني ورقم الهاتف المحمول المسجَّلين لدى المتجر، ما لم تكتب غيرهما.',
+  },
 
   fieldError: {
     required: (label) => `أدخل ${label}.`,
@@ -169,6 +174,7 @@ const ar: Translation = {
       : method === 'SMS'
         ? `أرسلناه أيضًا برسالة نصية إلى ${ltr(mobile)}.`
         : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${ltr(email)}.`,
+  onFile: { email: 'العنوان المسجَّل لدى المتجر', mobile: 'الرقم المسجَّل لدى المتجر' },
   expiresIn: 'ينتهي خلال',
   timeLeft: (m, s, format) => `الوقت المتبقي: ${m > 0 ? count(m, format, minutes) : count(s, format, seconds)}`,
 

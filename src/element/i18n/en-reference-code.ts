@@ -17,6 +17,11 @@ const enReferenceCode: ShippedTerms = {
   },
   notifyMethodOption: { BOTH: 'SMS and email', EMAIL: 'Email', SMS: 'SMS' },
   notifyLanguageOption: { English: 'English', Arabic: 'العربية' },
+  contactOnFile: {
+    EMAIL: 'We’ll send the code to the email the shop has on file, unless you type another.',
+    SMS: 'We’ll send the code to the mobile number the shop has on file, unless you type another.',
+    BOTH: 'We’ll send the code to the email and mobile number the shop has on file, unless you type others.',
+  },
   getCode: 'Get my code',
 };
 

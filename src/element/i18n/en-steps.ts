@@ -90,6 +90,7 @@ const enSteps: ShippedTerms = {
       : method === 'SMS'
         ? `We also sent it by SMS to ${mobile}.`
         : `We also sent it by email to ${email}.`,
+  onFile: { email: 'the address the shop has on file', mobile: 'the number the shop has on file' },
   expiresIn: 'Expires in',
   timeLeft: (minutes, seconds, format) =>
     minutes > 0 ? `${count(minutes, format, 'minute', 'minutes')} left` : `${count(seconds, format, 'second', 'seconds')} left`,

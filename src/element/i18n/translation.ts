@@ -53,6 +53,11 @@ export interface Translation {
   };
   notifyMethodOption: Record<NotifyMethod, string>;
   notifyLanguageOption: Record<NotifyLanguage, string>;
+  /**
+   * The reference code form, when the shop has the payer's contact on file (a payment link's): where the code goes if
+   * the payer leaves the contact empty, per channel (BOTH: the email and the mobile number).
+   */
+  contactOnFile: Record<NotifyMethod, string>;
 
   /** An error message per broken rule, given the field's label. */
   fieldError: {
@@ -142,6 +147,8 @@ export interface Translation {
   /** The order was paid twice. */
   paidTwice: string;
   sentBy: (method: NotifyMethod, email: string, mobile: string) => string;
+  /** Where a code went that the payer sent to the contact on file (they typed none): said in `sentBy`, `codeSentOnly`. */
+  onFile: { email: string; mobile: string };
   expiresIn: string;
   /** Spoken (and shown to screen readers) form of the time left. */
   timeLeft: (minutes: number, seconds: number, format: NumberFormat) => string;

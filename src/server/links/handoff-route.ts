@@ -18,6 +18,7 @@ import { admit } from '../limits/throttle.js';
 import { problem } from '../http/http.js';
 import { verifyCheckoutToken } from '../tokens/tokens.js';
 import { createPaymentLink } from './link.js';
+import { openPayerContact } from '../tokens/contact.js';
 import { PAY_PAGE_WORDS, pageLanguage } from './pay-page.js';
 import { qrSvg } from './qr.js';
 
@@ -70,8 +71,11 @@ export function handoffRoute({ config, clientOf }: HandoffRouteOptions): (reques
     const lifetime = Math.min(claims.expiresAt - Math.floor(nowMs / 1000), 30 * 86_400);
     if (lifetime < SHORTEST_LINK_SECONDS) return problem(410, 'the checkout token is about to expire: reload the page for a fresh one', { field: CHECKOUT_TOKEN_HEADER });
     // The token's checkout as it is, without the kit's own claims (createPaymentLink drops attempt, started, sandbox).
-    const { merchantId: _merchant, issuedAt: _issued, expiresAt: _expires, ...order } = claims;
-    const link = await createPaymentLink(config.credentials, order, { shopUrl, basePath: config.basePath, expiresInSeconds: lifetime, now: nowMs });
+    // The payer's contact the token carries sealed goes on in the link, sealed again (never read by the page).
+    const { merchantId: _merchant, issuedAt: _issued, expiresAt: _expires, payerContact: _sealed, contactOnFile: _onFile, ...order } = claims;
+    const payer = await openPayerContact(config.credentials.privateKey, claims);
+    if (payer === 'forged') return problem(401, `the checkout token (${CHECKOUT_TOKEN_HEADER}) is missing or not valid`, { field: CHECKOUT_TOKEN_HEADER });
+    const link = await createPaymentLink(config.credentials, { ...order, ...(payer ? { payer } : {}) }, { shopUrl, basePath: config.basePath, expiresInSeconds: lifetime, now: nowMs });
     const language = pageLanguage(new URL(request.url), request.headers.get('accept-language'));
     return json({ url: link.url, expiresAt: link.expiresAt, qr: await qrSvg(link.url, PAY_PAGE_WORDS[language].qrLabel) });
   };

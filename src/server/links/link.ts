@@ -11,16 +11,13 @@
  * A link's lifetime is its own (default 7 days, at most 30), independent of the orders its checkout makes: an order's
  * `expireAt` starts when the payer pays.
  */
-import { base64UrlBytes, REFERENCE_CODE_CREATE, validate, validateCheckoutClaims, type Violation } from '../../core/index.js';
+import { base64UrlBytes, validateCheckoutClaims, type Violation } from '../../core/index.js';
 import { hmacSha512Bytes } from '../runtime/signature.js';
+import { checkPayerContact, type PayerContact } from '../tokens/contact.js';
 import { issueCheckoutToken, type CheckoutOrder, type TokenCredentials } from '../tokens/tokens.js';
 
 /** The payer's contact the shop may seal into a link: never shown to whoever holds the link. */
-export interface PaymentLinkPayer {
-  name?: string;
-  email?: string;
-  phone?: string;
-}
+export type PaymentLinkPayer = PayerContact;
 
 /** What a link carries: a checkout's order, as a checkout token would, and the payer's contact. */
 export interface PaymentLinkOrder extends CheckoutOrder {
@@ -102,17 +99,9 @@ function base64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-const PAYER_FORMATS = {
-  name: REFERENCE_CODE_CREATE.fields['notify.notifyUserName']!.format,
-  email: REFERENCE_CODE_CREATE.fields['notify.notifyUserEmail']!.format,
-  phone: REFERENCE_CODE_CREATE.fields['notify.notifyUserMobile']!.format,
-};
-
 function payerViolations(payer: unknown): Violation[] {
-  if (payer === undefined) return [];
-  const checked = validate({ fields: Object.fromEntries(Object.entries(PAYER_FORMATS).map(([name, format]) => [name, { required: false, format }])) }, payer);
-  if (!checked.ok) return checked.violations.map((violation) => ({ ...violation, field: `payer.${violation.field}`, message: `payer.${violation.message}` }));
-  return [];
+  const checked = checkPayerContact(payer);
+  return checked.ok ? [] : checked.violations;
 }
 
 /** The shop's address and base path, checked: an http(s) origin (and path) without query, and a path that starts with `/`. */

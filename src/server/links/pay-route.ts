@@ -62,7 +62,7 @@ function pageRoute({ config, element, checkoutToken }: PayRouteOptions): (reques
       const merchantName = read.reason === 'expired' ? (read.claims?.order.merchantName ?? config.merchantName) : undefined;
       return refusedPage(read.reason === 'expired' ? 'expired' : 'invalid', language, merchantName, head);
     }
-    const { order, expiresAt } = read.claims;
+    const { order, expiresAt, payer } = read.claims;
     const record = await Promise.resolve()
       .then(() => config.stores.checkouts.read(order.reference))
       .catch(() => undefined);
@@ -70,7 +70,9 @@ function pageRoute({ config, element, checkoutToken }: PayRouteOptions): (reques
     const attempt = Math.min(Math.max(record?.forwarded ?? 1, 1), order.attempts ?? 10);
     const started = record?.forwarded !== 0;
     const lifetime = Math.max(1, Math.min(PAGE_TOKEN_SECONDS, expiresAt - Math.floor(nowMs / 1000)));
-    const token = await checkoutToken({ ...order, attempt, ...(started ? { started: true } : {}) }, { now: nowMs, expiresInSeconds: lifetime });
+    // The payer's contact the link carries goes into the token sealed (a key of its own: tokens/contact.ts), with only
+    // which of the notice's fields it holds in clear: the page, its script and whoever holds the link never read it.
+    const token = await checkoutToken({ ...order, attempt, ...(started ? { started: true } : {}), ...(payer ? { payer } : {}) }, { now: nowMs, expiresInSeconds: lifetime });
     // Every address of the page is relative to it (`<basePath>/pay/<link>` -> `<basePath>`): it works wherever the shop
     // mounts the kit, behind a proxy's prefix too, and names no origin a request could have chosen.
     const kit = url.pathname.endsWith('/') ? '../..' : '..';

@@ -40,6 +40,7 @@ import { browserOrders } from './browser-order.js';
 import { invalid, notAnObject, refused, type PaymentContext, type Route } from './context.js';
 import type { Tickets } from './tickets.js';
 import { emailKeyOf, phoneKeyOf } from './recipients.js';
+import { openPayerContact, type PayerContact } from '../tokens/contact.js';
 import { amountOfData, orderLearnt, type CreatedOrder } from './learn.js';
 
 export { amountOfData, type CreatedOrder } from './learn.js';
@@ -54,6 +55,23 @@ export interface CreateRouteOptions {
   observeCreated?: ((order: CreatedOrder) => void) | undefined;
   /** The tickets the isolated frame's creates carry where no checkout token decides the order (tickets.ts). */
   tickets: Tickets;
+}
+
+/** A field of the notice the payer left empty (absent, or only spaces). */
+const left = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * The notice of a reference code, filled from the contact the shop has on file (the token's sealed `payerContact`)
+ * where the payer left a field empty: the name, the email when the code goes by email, the mobile number when by SMS.
+ * What the payer typed wins. Checked afterwards with the same rules as a typed contact (validateCreateRequest).
+ */
+function fillNotice(order: Record<string, unknown>, payer: PayerContact): void {
+  const notify: Record<string, unknown> = isPlainObject(order['notify']) ? { ...order['notify'] } : {};
+  const channel = typeof notify['notifyMethod'] === 'string' && notify['notifyMethod'] !== '' ? notify['notifyMethod'] : 'BOTH';
+  if (payer.name && left(notify['notifyUserName'])) notify['notifyUserName'] = payer.name;
+  if (payer.email && channel !== 'SMS' && left(notify['notifyUserEmail'])) notify['notifyUserEmail'] = payer.email;
+  if (payer.phone && channel !== 'EMAIL' && left(notify['notifyUserMobile'])) notify['notifyUserMobile'] = payer.phone;
+  order['notify'] = notify;
 }
 
 /** An amount as a log line says it: `12500 EGP`. */
@@ -191,7 +209,13 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     const proof = await context.checkoutProof(request.headers.get(CHECKOUT_TOKEN_HEADER));
     if (!proof.ok) return { refusal: proof.response };
     const built = orderFromToken(proof.claims, value, request);
-    return built.refusal ? { refusal: built.refusal } : { order: built.order, attempt: built.attempt ?? 1, claims: proof.claims };
+    if (built.refusal) return { refusal: built.refusal };
+    if (proof.claims.payerContact !== undefined && (built.order as Record<string, unknown>)['payMethod'] === 'ReferenceCode') {
+      const payer = await openPayerContact(credentials.privateKey, proof.claims);
+      if (payer === 'forged') return { refusal: refused('forged') };
+      if (payer) fillNotice(built.order as Record<string, unknown>, payer);
+    }
+    return { order: built.order, attempt: built.attempt ?? 1, claims: proof.claims };
   }
 
   return async function create(value, request) {

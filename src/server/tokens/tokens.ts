@@ -32,9 +32,13 @@ import { numberOption } from '../config/checks.js';
 import { BoundedMap } from '../stores/bounded-map.js';
 import { nodeBuffer } from '../runtime/modules.js';
 import { constantTimeEqual, hmacSha512Bytes } from '../runtime/signature.js';
+import { checkPayerContact, sealPayerContact, type PayerContact } from './contact.js';
 
-/** The order the merchant's server decides; the kit adds who issued it and until when. */
-export type CheckoutOrder = Omit<CheckoutTokenClaims, 'merchantId' | 'issuedAt' | 'expiresAt'>;
+/**
+ * The order the merchant's server decides; the kit adds who issued it and until when. `payer`: what the shop knows of
+ * the payer's contact, sealed into the token (contact.ts), which the kit fills a reference code's notice from.
+ */
+export type CheckoutOrder = Omit<CheckoutTokenClaims, 'merchantId' | 'issuedAt' | 'expiresAt' | 'payerContact' | 'contactOnFile'> & { payer?: PayerContact | undefined };
 
 export interface TokenCredentials {
   merchantId: string;
@@ -155,9 +159,13 @@ export async function issueCheckoutToken(
     unit: 'seconds',
   });
   const issuedAt = Math.floor((options.now ?? Date.now()) / 1000);
-  const checked = validateCheckoutClaims({ ...order, merchantId: credentials.merchantId, issuedAt, expiresAt: issuedAt + lifetime });
-  if (!checked.ok) throw new CheckoutTokenError(checked.violations);
-  const claims = checked.value;
+  // The contact is the kit's to seal: a sealed one given with the order is never taken.
+  const { payer, payerContact: _sealed, contactOnFile: _onFile, ...rest } = order as CheckoutOrder & Partial<Pick<CheckoutTokenClaims, 'payerContact' | 'contactOnFile'>>;
+  const checked = validateCheckoutClaims({ ...rest, merchantId: credentials.merchantId, issuedAt, expiresAt: issuedAt + lifetime });
+  const contact = checkPayerContact(payer);
+  if (!checked.ok || !contact.ok) throw new CheckoutTokenError([...(checked.ok ? [] : checked.violations), ...(contact.ok ? [] : contact.violations)]);
+  let claims = checked.value;
+  if (contact.value) claims = { ...claims, ...(await sealPayerContact(credentials.privateKey, claims, contact.value)) };
   const problems: Violation[] = [];
   const reference = checkoutReferenceViolation(claims.reference);
   if (reference) problems.push(reference);

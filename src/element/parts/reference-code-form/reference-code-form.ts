@@ -1,5 +1,6 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { NotifyLanguage, NotifyMethod } from '../../../core/index.js';
+import { contactOnFile } from '../../../core/contact-claims.js';
 import { fieldsOf, isAsked, prefilled, type FieldSpec } from '../../../checkout/fields.js';
 import { shownConfigOf } from '../../../checkout/first-frame.js';
 import enReferenceCode from '../../i18n/en-reference-code.js';
@@ -39,11 +40,24 @@ export class SvcReferenceCodeForm extends PaymentForm {
 
   protected renderFields(context: CheckoutContext): TemplateResult {
     const values = context.state.values.ReferenceCode;
-    return html`${fieldsOf('ReferenceCode').map((spec) => (isAsked(spec, values) ? this.#field(context, spec) : nothing))}`;
+    // What the shop has on file of the payer's contact (a payment link's, sealed in the checkout token): those fields may
+    // be left empty, and the form says where the code goes then. The values never reach the page.
+    const onFile = contactOnFile(context.session?.config?.checkoutToken);
+    return html`${fieldsOf('ReferenceCode').map((spec) => (isAsked(spec, values) ? this.#field(context, spec, onFile) : nothing))}`;
+  }
+
+  /** Where the code goes when the payer leaves the contact empty: the channel's contact on file, if any. */
+  #onFileNote(context: CheckoutContext, onFile: readonly string[]): TemplateResult | typeof nothing {
+    const email = onFile.includes('notify.notifyUserEmail');
+    const mobile = onFile.includes('notify.notifyUserMobile');
+    const channel = (context.state.values.ReferenceCode['notifyMethod'] || 'BOTH') as NotifyMethod;
+    const said: NotifyMethod | undefined =
+      channel === 'EMAIL' ? (email ? 'EMAIL' : undefined) : channel === 'SMS' ? (mobile ? 'SMS' : undefined) : email && mobile ? 'BOTH' : email ? 'EMAIL' : mobile ? 'SMS' : undefined;
+    return said ? html`<p class="hint" part="hint" id="contact-on-file">${context.localize.term.contactOnFile[said]}</p>` : nothing;
   }
 
   /** A row of the method's fields: a text input, the channel's radios, or the language's list. */
-  #field(context: CheckoutContext, spec: FieldSpec): TemplateResult {
+  #field(context: CheckoutContext, spec: FieldSpec, onFile: readonly string[]): TemplateResult {
     const { state, actions, localize } = context;
     const t = localize.term;
     if (spec.control === 'select') {
@@ -57,7 +71,7 @@ export class SvcReferenceCodeForm extends PaymentForm {
         })),
       );
     }
-    if (spec.control !== 'choice') return renderTextField({ context, spec });
+    if (spec.control !== 'choice') return renderTextField({ context, spec, required: !onFile.includes(spec.wire) });
     const chosen = state.values.ReferenceCode[spec.name] ?? spec.choices?.[0];
     return html`
       <fieldset>
@@ -73,6 +87,7 @@ export class SvcReferenceCodeForm extends PaymentForm {
           )}
         </div>
       </fieldset>
+      ${this.#onFileNote(context, onFile)}
     `;
   }
 }

@@ -116,7 +116,7 @@ export class SvcReferenceCodeStep extends ActionPart {
           <button class="secondary" part="button-secondary button-copy" type="button" @click=${() => actions.copyReferenceCode()}>${t.copy}</button>
         </div>
         <p class=${deadline ? 'deadline' : ''} part="deadline">${deadline ?? t.codeBody}</p>
-        ${order.notifyMethod ? html`<p>${t.canClose} ${t.sentBy(order.notifyMethod, order.maskedEmail ?? '', order.maskedMobile ?? '')}</p>` : nothing}
+        ${order.notifyMethod ? html`<p>${t.canClose} ${t.sentBy(order.notifyMethod, order.maskedEmail ?? t.onFile.email, order.maskedMobile ?? t.onFile.mobile)}</p>` : nothing}
         <section class="where" part="where" aria-labelledby="where">
           <h3 id="where">${t.whereTitle}</h3>
           <p>${context.actions.whereToPay(t.$code) ?? t.whereToPay}</p>

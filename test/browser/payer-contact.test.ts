@@ -1,0 +1,109 @@
+// A payment link with the payer's contact (docs/pay-links.md, "The payer's contact"), made by the command line: the pay
+// page's reference code form says the code goes to the contact the shop has on file, lets the payer leave it empty, and
+// the code goes there (the sandbox's outbox); the contact itself is nowhere in the page. In English and Arabic.
+import { expect } from '@open-wc/testing';
+import { clickButton, deepQuery, until, untilText, uniqueReference, visibleText } from './support/checkout.js';
+import { startStack, type Stack } from './support/stack.js';
+
+const LINK_ARGS = ['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--description', 'Ethiopian, 250 g', '--merchant-name', 'Nile Coffee Roasters'];
+const opened: Window[] = [];
+
+type Screen = Window & { axe?: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } };
+
+/** axe-core's WCAG 2.2 A and AA rules in the window's document, loaded from the page's own origin as its policy asks. */
+async function violations(screen: Screen): Promise<string[]> {
+  if (!screen.axe) {
+    const script = screen.document.createElement('script');
+    script.src = '/node_modules/axe-core/axe.min.js';
+    screen.document.head.append(script);
+    await until('axe in the window', () => screen.axe, 10_000);
+  }
+  const results = await screen.axe!.run(screen.document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'], iframes: false });
+  return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+async function openPage(url: string, name: string): Promise<{ screen: Window; element: Element }> {
+  const screen = window.open(url, name, 'popup,width=420,height=844');
+  if (!screen) throw new Error('the browser opened no window');
+  opened.push(screen);
+  await until('the pay page', () => screen.document?.readyState === 'complete' && screen.location.pathname.includes('/pay/') && screen.document.querySelector('main'), 15_000);
+  const element = await until('the element', () => screen.document.querySelector('svc-checkout')?.shadowRoot && screen.document.querySelector('svc-checkout')!, 15_000);
+  return { screen, element };
+}
+
+/** The reference code form, chosen, and the channel `channel` picked, once the session has come (the form's words). */
+async function referenceCodeForm(element: Element, channel: 'EMAIL' | 'SMS' | 'BOTH'): Promise<void> {
+  await until('the method picker', () => deepQuery(element, 'input[value=ReferenceCode]'), 15_000);
+  deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
+  await until('the channel', () => deepQuery(element, `input[name=notifyMethod][value=${channel}]`), 15_000);
+  deepQuery<HTMLInputElement>(element, `input[name=notifyMethod][value=${channel}]`)!.click();
+}
+
+describe('a payment link with the payer\'s contact', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => {
+    for (const screen of opened.splice(0)) screen.close();
+  });
+
+  it('pays a reference code with the contact left empty: the form says the code goes to the one on file, and it does', async function () {
+    this.timeout(60_000);
+    const reference = uniqueReference('contact');
+    const url = await stack.paymentLink([...LINK_ARGS, '--reference', reference, '--payer-name', 'Mona Adel', '--payer-email', 'mona.adel@example.com', '--payer-phone', '+201001234567']);
+    const { screen, element } = await openPage(`${url}?lang=en`, `contact-${reference}`);
+    await referenceCodeForm(element, 'BOTH');
+    await untilText(element, 'We’ll send the code to the email and mobile number the shop has on file, unless you type others.', 15_000);
+    await referenceCodeForm(element, 'EMAIL');
+    await untilText(element, 'We’ll send the code to the email the shop has on file, unless you type another.');
+    expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.required, 'the email may be left empty').to.equal(false);
+    expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserName]')!.required, 'the name may be left empty').to.equal(false);
+    expect(await violations(screen), 'axe, the form with a contact on file').to.deep.equal([]);
+    for (const secret of ['Mona', 'mona.adel', '1001234567']) expect(screen.document.documentElement.outerHTML + visibleText(element)).not.to.contain(secret);
+    await clickButton(element, 'Get my code');
+    await untilText(element, 'Your reference code', 15_000).catch((error) => {
+      throw new Error(`${error} — the page shows: ${visibleText(element)}`);
+    });
+    await untilText(element, 'We also sent it by email to the address the shop has on file.');
+    const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
+    const sent = await stack.sandbox.notifications({ orderNo: order!.orderNo });
+    expect(sent.map((message) => `${message.channel} ${message.to}`)).to.deep.equal(['EMAIL mona.adel@example.com']);
+  });
+
+  it('says it in Arabic, and still asks for what the shop does not have', async function () {
+    this.timeout(60_000);
+    const reference = uniqueReference('contact-ar');
+    const url = await stack.paymentLink([...LINK_ARGS, '--reference', reference, '--payer-name', 'Mona Adel', '--payer-phone', '+201001234567']);
+    const { screen, element } = await openPage(`${url}?lang=ar`, `contact-ar-${reference}`);
+    // By email: the shop has no email of the payer, so none is said and the email is asked.
+    await referenceCodeForm(element, 'EMAIL');
+    await untilText(element, 'احصل على الرمز', 15_000);
+    expect(visibleText(element)).not.to.contain('المسجَّل لدى المتجر');
+    expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.required).to.equal(true);
+    await referenceCodeForm(element, 'SMS');
+    await untilText(element, 'سنرسل الرمز إلى رقم الهاتف المحمول المسجَّل لدى المتجر، ما لم تكتب غيره.');
+    expect(await violations(screen), 'axe, Arabic').to.deep.equal([]);
+    await clickButton(element, 'احصل على الرمز');
+    await untilText(element, 'رمزك المرجعي', 15_000).catch((error) => {
+      throw new Error(`${error} — the page shows: ${visibleText(element)}`);
+    });
+    await untilText(element, 'أرسلناه أيضًا برسالة نصية إلى');
+    expect(visibleText(element)).to.contain('الرقم المسجَّل لدى المتجر');
+    const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
+    const sent = await stack.sandbox.notifications({ orderNo: order!.orderNo });
+    expect(sent.map((message) => `${message.channel} ${message.to}`)).to.deep.equal(['SMS +201001234567']);
+  });
+
+  it('without a contact on file, says nothing of one and asks for it', async function () {
+    this.timeout(60_000);
+    const url = await stack.paymentLink([...LINK_ARGS, '--reference', uniqueReference('no-contact')]);
+    const { element } = await openPage(`${url}?lang=en`, 'no-contact');
+    await referenceCodeForm(element, 'EMAIL');
+    await untilText(element, 'Get my code', 15_000);
+    expect(visibleText(element)).not.to.contain('on file');
+    await clickButton(element, 'Get my code');
+    await until('the errors', () => deepQuery(element, '#notifyUserEmail-error'), 10_000);
+    expect(deepQuery(element, '#notifyUserName-error')).not.to.equal(null);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * The payer's contact a payment link carries (docs/pay-links.md, "The payer's contact"), against the real sandbox and
+ * kit: the pay page's checkout token carries it sealed under a key of its own, with only which of the notice's fields it
+ * holds in clear; the kit fills a reference code's notice from it where the payer left the fields empty (the sandbox's
+ * outbox shows where the code went), a typed contact wins, and nothing of it reaches the page, an answer or a log line.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_TOKEN_HEADER, contactOnFile, KIT_PAGE_PATHS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, parseCheckoutToken, readTokenPayload } from '../../src/core/index.js';
+import { createPaymentLink, issueCheckoutToken, readPaymentLink, verifyCheckoutToken, type PaymentLinkOrder } from '../../src/server/index.js';
+import { openPayerContact } from '../../src/server/tokens/contact.js';
+import { SandboxControl, startStack } from '../../src/sandbox/index.js';
+
+type Stack = Awaited<ReturnType<typeof startStack>>;
+let stack: Stack;
+let control: SandboxControl;
+let serial = 0;
+const logged: string[] = [];
+const cdn = new URL('../../dist/cdn/', import.meta.url);
+
+beforeAll(async () => {
+  const logger = { warn: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) };
+  stack = await startStack({ basePath: '/checkout', handler: { merchantName: 'Nile Coffee', elementFiles: cdn, logger } });
+  control = new SandboxControl(stack.sandbox.url);
+});
+afterAll(() => stack.close());
+
+const MONA = { name: 'Mona Adel', email: 'mona.adel@example.com', phone: '+201001234567' };
+const SECRETS = ['Mona', 'mona.adel', 'example.com', '1001234567'];
+
+function cart(extra: Partial<PaymentLinkOrder> = {}): PaymentLinkOrder {
+  serial += 1;
+  return {
+    reference: `contact-${Date.now().toString(36)}-${serial}`,
+    amount: { total: 12_500, currency: 'EGP' },
+    country: 'EG',
+    product: { name: 'Coffee beans', description: 'Ethiopian, 250 g' },
+    ...extra,
+  };
+}
+
+const tokenOf = (html: string) => /checkout-token="([^"]+)"/.exec(html)?.[1] ?? '';
+
+/** The pay page of a new link for `order`: its HTML and its checkout token. */
+async function payPage(order: PaymentLinkOrder): Promise<{ html: string; token: string }> {
+  const made = await createPaymentLink(stack.merchant, order, { shopUrl: new URL(stack.url).origin, basePath: '/checkout', now: stack.sandbox.clock.now() });
+  for (const secret of SECRETS) expect(made.url).not.toContain(secret);
+  const html = await (await fetch(made.url)).text();
+  return { html, token: tokenOf(html) };
+}
+
+/** A reference code's create with the page's token, as the element sends it: every answer's text (body and headers). */
+async function create(token: string, notify: Record<string, string>) {
+  const response = await fetch(`${stack.url}${MERCHANT_PATHS.create}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
+    body: JSON.stringify({ payMethod: 'ReferenceCode', notify: { notifyLanguage: 'English', ...notify } }),
+  });
+  const text = await response.text();
+  const answer = JSON.parse(text) as { code: string; message?: string; data?: { orderNo?: string; referenceCode?: string } };
+  return { answer, text: `${text}\n${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}`, orderToken: response.headers.get(ORDER_TOKEN_HEADER) };
+}
+
+/** Where the sandbox sent an order's code: each message's channel and address. */
+async function sentTo(orderNo: string) {
+  return (await control.notifications({ orderNo })).map((message) => `${message.channel} ${message.to}`).sort();
+}
+
+describe("the payer's contact a link carries", () => {
+  it('goes into the pay page token sealed, with only which fields are on file in clear', async () => {
+    const { html, token } = await payPage(cart({ payer: MONA }));
+    const payload = readTokenPayload(token, 'checkout');
+    if (typeof payload === 'string') throw new Error(payload);
+    const decoded = JSON.stringify(payload.short);
+    for (const secret of SECRETS) {
+      expect(html).not.toContain(secret);
+      expect(decoded).not.toContain(secret);
+    }
+    expect(payload.short['cf']).toBe('nem');
+    expect(payload.short['pc']).toMatch(/^[\w-]{40,}$/);
+    expect(contactOnFile(token)).toEqual(['notify.notifyUserName', 'notify.notifyUserEmail', 'notify.notifyUserMobile']);
+    const parsed = parseCheckoutToken(token);
+    expect(parsed.ok && parsed.token.claims.contactOnFile).toBe('nem');
+    // Only the kit's key opens it, for this checkout alone.
+    const claims = (await verifyCheckoutToken(token, stack.merchant, stack.sandbox.clock.now())) as { ok: true; claims: { merchantId: string; reference: string; payerContact?: string } };
+    expect(await openPayerContact(stack.merchant.privateKey, claims.claims)).toEqual(MONA);
+    expect(await openPayerContact('another-key', claims.claims)).toBe('forged');
+    expect(await openPayerContact(stack.merchant.privateKey, { ...claims.claims, reference: 'another-cart' })).toBe('forged');
+    // A link without a contact: neither claim.
+    const plain = readTokenPayload((await payPage(cart())).token, 'checkout');
+    expect(typeof plain === 'object' && ['pc', 'cf'].some((key) => key in plain.short)).toBe(false);
+  });
+
+  it('fills the notice the payer leaves empty: the email for a code by email, the mobile for one by SMS, never said back', async () => {
+    const before = logged.length;
+    const byEmail = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'EMAIL' });
+    expect(byEmail.answer.code).toBe('00000');
+    expect(await sentTo(byEmail.answer.data!.orderNo!)).toEqual([`EMAIL ${MONA.email}`]);
+    const bySms = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'SMS', notifyUserName: '', notifyUserMobile: ' ' });
+    expect(bySms.answer.code).toBe('00000');
+    expect(await sentTo(bySms.answer.data!.orderNo!)).toEqual([`SMS ${MONA.phone}`]);
+    const byBoth = await create((await payPage(cart({ payer: MONA }))).token, {});
+    expect(byBoth.answer.code).toBe('00000');
+    expect(await sentTo(byBoth.answer.data!.orderNo!)).toEqual([`EMAIL ${MONA.email}`, `SMS ${MONA.phone}`]);
+    const orderStatus = await fetch(`${stack.url}${MERCHANT_PATHS.status}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [ORDER_TOKEN_HEADER]: byBoth.orderToken! },
+      body: JSON.stringify({ country: 'EG', reference: '' }),
+    });
+    const everything = [byEmail.text, bySms.text, byBoth.text, await orderStatus.text(), ...logged.slice(before)].join('\n');
+    for (const secret of SECRETS) expect(everything).not.toContain(secret);
+  });
+
+  it('gives way to a contact the payer types', async () => {
+    const typed = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'BOTH', notifyUserName: 'Omar', notifyUserEmail: 'omar@example.org' });
+    expect(typed.answer.code).toBe('00000');
+    expect(await sentTo(typed.answer.data!.orderNo!)).toEqual([`EMAIL omar@example.org`, `SMS ${MONA.phone}`]);
+    // A typed contact is checked as ever: a bad one is refused naming the field, never filled over.
+    const bad = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'EMAIL', notifyUserEmail: 'not an address' });
+    expect(bad.answer.code).not.toBe('00000');
+    expect(bad.text).toContain('notify.notifyUserEmail');
+  });
+
+  it('is asked of the payer where the link has none of it, naming the field', async () => {
+    const none = await create((await payPage(cart())).token, { notifyMethod: 'EMAIL', notifyUserName: 'Omar' });
+    expect(none.answer.code).not.toBe('00000');
+    expect(none.text).toContain('notify.notifyUserEmail');
+    // An email on file does not stand for a mobile number.
+    const emailOnly = await create((await payPage(cart({ payer: { name: MONA.name, email: MONA.email } }))).token, { notifyMethod: 'SMS' });
+    expect(emailOnly.answer.code).not.toBe('00000');
+    expect(emailOnly.text).toContain('notify.notifyUserMobile');
+    for (const secret of SECRETS) expect(emailOnly.text).not.toContain(secret);
+  });
+
+  it('refuses a token whose sealed contact was altered, and takes no sealed contact a shop hands in', async () => {
+    const { token } = await payPage(cart({ payer: MONA }));
+    const [kind, payload, tag] = token.split('.') as [string, string, string];
+    const short = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, string>;
+    const sealed = short['pc']!;
+    short['pc'] = `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`;
+    const altered = `${kind}.${Buffer.from(JSON.stringify(short)).toString('base64url')}.${tag}`;
+    const refused = await create(altered, {});
+    expect(refused.answer.code).toBe('02000');
+    // A shop's own sealed value (or one copied from another token) is never taken: the kit seals only the `payer` it is given.
+    const copied = await issueCheckoutToken(stack.merchant, { ...cart(), payerContact: sealed, contactOnFile: 'nem' } as never);
+    const copiedPayload = readTokenPayload(copied, 'checkout');
+    expect(typeof copiedPayload === 'object' && ['pc', 'cf'].some((key) => key in copiedPayload.short)).toBe(false);
+    const withCopy = await create(copied, { notifyMethod: 'EMAIL', notifyUserName: 'Omar' });
+    expect(withCopy.text).toContain('notify.notifyUserEmail');
+  });
+
+  it('goes on, sealed again, in the link "Pay on your phone" makes of the token, and in none of its answer', async () => {
+    const token = await issueCheckoutToken(stack.merchant, { ...cart(), payer: MONA }, { now: stack.sandbox.clock.now() });
+    const answer = await fetch(`${stack.url}${KIT_PAGE_PATHS.handoff}`, { method: 'POST', headers: { [CHECKOUT_TOKEN_HEADER]: token } });
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+    const { url } = JSON.parse(text) as { url: string };
+    const read = await readPaymentLink(url.split('/').at(-1), stack.merchant, stack.sandbox.clock.now());
+    expect(read.ok && read.claims.payer).toEqual(MONA);
+  });
+
+  it("is checked as a typed contact is, where a shop gives it with a token of its own", async () => {
+    await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { phone: '12' } })).rejects.toThrow(/payer\.phone/);
+    const token = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Omar', phone: '+201001112223' } });
+    expect(contactOnFile(token)).toEqual(['notify.notifyUserName', 'notify.notifyUserMobile']);
+    const made = await create(token, { notifyMethod: 'SMS' });
+    expect(made.answer.code).toBe('00000');
+    expect(await sentTo(made.answer.data!.orderNo!)).toEqual(['SMS +201001112223']);
+  });
+});
