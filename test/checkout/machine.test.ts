@@ -92,6 +92,31 @@ function named(effect: Effect): string {
 type Outcome = [Place, ...string[]] | 'same';
 
 /**
+ * What a followed order (its step, or a wait) takes at `place`: its status told in any way (a poll, a check, the
+ * stream) ends it with its result, as its expiry does; the stream's schedule retimes it; it may be left.
+ */
+function followed(place: 'action' | 'waiting'): Partial<Record<MachineEventType, Outcome>> {
+  const paid: Outcome = ['result', 'pay-result', 'announce', 'unfollow', 'announce'];
+  return {
+    configure: [place],
+    resume: [place, 'connect'],
+    pause: 'same',
+    tick: 'same',
+    answer: 'same',
+    'no-answer': 'same',
+    'left-checked': 'same',
+    isolated: 'same',
+    polled: paid,
+    checked: paid,
+    'stream-status': paid,
+    'stream-schedule': [place, 'retime'],
+    expired: ['result', 'unfollow', 'announce', 'expired'],
+    leave: ['form', 'unfollow', 'change'],
+    note: [place, 'announce'],
+  };
+}
+
+/**
  * Each event each phase takes, and what it does: the phase after, then the effects in order (`announce`, `change`,
  * … are events for the page; `post <call>` a request to the kit).
  */
@@ -191,48 +216,19 @@ const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
     checked: 'same',
     note: ['looking-up.creating', 'announce'],
   },
+  // An order's step: what any followed order takes, and the step's own events.
   action: {
-    configure: ['action'],
-    resume: ['action', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
+    ...followed('action'),
     'isolated-failed': ['action', 'error'],
-    polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     online: 'same',
-    checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-schedule': ['action', 'retime'],
-    expired: ['result', 'unfollow', 'announce', 'expired'],
     'submit-code': ['action', 'post otp'],
     resend: ['action', 'post resendOtp'],
     'open-redirect': 'same',
     'window-opened': 'same',
     'redirect-decided': 'same',
     returned: 'same',
-    leave: ['form', 'unfollow', 'change'],
-    note: ['action', 'announce'],
   },
-  waiting: {
-    configure: ['waiting'],
-    resume: ['waiting', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
-    polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-schedule': ['waiting', 'retime'],
-    expired: ['result', 'unfollow', 'announce', 'expired'],
-    leave: ['form', 'unfollow', 'change'],
-    note: ['waiting', 'announce'],
-  },
+  waiting: followed('waiting'),
   result: {
     configure: ['result'],
     resume: ['result', 'connect'],
