@@ -92,6 +92,14 @@ function named(effect: Effect): string {
 type Outcome = [Place, ...string[]] | 'same';
 
 /**
+ * What a place waiting on no request takes alike: resumed where it stands; a pause, a tick, an answer or none (to a
+ * request no longer waited on), a left order's check and the isolated frame's report change nothing.
+ */
+function resting(place: Place): Partial<Record<MachineEventType, Outcome>> {
+  return { resume: [place, 'connect'], pause: 'same', tick: 'same', answer: 'same', 'no-answer': 'same', 'left-checked': 'same', isolated: 'same' };
+}
+
+/**
  * What a followed order (its step, or a wait) takes at `place`: its status told in any way (a poll, a check, the
  * stream) ends it with its result, as its expiry does; the stream's schedule retimes it; it may be left.
  */
@@ -99,13 +107,7 @@ function followed(place: 'action' | 'waiting'): Partial<Record<MachineEventType,
   const paid: Outcome = ['result', 'pay-result', 'announce', 'unfollow', 'announce'];
   return {
     configure: [place],
-    resume: [place, 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
+    ...resting(place),
     polled: paid,
     checked: paid,
     'stream-status': paid,
@@ -121,27 +123,8 @@ function followed(place: 'action' | 'waiting'): Partial<Record<MachineEventType,
  * … are events for the page; `post <call>` a request to the kit).
  */
 const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
-  idle: {
-    configure: ['form', 'unfollow', 'ready'],
-    resume: ['idle', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
-  },
-  'config-error': {
-    configure: ['form', 'unfollow', 'ready'],
-    resume: ['config-error', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
-    note: ['config-error', 'announce'],
-  },
+  idle: { configure: ['form', 'unfollow', 'ready'], ...resting('idle') },
+  'config-error': { configure: ['form', 'unfollow', 'ready'], ...resting('config-error'), note: ['config-error', 'announce'] },
   form: {
     configure: ['form'],
     resume: ['form', 'connect'],
@@ -231,13 +214,7 @@ const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
   waiting: followed('waiting'),
   result: {
     configure: ['result'],
-    resume: ['result', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
+    ...resting('result'),
     checked: 'same',
     // A paid checkout is never left (a failed one is: below).
     leave: 'same',
