@@ -4,6 +4,7 @@
  */
 import {
   ATTEMPT_NOTE_FIELD,
+  attemptNoteOf,
   isErrorCode,
   isPaymentStatus,
   isRetryable,
@@ -55,15 +56,13 @@ export function knownFromCreate(method: PayMethod, body: Record<string, unknown>
 }
 
 /**
- * What the kit's note of an attempt tells (src/core/attempt-note.ts, checked by the kit that sends it): its method,
- * and its step when it has one here; `undefined` for anything else. Its text is only ever shown as text.
+ * What the kit's note of an attempt tells (read by src/core/attempt-note.ts, as the kit that sends it reads it): its
+ * method, and its step when it has one here; `undefined` for anything else. Its text is only ever shown as text.
  */
 export function knownFromNote(value: unknown): Pick<ActiveOrder, 'payMethod' | 'sn' | 'referenceCode' | 'accountEnding' | 'actionType'> | undefined {
-  const note = (value ?? {}) as Partial<Record<'payMethod' | 'sn' | 'referenceCode' | 'accountEnding', unknown>>;
-  if (note.payMethod === 'Pos' && typeof note.sn === 'string') return { payMethod: 'Pos', sn: note.sn, actionType: 'SWIPE_CARD' };
-  if (note.payMethod === 'ReferenceCode' && typeof note.referenceCode === 'string') return { payMethod: 'ReferenceCode', referenceCode: note.referenceCode, actionType: 'REFERENCE_CODE' };
-  if (note.payMethod === 'BankAccount' && typeof note.accountEnding === 'string') return { payMethod: 'BankAccount', accountEnding: note.accountEnding };
-  return undefined;
+  const note = attemptNoteOf(value);
+  if (note?.payMethod === 'Pos') return { ...note, actionType: 'SWIPE_CARD' };
+  return note?.payMethod === 'ReferenceCode' ? { ...note, actionType: 'REFERENCE_CODE' } : note;
 }
 
 /** The order a successful create answer made. */

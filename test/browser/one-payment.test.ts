@@ -18,19 +18,29 @@ describe('one checkout, one payment: the payer comes back', () => {
     return orders.filter((order) => order.reference === reference || order.reference.startsWith(`${reference}-`));
   }
 
-  /** Starts paying at a terminal, leaves that order for a reference code ("Use another method"), and gets the code. */
-  async function leaveTerminalForCode(reference: string, sn: string): Promise<SvcCheckout> {
-    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
+  /** Pays at terminal `sn` from the form: its swipe step. */
+  async function payAtTerminal(element: SvcCheckout, sn: string): Promise<void> {
     await type(element, 'input[name=sn]', sn);
     await clickButton(element, /^Pay/);
     await untilText(element, 'Swipe or insert');
-    await clickButton(element, 'Use another method');
-    await clickButton(element, 'Yes, use another method');
-    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
+  }
+
+  /** Asks for a reference code from the form, for Mona by email and SMS. */
+  async function askForCode(element: SvcCheckout): Promise<void> {
     await type(element, 'input[name=notifyUserName]', 'Mona Hassan');
     await type(element, 'input[name=notifyUserEmail]', 'mona@example.com');
     await type(element, 'input[name=notifyUserMobile]', '+201001234567');
     await clickButton(element, 'Get my code');
+  }
+
+  /** Starts paying at a terminal, leaves that order for a reference code ("Use another method"), and gets the code. */
+  async function leaveTerminalForCode(reference: string, sn: string): Promise<SvcCheckout> {
+    const element = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), methods: 'Pos ReferenceCode' });
+    await payAtTerminal(element, sn);
+    await clickButton(element, 'Use another method');
+    await clickButton(element, 'Yes, use another method');
+    deepQuery<HTMLInputElement>(element, 'input[value=ReferenceCode]')!.click();
+    await askForCode(element);
     await untilText(element, 'Your reference code');
     return element;
   }
@@ -38,9 +48,7 @@ describe('one checkout, one payment: the payer comes back', () => {
   /** A cart paid at a terminal in a tab that is then closed: this tab keeps nothing of it. */
   async function paidInAnotherTab(reference: string, sn: string, total = 12_500): Promise<void> {
     const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference, amount: { total, currency: 'EGP' } }), payMethod: 'Pos' });
-    await type(first, 'input[name=sn]', sn);
-    await clickButton(first, /^Pay/);
-    await untilText(first, 'Swipe or insert');
+    await payAtTerminal(first, sn);
     await stack.control('POST', `/sandbox/v1/pos/${sn}/swipe`, { outcome: 'success' });
     await untilText(first, 'Payment received');
     first.remove();
@@ -134,9 +142,7 @@ describe('one checkout, one payment: the payer comes back', () => {
     const reference = uniqueReference('once-tab');
     const token = await stack.checkoutToken({ reference });
     const first = await checkout(stack, { checkoutToken: token, payMethod: 'Pos' });
-    await type(first, 'input[name=sn]', 'N78101818411');
-    await clickButton(first, /^Pay/);
-    await untilText(first, 'Swipe or insert');
+    await payAtTerminal(first, 'N78101818411');
     first.remove();
     // Another tab: its own session storage (none of the first tab's), and the page the shop renders for the cart.
     sessionStorage.clear();
@@ -151,13 +157,10 @@ describe('one checkout, one payment: the payer comes back', () => {
     expect(await ordersOf(reference)).to.have.length(1);
   });
 
-  /** Tab 1 issues a reference code for a cart and is closed; the code it was given. */
-  async function codeInFirstTab(reference: string): Promise<string> {
-    const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'ReferenceCode' });
-    await type(first, 'input[name=notifyUserName]', 'Mona Hassan');
-    await type(first, 'input[name=notifyUserEmail]', 'mona@example.com');
-    await type(first, 'input[name=notifyUserMobile]', '+201001234567');
-    await clickButton(first, 'Get my code');
+  /** Tab 1 issues a reference code for a cart (on the page the shop rendered with `token`) and is closed; the code it was given. */
+  async function codeInFirstTab(reference: string, token?: string): Promise<string> {
+    const first = await checkout(stack, { checkoutToken: token ?? (await stack.checkoutToken({ reference })), payMethod: 'ReferenceCode' });
+    await askForCode(first);
     await untilText(first, 'Your reference code');
     const code = digitsOf(first)!;
     expect(code).to.match(/^\d{9}$/);
@@ -211,21 +214,10 @@ describe('one checkout, one payment: the payer comes back', () => {
   it('another tab with the same page, whose payer asks for a code again: the code already issued, and no second order', async () => {
     const reference = uniqueReference('once-again');
     const token = await stack.checkoutToken({ reference });
-    const first = await checkout(stack, { checkoutToken: token, payMethod: 'ReferenceCode' });
-    await type(first, 'input[name=notifyUserName]', 'Mona Hassan');
-    await type(first, 'input[name=notifyUserEmail]', 'mona@example.com');
-    await type(first, 'input[name=notifyUserMobile]', '+201001234567');
-    await clickButton(first, 'Get my code');
-    await untilText(first, 'Your reference code');
-    const code = digitsOf(first)!;
-    first.remove();
-    sessionStorage.clear();
+    const code = await codeInFirstTab(reference, token);
     // The same page in another tab, rendered before the first tab paid anything: a form, and the kit's ORDER_EXISTS.
     const other = await checkout(stack, { checkoutToken: token, payMethod: 'ReferenceCode' });
-    await type(other, 'input[name=notifyUserName]', 'Mona Hassan');
-    await type(other, 'input[name=notifyUserEmail]', 'mona@example.com');
-    await type(other, 'input[name=notifyUserMobile]', '+201001234567');
-    await clickButton(other, 'Get my code');
+    await askForCode(other);
     await until('the first tab\'s code', () => digitsOf(other) === code);
     expect(await ordersOf(reference)).to.have.length(1);
   });
@@ -233,9 +225,7 @@ describe('one checkout, one payment: the payer comes back', () => {
   it('a fresh token for the same cart in the same tab: the step in progress', async () => {
     const reference = uniqueReference('once-fresh');
     const first = await checkout(stack, { checkoutToken: await stack.checkoutToken({ reference }), payMethod: 'Pos' });
-    await type(first, 'input[name=sn]', 'N78101818412');
-    await clickButton(first, /^Pay/);
-    await untilText(first, 'Swipe or insert');
+    await payAtTerminal(first, 'N78101818412');
     first.remove();
     const opened = await stack.openCheckout({ reference });
     const again = await checkout(stack, { checkoutToken: opened.token, payMethod: 'Pos' });

@@ -4,15 +4,14 @@
  * order). Pure: no kit, no clock, no storage — the models are made by the machine itself from configurations.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { resolveConfig, type ActiveOrder, type CheckoutSettings, type IsolatedReport, type SavedCheckout } from '../../src/checkout/index.js';
+import { resolveConfig, type ActiveOrder, type IsolatedReport } from '../../src/checkout/index.js';
 import { BANK_ACCOUNT_FIELDS } from '../../src/checkout/bank-account-fields.js';
-import { IDLE_STATE } from '../../src/checkout/first-frame.js';
 import { GRAPH, placeOf, targetsOf, transition, type Edge, type Place } from '../../src/checkout/machine.js';
 import { GUARDS } from '../../src/checkout/machine-guards.js';
-import { initialModel, savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
-import { storageKeyOf } from '../../src/checkout/storage.js';
+import { savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
 import type { Phase } from '../../src/checkout/state.js';
 import * as core from '../../src/core/index.js';
+import { AT, configure, idle, PAGE, run, saving, SETTINGS } from '../support/machine-fixture.js';
 
 vi.mock('../../src/core/validate.js', async (original) => {
   const module = await original<typeof import('../../src/core/validate.js')>();
@@ -21,38 +20,10 @@ vi.mock('../../src/core/validate.js', async (original) => {
 
 type PhaseKind = Phase['kind'];
 
-const AT = Date.UTC(2026, 10, 26, 12);
-const PAGE = 'https://shop.example/pay';
-const SETTINGS: CheckoutSettings = {
-  endpoint: 'https://shop.example/checkout',
-  merchantId: '256612345678901',
-  merchantName: 'Nile Coffee',
-  reference: 'order-1',
-  countryCode: 'EG',
-  currency: 'EGP',
-  payAmount: 12500,
-  productName: 'Coffee',
-  productDescription: 'Beans',
-};
 /** What an isolated frame of the bank account details says when nothing is typed in it yet. */
 const BANK_FIELDS = BANK_ACCOUNT_FIELDS.map((field) => field.name);
 const BANK_FRAME: IsolatedReport = { fields: BANK_FIELDS, broken: Object.fromEntries(BANK_FIELDS.map((name) => [name, 'required'])) };
 const ORDER: ActiveOrder = { reference: 'order-1', orderNo: '26112600000001', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', token: 'ot1.x.y' };
-
-function configure(settings: CheckoutSettings, saved?: SavedCheckout): MachineEvent {
-  const { config, problem } = resolveConfig(settings, undefined, undefined, () => undefined);
-  return { type: 'configure', settings, config, problem, key: storageKeyOf(config, PAGE), saved, pageUrl: PAGE, nonce: 'n0', at: AT };
-}
-
-/** Runs events through the machine from a model, keeping the last transition's effects. */
-function run(model: Model, ...events: MachineEvent[]): { model: Model; effects: readonly Effect[] } {
-  let next = { model, effects: [] as readonly Effect[] };
-  for (const event of events) next = transition(next.model, event);
-  return next;
-}
-
-const idle = initialModel(IDLE_STATE);
-const saving = (saved: Omit<SavedCheckout, 'version' | 'base' | 'attempt'>): SavedCheckout => ({ version: 1, base: 'order-1', attempt: 1, ...saved });
 
 const FORM = run(idle, configure(SETTINGS), { type: 'input', name: 'sn', value: 'N78101818218', at: AT }).model;
 
@@ -121,31 +92,39 @@ function named(effect: Effect): string {
 type Outcome = [Place, ...string[]] | 'same';
 
 /**
+ * What a place waiting on no request takes alike: resumed where it stands; a pause, a tick, an answer or none (to a
+ * request no longer waited on), a left order's check and the isolated frame's report change nothing.
+ */
+function resting(place: Place): Partial<Record<MachineEventType, Outcome>> {
+  return { resume: [place, 'connect'], pause: 'same', tick: 'same', answer: 'same', 'no-answer': 'same', 'left-checked': 'same', isolated: 'same' };
+}
+
+/**
+ * What a followed order (its step, or a wait) takes at `place`: its status told in any way (a poll, a check, the
+ * stream) ends it with its result, as its expiry does; the stream's schedule retimes it; it may be left.
+ */
+function followed(place: 'action' | 'waiting'): Partial<Record<MachineEventType, Outcome>> {
+  const paid: Outcome = ['result', 'pay-result', 'announce', 'unfollow', 'announce'];
+  return {
+    configure: [place],
+    ...resting(place),
+    polled: paid,
+    checked: paid,
+    'stream-status': paid,
+    'stream-schedule': [place, 'retime'],
+    expired: ['result', 'unfollow', 'announce', 'expired'],
+    leave: ['form', 'unfollow', 'change'],
+    note: [place, 'announce'],
+  };
+}
+
+/**
  * Each event each phase takes, and what it does: the phase after, then the effects in order (`announce`, `change`,
  * … are events for the page; `post <call>` a request to the kit).
  */
 const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
-  idle: {
-    configure: ['form', 'unfollow', 'ready'],
-    resume: ['idle', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
-  },
-  'config-error': {
-    configure: ['form', 'unfollow', 'ready'],
-    resume: ['config-error', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
-    note: ['config-error', 'announce'],
-  },
+  idle: { configure: ['form', 'unfollow', 'ready'], ...resting('idle') },
+  'config-error': { configure: ['form', 'unfollow', 'ready'], ...resting('config-error'), note: ['config-error', 'announce'] },
   form: {
     configure: ['form'],
     resume: ['form', 'connect'],
@@ -221,57 +200,22 @@ const TABLE: Record<Place, Partial<Record<MachineEventType, Outcome>>> = {
     checked: 'same',
     note: ['looking-up.creating', 'announce'],
   },
+  // An order's step: what any followed order takes, and the step's own events.
   action: {
-    configure: ['action'],
-    resume: ['action', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
+    ...followed('action'),
     'isolated-failed': ['action', 'error'],
-    polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
     online: 'same',
-    checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-schedule': ['action', 'retime'],
-    expired: ['result', 'unfollow', 'announce', 'expired'],
     'submit-code': ['action', 'post otp'],
     resend: ['action', 'post resendOtp'],
     'open-redirect': 'same',
     'window-opened': 'same',
     'redirect-decided': 'same',
     returned: 'same',
-    leave: ['form', 'unfollow', 'change'],
-    note: ['action', 'announce'],
   },
-  waiting: {
-    configure: ['waiting'],
-    resume: ['waiting', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
-    polled: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    checked: ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-status': ['result', 'pay-result', 'announce', 'unfollow', 'announce'],
-    'stream-schedule': ['waiting', 'retime'],
-    expired: ['result', 'unfollow', 'announce', 'expired'],
-    leave: ['form', 'unfollow', 'change'],
-    note: ['waiting', 'announce'],
-  },
+  waiting: followed('waiting'),
   result: {
     configure: ['result'],
-    resume: ['result', 'connect'],
-    pause: 'same',
-    tick: 'same',
-    answer: 'same',
-    'no-answer': 'same',
-    'left-checked': 'same',
-    isolated: 'same',
+    ...resting('result'),
     checked: 'same',
     // A paid checkout is never left (a failed one is: below).
     leave: 'same',

@@ -35,6 +35,10 @@ describe("what the kit's note of another page's attempt shows", () => {
       expect(orderFromStatus(status(junk), found, { methodUnknown: true })).toMatchObject({ payMethod: 'Pos', methodUnknown: true });
     }
     expect(orderFromStatus(status({ payMethod: 'Pos', sn: 'N1' }, 'SUCCESS'), found, {}).sn).toBeUndefined();
+    // Read as the kit reads it (attemptNoteOf): a note the kit would never send shows nothing, not its text.
+    for (const forged of [{ payMethod: 'Pos', sn: '<img src=x>' }, { payMethod: 'BankAccount', accountEnding: '2215381176' }, { payMethod: 'ReferenceCode', referenceCode: 'call 555' }, { payMethod: ['Pos'], sn: 'N1' }]) {
+      expect(knownFromNote(forged)).toBeUndefined();
+    }
     expect(waitMessage(orderFromStatus(status(undefined), found, {}), 'in-progress')).toEqual({ kind: 'in-progress' });
   });
 });

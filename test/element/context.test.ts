@@ -2,42 +2,22 @@
 // payer's secret — not the terminal number typed for a POS payment, whether in the order or in the create under way
 // (the form's `creating`), nor the token of the order's own calls.
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, type CheckoutSettings, type SavedCheckout } from '../../src/checkout/index.js';
-import { IDLE_STATE } from '../../src/checkout/first-frame.js';
-import { placeOf, transition } from '../../src/checkout/machine.js';
-import { initialModel, type MachineEvent, type Model } from '../../src/checkout/model.js';
-import { storageKeyOf } from '../../src/checkout/storage.js';
+import { placeOf } from '../../src/checkout/machine.js';
+import type { Model } from '../../src/checkout/model.js';
 import { contextValueOf } from '../../src/element/context.js';
+import { AT, configure, idle, run, saving, SETTINGS } from '../support/machine-fixture.js';
 
-const AT = Date.UTC(2026, 10, 28, 12);
 const SN = 'N78101818218';
-const SETTINGS: CheckoutSettings = {
-  endpoint: 'https://shop.example/checkout',
-  merchantId: '256612345678901',
-  merchantName: 'Nile Coffee',
-  reference: 'order-1',
-  countryCode: 'EG',
-  currency: 'EGP',
-  payAmount: 12500,
-  productName: 'Coffee',
-};
 
-function configure(saved?: SavedCheckout): MachineEvent {
-  const { config, problem } = resolveConfig(SETTINGS, undefined, undefined, () => undefined);
-  return { type: 'configure', settings: SETTINGS, config, problem, key: storageKeyOf(config, 'https://shop.example/pay'), saved, pageUrl: 'https://shop.example/pay', nonce: 'n0', at: AT };
-}
-
-const run = (model: Model, ...events: MachineEvent[]) => events.reduce((next, event) => transition(next, event).model, model);
-const idle = initialModel(IDLE_STATE);
-const typed = run(idle, configure(), { type: 'input', name: 'sn', value: SN, at: AT });
+const typed = run(idle, configure(SETTINGS), { type: 'input', name: 'sn', value: SN, at: AT }).model;
 
 describe('the context a shop sees', () => {
   const places: [string, Model][] = [
-    ['the form, its create under way', run(typed, { type: 'submit', at: AT })],
-    ['the search for a create kept across a reload', run(idle, configure({ version: 1, base: 'order-1', attempt: 1, creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: SN, actionType: 'SWIPE_CARD' } } }))],
+    ['the form, its create under way', run(typed, { type: 'submit', at: AT }).model],
+    ['the search for a create kept across a reload', run(idle, configure(SETTINGS, saving({ creating: { reference: 'order-1', payMethod: 'Pos', known: { sn: SN, actionType: 'SWIPE_CARD' } } }))).model],
     [
       "a POS order's step",
-      run(idle, configure({ version: 1, base: 'order-1', attempt: 1, order: { reference: 'order-1', orderNo: '26112800000001', payMethod: 'Pos', status: 'PENDING', country: 'EG', sn: SN, actionType: 'SWIPE_CARD', token: 'ot1.x.y' } })),
+      run(idle, configure(SETTINGS, saving({ order: { reference: 'order-1', orderNo: '26112800000001', payMethod: 'Pos', status: 'PENDING', country: 'EG', sn: SN, actionType: 'SWIPE_CARD', token: 'ot1.x.y' } }))).model,
     ],
   ];
 

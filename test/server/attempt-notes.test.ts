@@ -6,7 +6,7 @@
  * Over HTTP against the real sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTEMPT_NOTE_FIELD, attemptNoteOf, attemptNoteOfOrder, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS } from '../../src/core/index.js';
+import { ATTEMPT_NOTE_FIELD, attemptNoteOf, attemptNoteOfOrder, BANK_ACCOUNT_DETAILS, CHECKOUT_TOKEN_HEADER, MERCHANT_PATHS, PAYER_CREATE_RULES, validate } from '../../src/core/index.js';
 import { createMerchantHandler, issueCheckoutToken, ServiceClient, type CheckoutOrder } from '../../src/server/index.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 // @ts-expect-error a plain JavaScript module without types
@@ -158,5 +158,18 @@ describe('a note as it is kept and read', () => {
     expect(attemptNoteOf({ payMethod: 'BankAccount', accountEnding: '2215381176' })).toBeUndefined();
     expect(attemptNoteOf({ payMethod: 'Card', sn: 'N1' })).toBeUndefined();
     expect(attemptNoteOf('{"payMethod":"Pos"}')).toBeUndefined();
+  });
+
+  it("reads a terminal and an account number by the create's own rules (src/core/rules.ts)", () => {
+    for (const sn of ['N78101818410', ' N78101818410 ', 'A-1', 'x'.repeat(32), 'x'.repeat(33), 'N7 81', 'N78\u202e1', '']) {
+      const created = validate(PAYER_CREATE_RULES.Pos, { sn });
+      expect(attemptNoteOfOrder({ payMethod: 'Pos', sn }), JSON.stringify(sn)).toEqual(created.ok ? { payMethod: 'Pos', ...created.value } : undefined);
+    }
+    // Its spaces go as the create's rule strips them; a number that rule refuses has no note.
+    expect(attemptNoteOfOrder({ payMethod: 'BankAccount', bankAccountNumber: ' 2215 3811 76 ' })).toEqual({ payMethod: 'BankAccount', accountEnding: '1176' });
+    for (const refused of ['2215\t381176', '1'.repeat(35)]) {
+      expect(validate(BANK_ACCOUNT_DETAILS, { bankAccountNumber: refused }).violations.map((violation) => violation.field)).toContain('bankAccountNumber');
+      expect(attemptNoteOfOrder({ payMethod: 'BankAccount', bankAccountNumber: refused }), refused).toBeUndefined();
+    }
   });
 });

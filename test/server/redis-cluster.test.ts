@@ -8,18 +8,19 @@ import { type StatusUpdate } from '../../src/server/stores/status-bus/port.js';
 import { connectRedis, RedisConnectError, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { DEFAULT_MERCHANT } from '../../src/sandbox/index.js';
 import { startRedisCluster, startRedisSentinel, type RedisClusterProcesses, type RedisSentinelProcesses } from '../support/redis-server.js';
-import { settledCallback, keptLines } from '../support/redis-callbacks.js';
+import { callbackDeliveries, keptLines, settledCallback } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
 
-/** Two kit processes' worth of handlers, each on its own client of the same Redis. */
+/** Two kit processes' worth of handlers, each on its own client of the same Redis, each with its lines kept (`logs`). */
 async function twoKits(client: () => AnyRedisClient, options: Parameters<typeof connectRedis>[0] = {}) {
+  const logs = [keptLines(), keptLines()];
   const handled: CallbackEvent[] = [];
   const redises: RedisKit[] = [];
   const handlers: MerchantHandler[] = [];
-  for (let index = 0; index < 2; index++) {
-    const redis = await connectRedis({ client: client(), merchantId, logger: keptLines(), ...options });
+  for (const log of logs) {
+    const redis = await connectRedis({ client: client(), merchantId, logger: log, ...options });
     redises.push(redis);
     handlers.push(
       createMerchantHandler({
@@ -34,7 +35,7 @@ async function twoKits(client: () => AnyRedisClient, options: Parameters<typeof 
       }),
     );
   }
-  return { handled, redises, handlers };
+  return { logs, handled, redises, handlers };
 }
 
 describe('on a Redis Cluster of three masters', () => {
@@ -127,38 +128,9 @@ describe('on a primary and a replica under redis-sentinel, the primary killed mi
   });
 
   it('hands each callback over once before, during and after the failover, and says the outage once', async () => {
-    const logs = [keptLines(), keptLines()];
-    const handled: CallbackEvent[] = [];
-    const redises: RedisKit[] = [];
-    const handlers: MerchantHandler[] = [];
-    for (const log of logs) {
-      const redis = await connectRedis({ client: newClient(), merchantId, commandTimeoutMs: 1_000, recoveryHoldMs: 200, logger: log });
-      redises.push(redis);
-      handlers.push(
-        createMerchantHandler({
-          merchantId,
-          privateKey,
-          environment: { baseUrl: 'http://127.0.0.1:9' },
-          logger: { warn: () => undefined, error: () => undefined },
-          onCallback: (event) => {
-            handled.push(event);
-          },
-          ...redis.stores,
-        }),
-      );
-    }
-    const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await settledCallback(orderNo))).status;
-    // As the service does: a callback answered 503 comes again. Out of a failover, a 503 still comes when a replica's
-    // acknowledgement outlasts replicaTimeoutMs (a loaded machine): the kit then holds callbacks back a beat.
-    const delivered = async (orderNo: string, index: number) => {
-      const end = Date.now() + 15_000;
-      let status = await deliver(orderNo, index);
-      while (status === 503 && Date.now() < end) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        status = await deliver(orderNo, index);
-      }
-      return status;
-    };
+    const { logs, handled, redises, handlers } = await twoKits(newClient, { commandTimeoutMs: 1_000, recoveryHoldMs: 200 });
+    // As the service does: a callback answered 503 comes again (for 15 s at most, a failover in between).
+    const { deliver, delivered } = callbackDeliveries(handlers, 15_000);
     try {
       const stamp = String(Date.now()).slice(-6);
       const before = Array.from({ length: 20 }, (_, index) => `2612${stamp}${String(index).padStart(4, '0')}`);

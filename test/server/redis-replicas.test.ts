@@ -11,7 +11,7 @@ import { type CallbackEvent } from '../../src/server/callbacks/hand-over.js';
 import { connectRedis, type AnyRedisClient, type RedisKit } from '../../src/server/redis/connect.js';
 import { createSandbox, DEFAULT_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { redisCli, startRedisSentinel, type RedisSentinelProcesses } from '../support/redis-server.js';
-import { settledCallback, keptLines } from '../support/redis-callbacks.js';
+import { callbackDeliveries, keptLines } from '../support/redis-callbacks.js';
 import { eventually } from '../support/sandbox-fixture.js';
 
 const { merchantId, privateKey } = DEFAULT_MERCHANT;
@@ -58,18 +58,8 @@ async function twoKits(gates: Map<string, Promise<void>> = new Map()) {
       }),
     );
   }
-  const deliver = async (orderNo: string, index: number) => (await handlers[index % 2]!(await settledCallback(orderNo))).status;
-  // As the service does: a callback answered 503 comes again. Out of a fault, a 503 still comes when a replica's
-  // acknowledgement outlasts replicaTimeoutMs on a loaded machine: the kit then holds callbacks back a beat.
-  const delivered = async (orderNo: string, index: number) => {
-    const end = Date.now() + 10_000;
-    let status = await deliver(orderNo, index);
-    while (status === 503 && Date.now() < end) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      status = await deliver(orderNo, index);
-    }
-    return status;
-  };
+  // The service's retries of a callback answered 503, for 10 s at most.
+  const { deliver, delivered } = callbackDeliveries(handlers, 10_000);
   const close = async () => {
     for (const handler of handlers) handler.close();
     await Promise.all(redises.map((redis) => redis.close()));
