@@ -1,6 +1,6 @@
 // The context a shop's own elements read (src/element/context.ts): the phase and the order's public facts, never a
 // payer's secret — not the terminal number typed for a POS payment, whether in the order or in the create under way
-// (the form's `creating`), nor the token of the order's own calls.
+// (the form's `creating`), nor a bank account's last characters, nor the token of the order's own calls.
 import { describe, expect, it } from 'vitest';
 import { placeOf } from '../../src/checkout/machine.js';
 import type { Model } from '../../src/checkout/model.js';
@@ -36,7 +36,7 @@ describe('the context a shop sees', () => {
   it("carries no bank account's last characters, which the kit noted of another page's payment", () => {
     const ENDING = '1176';
     const order = { reference: 'order-1', orderNo: '26112800000002', payMethod: 'BankAccount', status: 'PENDING', country: 'EG', accountEnding: ENDING } as const;
-    const model = run(idle, configure({ version: 1, base: 'order-1', attempt: 1, order }));
+    const { model } = run(idle, configure(SETTINGS, saving({ order })));
     expect(JSON.stringify(model.state.phase)).toContain(ENDING);
     const value = contextValueOf(model.state);
     expect(value.phase).toMatchObject({ order: { orderNo: '26112800000002' } });
