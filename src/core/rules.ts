@@ -233,25 +233,32 @@ export const REFERENCE_CODE_CREATE: RuleTable = createTable(
 
 const orderOrReference: GroupRule = { kind: 'any-of', fields: ['orderNo', 'reference'] };
 
-export const OTP_REQUEST: RuleTable = {
-  fields: {
-    country: { required: true, format: country },
-    orderNo: { required: false, format: orderNo },
-    reference: { required: false, format: reference },
-    otp: { required: true, format: otp },
-  },
-  groups: [orderOrReference],
-};
+/**
+ * The payer's own row of each code step (the code typed at an OTP or PIN step): what the element checks before it
+ * sends a code, in the page or in the isolated frame, and the row the kit's whole requests below carry. The rest of
+ * those requests (the order's country, number, reference) is the order's, which the kit told the element.
+ */
+export const PAYER_CODE_RULES = {
+  INPUT_OTP: { fields: { otp: { required: true, format: otp } } },
+  INPUT_PIN: { fields: { pin: { required: true, format: pin } } },
+} as const satisfies Record<string, RuleTable>;
 
-export const PIN_REQUEST: RuleTable = {
-  fields: {
-    country: { required: true, format: country },
-    orderNo: { required: false, format: orderNo },
-    reference: { required: false, format: reference },
-    pin: { required: true, format: pin },
-  },
-  groups: [orderOrReference],
-};
+/** The order's rows of a code request, before the payer's code: built by a call the bundler may drop. */
+/* @__NO_SIDE_EFFECTS__ */ function codeTable(payer: RuleTable): RuleTable {
+  return {
+    fields: {
+      country: { required: true, format: country },
+      orderNo: { required: false, format: orderNo },
+      reference: { required: false, format: reference },
+      ...payer.fields,
+    },
+    groups: [orderOrReference],
+  };
+}
+
+export const OTP_REQUEST: RuleTable = codeTable(PAYER_CODE_RULES.INPUT_OTP);
+
+export const PIN_REQUEST: RuleTable = codeTable(PAYER_CODE_RULES.INPUT_PIN);
 
 export const RESEND_OTP_REQUEST: RuleTable = {
   fields: {

@@ -52,8 +52,15 @@ describe("the CDN build's create rules (issue 49 point 5)", () => {
     for (const expected of ['letters, digits or "-"', '6 to 34 letters or digits', 'a phone number of 7 to 15 digits', 'an email address']) {
       expect(scripts.includes(expected), expected).toBe(true);
     }
-    // The merchant's: the amount, the currency, the expiry (the country stays: the code steps' calls carry it).
-    for (const expected of ['a whole number of minor units greater than 0', 'three uppercase letters, e.g. EGP', 'whole minutes from 1 to']) {
+    // The merchant's: the amount, the currency, the expiry; and the order's rows of a code step's call (its country,
+    // number and reference, which the kit told the element): only the payer's code is checked (PAYER_CODE_RULES).
+    for (const expected of [
+      'a whole number of minor units greater than 0',
+      'three uppercase letters, e.g. EGP',
+      'whole minutes from 1 to',
+      'two uppercase letters, e.g. EG',
+      'letters, digits, ".", "_", ":" or "-"',
+    ]) {
       expect(scripts.includes(expected), expected).toBe(false);
     }
   });
