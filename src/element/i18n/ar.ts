@@ -57,7 +57,6 @@ const ar: Translation = {
 
   testMode: 'وضع الاختبار',
   testModeHint: 'لا تُنقل أموال حقيقية. استخدم قيم الاختبار الخاصة بالبيئة التجريبية.',
-  orderSummary: 'ملخص الطلب',
   total: 'الإجمالي',
   paymentMethod: 'طريقة الدفع',
   method: { Pos: 'البطاقة عبر جهاز نقاط البيع', BankAccount: 'الحساب البنكي', ReferenceCode: 'الرمز المرجعي' },
@@ -66,8 +65,6 @@ const ar: Translation = {
     BankAccount: 'ادفع من حسابك البنكي وأكّد العملية مع بنكك.',
     ReferenceCode: 'احصل على رمز مرجعي وادفع به في أي منفذ دفع.',
   },
-  required: 'مطلوب',
-  optional: 'اختياري',
 
   label: {
     sn: 'الرقم التسلسلي للجهاز',
