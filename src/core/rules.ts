@@ -8,6 +8,7 @@
  * them under "Validation decisions".
  */
 import { datePart, httpUrl, integer, oneOf, stringMap, text, type Format } from './formats.js';
+import { anyOf, dateInPast, type GroupRule } from './groups.js';
 import { CALLBACK_TYPE, NOTIFY_LANGUAGES, NOTIFY_METHODS, PAYMENT_STATUSES, REFUND_WAYS } from './status.js';
 
 export interface FieldRule {
@@ -18,10 +19,8 @@ export interface FieldRule {
   default?: string | number;
 }
 
-/** Rules that concern several fields at once. */
-export type GroupRule =
-  | { kind: 'date-in-past'; day: string; month: string; year: string; minYear: number }
-  | { kind: 'any-of'; fields: readonly string[] };
+/** Rules that concern several fields at once (groups.ts). */
+export type { GroupRule } from './groups.js';
 
 export interface RuleTable {
   fields: Readonly<Record<string, FieldRule>>;
@@ -123,13 +122,7 @@ export const ORDER_FORMATS = {
   merchantId: text({ max: 32, pattern: MERCHANT_ID_PATTERN, expected: 'the merchant id the service issued (digits)' }),
 } as const;
 
-const dateOfBirth: GroupRule = {
-  kind: 'date-in-past',
-  day: 'dobDay',
-  month: 'dobMonth',
-  year: 'dobYear',
-  minYear: LIMITS.minBirthYear,
-};
+const dateOfBirth = dateInPast('dobDay', 'dobMonth', 'dobYear', LIMITS.minBirthYear);
 
 /** Fields of every create request (`reference` … `userPhone` in the specification's `Pos` table). */
 const CREATE_COMMON: Record<string, FieldRule> = {
@@ -231,7 +224,7 @@ export const REFERENCE_CODE_CREATE: RuleTable = createTable(
   { returnUrl: { required: false, format: url } },
 );
 
-const orderOrReference: GroupRule = { kind: 'any-of', fields: ['orderNo', 'reference'] };
+const orderOrReference = anyOf(['orderNo', 'reference']);
 
 /**
  * The payer's own row of each code step (the code typed at an OTP or PIN step): what the element checks before it

@@ -5,7 +5,7 @@
  * did not expect (`__proto__`, `constructor`, …) travels further.
  */
 import { isPlainObject } from './formats.js';
-import { CREATE_RULES, type FieldRule, type GroupRule, type RuleTable } from './rules.js';
+import { CREATE_RULES, type FieldRule, type RuleTable } from './rules.js';
 import { isPayMethod, PAY_METHODS } from './pay-methods.js';
 import type { CreatePaymentRequest, Violation } from './types.js';
 
@@ -68,7 +68,7 @@ export function validate<T = Record<string, unknown>>(
     check(field, rule, required, `${field} is required when ${condition.when} is ${condition.in.join(' or ')}`);
   }
   for (const group of table.groups ?? []) {
-    const violation = checkGroup(group, output, options.now ?? new Date());
+    const violation = group.check((field) => read(output, field), options.now ?? new Date());
     if (violation) violations.push(violation);
   }
   if (violations.length > 0) return { ok: false, violations };
@@ -96,10 +96,9 @@ export function validateCreateRequest(input: unknown, options: CreateValidateOpt
 
 /** A table without some of its fields, and without the rules over several fields that name one of them. */
 export function withoutFields(table: RuleTable, fields: readonly string[]): RuleTable {
-  const named = (group: GroupRule) => (group.kind === 'any-of' ? group.fields : [group.day, group.month, group.year]).some((field) => fields.includes(field));
   return {
     fields: Object.fromEntries(Object.entries(table.fields).filter(([field]) => !fields.includes(field))),
-    groups: (table.groups ?? []).filter((group) => !named(group)),
+    groups: (table.groups ?? []).filter((group) => !group.fields.some((field) => fields.includes(field))),
   };
 }
 
@@ -158,42 +157,4 @@ function assign(output: Record<string, unknown>, path: string, value: unknown): 
     }
   }
   container[segments[segments.length - 1] as string] = value;
-}
-
-function checkGroup(group: GroupRule, output: Record<string, unknown>, now: Date): Violation | undefined {
-  switch (group.kind) {
-    case 'any-of': {
-      if (group.fields.some((field) => read(output, field) !== undefined)) return undefined;
-      return { field: group.fields[0] as string, rule: 'required', message: `${group.fields.join(' or ')} is required` };
-    }
-    case 'date-in-past':
-      return checkDateInPast(group, output, now);
-  }
-}
-
-function checkDateInPast(
-  group: Extract<GroupRule, { kind: 'date-in-past' }>,
-  output: Record<string, unknown>,
-  now: Date,
-): Violation | undefined {
-  const parts = [group.day, group.month, group.year].map((field) => read(output, field));
-  // A part that broke its own rule has already been reported.
-  if (parts.some((part) => typeof part !== 'string')) return undefined;
-  const [day, month, year] = parts.map(Number) as [number, number, number];
-  const together = `${group.day}, ${group.month} and ${group.year}`;
-  if (month < 1 || month > 12) {
-    return { field: group.month, rule: 'date', message: `${group.month} must be a month from 1 to 12` };
-  }
-  if (year < group.minYear) {
-    return { field: group.year, rule: 'min', message: `${group.year} must be ${group.minYear} or later` };
-  }
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) {
-    return { field: group.day, rule: 'date', message: `${together} must form a real calendar date` };
-  }
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  if (Date.UTC(year, month - 1, day) >= today) {
-    return { field: group.year, rule: 'past', message: `${together} must be a date in the past` };
-  }
-  return undefined;
 }
