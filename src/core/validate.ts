@@ -46,12 +46,12 @@ export function validate<T = Record<string, unknown>>(
       return;
     }
     if (isAbsent(located.value)) {
-      if (rule.default !== undefined) assign(output, field, rule.default);
+      if (rule.default !== undefined) writePath(output, field, rule.default);
       else if (required) violations.push({ field, rule: 'required', message: requiredMessage });
       return;
     }
     const result = rule.format(located.value, field);
-    if (result.ok) assign(output, field, result.value);
+    if (result.ok) writePath(output, field, result.value);
     else violations.push({ field, rule: result.rule, message: result.message });
   };
 
@@ -63,12 +63,12 @@ export function validate<T = Record<string, unknown>>(
   for (const [field, rule] of entries) {
     if (typeof rule.required === 'boolean') continue;
     const condition = rule.required;
-    const current = read(output, condition.when) ?? locate(input, condition.when).value;
+    const current = readPath(output, condition.when) ?? locate(input, condition.when).value;
     const required = typeof current === 'string' && condition.in.includes(current);
     check(field, rule, required, `${field} is required when ${condition.when} is ${condition.in.join(' or ')}`);
   }
   for (const group of table.groups ?? []) {
-    const violation = group.check((field) => read(output, field), options.now ?? new Date());
+    const violation = group.check((field) => readPath(output, field), options.now ?? new Date());
     if (violation) violations.push(violation);
   }
   if (violations.length > 0) return { ok: false, violations };
@@ -135,11 +135,13 @@ function locate(input: Record<string, unknown>, path: string): { value?: unknown
   return { value: current };
 }
 
-function read(output: Record<string, unknown>, path: string): unknown {
+/** A dotted path's value (`notify.notifyUserName`), through own properties only. */
+export function readPath(output: Record<string, unknown>, path: string): unknown {
   return locate(output, path).value;
 }
 
-function assign(output: Record<string, unknown>, path: string, value: unknown): void {
+/** Sets a dotted path's value, making (or replacing with) an object at each segment before the last. */
+export function writePath(output: Record<string, unknown>, path: string, value: unknown): void {
   if (!path.includes('.')) {
     output[path] = value;
     return;
