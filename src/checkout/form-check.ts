@@ -6,7 +6,7 @@
  * product…) are the kit's to check, when it signs the checkout token and at every create; a wrong attribute of a shop
  * without tokens is named by the kit's answer to the create (docs/element.md, "A misconfigured attribute").
  */
-import { MERCHANT_PATHS, PAYER_CREATE_RULES, toAsciiDigits, validate, withoutFields, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
+import { MERCHANT_PATHS, PAYER_CREATE_RULES, readPath, toAsciiDigits, validate, withoutFields, writePath, type CreatePaymentRequest, type PayMethod, type Violation } from '../core/index.js';
 import { contactOnFile } from '../core/contact-claims.js';
 import { ATTRIBUTE_WIRE_FIELDS } from './config-sources.js';
 import type { CheckoutConfig } from './config.js';
@@ -34,7 +34,7 @@ export function checkOf(model: Model): FormCheck | undefined {
   const body = createBody(model, config, isolated);
   const result = validate(table, body);
   // The body sent: what the merchant configured as it is, the payer's fields as their rows made them (trimmed, defaults).
-  if (result.ok) for (const wire of Object.keys(table.fields)) setPath(body, wire, readPath(result.value, wire));
+  if (result.ok) for (const wire of Object.keys(table.fields)) writePath(body, wire, readPath(result.value, wire));
   const fromFrame: Violation[] = isolated.flatMap((field) => {
     const rule = model.isolated?.broken[field.name];
     return rule ? [{ field: field.wire, rule, message: `${field.wire}: ${rule}` }] : [];
@@ -77,31 +77,15 @@ function createBody(model: Model, config: CheckoutConfig, isolated: readonly Fie
   const info = config.userInfo;
   const body: Record<string, unknown> = { customerName: info.userName, userPhone: info.userMobile };
   // What the merchant configured, each at the wire field its attribute fills (the one table of them).
-  for (const [property, wire] of Object.entries(ATTRIBUTE_WIRE_FIELDS)) setPath(body, wire, (config as unknown as Record<string, unknown>)[property]);
+  for (const [property, wire] of Object.entries(ATTRIBUTE_WIRE_FIELDS)) writePath(body, wire, (config as unknown as Record<string, unknown>)[property]);
   // Then what the checkout decides of them: the attempt's reference, the chosen method, and the merchant's fields of
   // a method only (where the bank sends the payer back, the name a reference code shows).
   body['reference'] = currentReference(model);
   body['payMethod'] = method;
   body['returnUrl'] = method === 'BankAccount' ? (config.returnUrl ?? defaultReturnUrl(model, config)) : undefined;
   body['merchantName'] = method === 'ReferenceCode' ? config.merchantName || undefined : undefined;
-  for (const field of fieldsOf(method)) if (isAsked(field, typed) && !isolated.includes(field)) setPath(body, field.wire, typed[field.name]);
+  for (const field of fieldsOf(method)) if (isAsked(field, typed) && !isolated.includes(field)) writePath(body, field.wire, typed[field.name]);
   return body;
-}
-
-/** Reads a dotted wire path of a body. */
-function readPath(body: Record<string, unknown>, wire: string): unknown {
-  let node: unknown = body;
-  for (const key of wire.split('.')) node = (node as Record<string, unknown> | undefined)?.[key];
-  return node;
-}
-
-/** Sets a dotted wire path (`notify.notifyUserName`) in a body. */
-function setPath(body: Record<string, unknown>, wire: string, value: unknown): void {
-  const keys = wire.split('.');
-  const last = keys.pop() as string;
-  let node = body;
-  for (const key of keys) node = (node[key] ??= {}) as Record<string, unknown>;
-  node[last] = value;
 }
 
 /**

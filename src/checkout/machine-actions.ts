@@ -3,7 +3,7 @@
  * runs under and the phases it may lead to): one per event, each run only once its guard (machine-guards.ts) holds;
  * what the answers to its requests do is in machine-answers.ts.
  */
-import { CLIENT_ERROR_CODES, isSuccess, isTerminalStatus, OTP_REQUEST, PIN_REQUEST, toAsciiDigits, validate, type Violation } from '../core/index.js';
+import { CLIENT_ERROR_CODES, isSuccess, isTerminalStatus, PAYER_CODE_RULES, toAsciiDigits, validate, type Violation } from '../core/index.js';
 import { attemptOf, attemptReference } from '../core/tokens.js';
 import { CODE_FIELDS } from './code-fields.js';
 import { prefilled } from './fields.js';
@@ -120,16 +120,15 @@ export const ACTIONS: Actions = {
       d.requestIsolated({ kind: 'code', field: field.name }, field.name, { country: order.country, orderNo: order.orderNo }, order.token);
       return;
     }
-    const body = { country: order.country, orderNo: order.orderNo, [field.name]: toAsciiDigits(e.code).trim() };
-    const checked = validate(field.name === 'pin' ? PIN_REQUEST : OTP_REQUEST, body);
+    // Only the payer's code is checked here: the order's country and number are the kit's, as it told them.
+    const checked = validate(PAYER_CODE_RULES[order.actionType], { [field.name]: toAsciiDigits(e.code).trim() });
     if (!checked.ok) {
       // Refused before sending: kept, to be corrected.
-      const violation = checked.violations.find((item) => item.field === field.name) ?? (checked.violations[0] as Violation);
-      d.set({ errors: { [field.name]: { rule: violation.rule } }, submitCount: d.m.state.submitCount + 1 });
+      d.set({ errors: { [field.name]: { rule: (checked.violations[0] as Violation).rule } }, submitCount: d.m.state.submitCount + 1 });
       return;
     }
     d.set({ errors: {}, alert: undefined, notice: undefined });
-    d.request({ kind: 'code', field: field.name }, field.name, checked.value, order.token);
+    d.request({ kind: 'code', field: field.name }, field.name, { country: order.country, orderNo: order.orderNo, ...checked.value }, order.token);
   },
 
   resend(d) {

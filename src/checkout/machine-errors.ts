@@ -28,12 +28,13 @@ export function configError(d: Draft, setting: string, violation?: Violation, st
 /** The isolated frame's own fetch got no answer at all (not a timeout, not a frame that went). */
 export const isNoAnswer = (unanswered: Unanswered) => 'failure' in unanswered && unanswered.failure.frame === true;
 
-/** What a developer reads when something in front of the kit refuses the isolated frame's calls. */
+/**
+ * What a developer reads when something in front of the kit refuses the isolated frame's calls: what happened and
+ * where the fix is told (docs/isolated-fields.md says which middleware, and how each is set).
+ */
 export const FRAME_REFUSED =
-  "the isolated fields' create got no answer while the page's own call to the same kit did: something in front of the kit " +
-  "answers the frame's preflight (OPTIONS from Origin: null) and refuses it, most often a dev server's own CORS (Vite: set " +
-  'server.cors: false) or a CORS middleware mounted before the kit (Express cors(): mount it after the kit, or on your other ' +
-  'routes only). See docs/isolated-fields.md, "Behind a CORS middleware"';
+  "the isolated fields' create got no answer while the page's own call to the same kit did: a CORS middleware or dev " +
+  'server in front of the kit refuses their preflight (OPTIONS from Origin: null). See docs/isolated-fields.md, "Behind a CORS middleware"';
 
 /**
  * The isolated frame's create got no answer while the lookup that followed it, the page's own call to the kit, got

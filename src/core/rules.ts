@@ -8,6 +8,7 @@
  * them under "Validation decisions".
  */
 import { datePart, httpUrl, integer, oneOf, stringMap, text, type Format } from './formats.js';
+import { anyOf, dateInPast, type GroupRule } from './groups.js';
 import { CALLBACK_TYPE, NOTIFY_LANGUAGES, NOTIFY_METHODS, PAYMENT_STATUSES, REFUND_WAYS } from './status.js';
 
 export interface FieldRule {
@@ -18,10 +19,8 @@ export interface FieldRule {
   default?: string | number;
 }
 
-/** Rules that concern several fields at once. */
-export type GroupRule =
-  | { kind: 'date-in-past'; day: string; month: string; year: string; minYear: number }
-  | { kind: 'any-of'; fields: readonly string[] };
+/** Rules that concern several fields at once (groups.ts). */
+export type { GroupRule } from './groups.js';
 
 export interface RuleTable {
   fields: Readonly<Record<string, FieldRule>>;
@@ -123,13 +122,7 @@ export const ORDER_FORMATS = {
   merchantId: text({ max: 32, pattern: MERCHANT_ID_PATTERN, expected: 'the merchant id the service issued (digits)' }),
 } as const;
 
-const dateOfBirth: GroupRule = {
-  kind: 'date-in-past',
-  day: 'dobDay',
-  month: 'dobMonth',
-  year: 'dobYear',
-  minYear: LIMITS.minBirthYear,
-};
+const dateOfBirth = dateInPast('dobDay', 'dobMonth', 'dobYear', LIMITS.minBirthYear);
 
 /** Fields of every create request (`reference` … `userPhone` in the specification's `Pos` table). */
 const CREATE_COMMON: Record<string, FieldRule> = {
@@ -231,27 +224,34 @@ export const REFERENCE_CODE_CREATE: RuleTable = createTable(
   { returnUrl: { required: false, format: url } },
 );
 
-const orderOrReference: GroupRule = { kind: 'any-of', fields: ['orderNo', 'reference'] };
+const orderOrReference = anyOf(['orderNo', 'reference']);
 
-export const OTP_REQUEST: RuleTable = {
-  fields: {
-    country: { required: true, format: country },
-    orderNo: { required: false, format: orderNo },
-    reference: { required: false, format: reference },
-    otp: { required: true, format: otp },
-  },
-  groups: [orderOrReference],
-};
+/**
+ * The payer's own row of each code step (the code typed at an OTP or PIN step): what the element checks before it
+ * sends a code, in the page or in the isolated frame, and the row the kit's whole requests below carry. The rest of
+ * those requests (the order's country, number, reference) is the order's, which the kit told the element.
+ */
+export const PAYER_CODE_RULES = {
+  INPUT_OTP: { fields: { otp: { required: true, format: otp } } },
+  INPUT_PIN: { fields: { pin: { required: true, format: pin } } },
+} as const satisfies Record<string, RuleTable>;
 
-export const PIN_REQUEST: RuleTable = {
-  fields: {
-    country: { required: true, format: country },
-    orderNo: { required: false, format: orderNo },
-    reference: { required: false, format: reference },
-    pin: { required: true, format: pin },
-  },
-  groups: [orderOrReference],
-};
+/** The order's rows of a code request, before the payer's code: built by a call the bundler may drop. */
+/* @__NO_SIDE_EFFECTS__ */ function codeTable(payer: RuleTable): RuleTable {
+  return {
+    fields: {
+      country: { required: true, format: country },
+      orderNo: { required: false, format: orderNo },
+      reference: { required: false, format: reference },
+      ...payer.fields,
+    },
+    groups: [orderOrReference],
+  };
+}
+
+export const OTP_REQUEST: RuleTable = codeTable(PAYER_CODE_RULES.INPUT_OTP);
+
+export const PIN_REQUEST: RuleTable = codeTable(PAYER_CODE_RULES.INPUT_PIN);
 
 export const RESEND_OTP_REQUEST: RuleTable = {
   fields: {

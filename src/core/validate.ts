@@ -5,7 +5,7 @@
  * did not expect (`__proto__`, `constructor`, …) travels further.
  */
 import { isPlainObject } from './formats.js';
-import { CREATE_RULES, type FieldRule, type GroupRule, type RuleTable } from './rules.js';
+import { CREATE_RULES, type FieldRule, type RuleTable } from './rules.js';
 import { isPayMethod, PAY_METHODS } from './pay-methods.js';
 import type { CreatePaymentRequest, Violation } from './types.js';
 
@@ -46,12 +46,12 @@ export function validate<T = Record<string, unknown>>(
       return;
     }
     if (isAbsent(located.value)) {
-      if (rule.default !== undefined) assign(output, field, rule.default);
+      if (rule.default !== undefined) writePath(output, field, rule.default);
       else if (required) violations.push({ field, rule: 'required', message: requiredMessage });
       return;
     }
     const result = rule.format(located.value, field);
-    if (result.ok) assign(output, field, result.value);
+    if (result.ok) writePath(output, field, result.value);
     else violations.push({ field, rule: result.rule, message: result.message });
   };
 
@@ -63,12 +63,12 @@ export function validate<T = Record<string, unknown>>(
   for (const [field, rule] of entries) {
     if (typeof rule.required === 'boolean') continue;
     const condition = rule.required;
-    const current = read(output, condition.when) ?? locate(input, condition.when).value;
+    const current = readPath(output, condition.when) ?? locate(input, condition.when).value;
     const required = typeof current === 'string' && condition.in.includes(current);
     check(field, rule, required, `${field} is required when ${condition.when} is ${condition.in.join(' or ')}`);
   }
   for (const group of table.groups ?? []) {
-    const violation = checkGroup(group, output, options.now ?? new Date());
+    const violation = group.check((field) => readPath(output, field), options.now ?? new Date());
     if (violation) violations.push(violation);
   }
   if (violations.length > 0) return { ok: false, violations };
@@ -96,10 +96,9 @@ export function validateCreateRequest(input: unknown, options: CreateValidateOpt
 
 /** A table without some of its fields, and without the rules over several fields that name one of them. */
 export function withoutFields(table: RuleTable, fields: readonly string[]): RuleTable {
-  const named = (group: GroupRule) => (group.kind === 'any-of' ? group.fields : [group.day, group.month, group.year]).some((field) => fields.includes(field));
   return {
     fields: Object.fromEntries(Object.entries(table.fields).filter(([field]) => !fields.includes(field))),
-    groups: (table.groups ?? []).filter((group) => !named(group)),
+    groups: (table.groups ?? []).filter((group) => !group.fields.some((field) => fields.includes(field))),
   };
 }
 
@@ -136,11 +135,13 @@ function locate(input: Record<string, unknown>, path: string): { value?: unknown
   return { value: current };
 }
 
-function read(output: Record<string, unknown>, path: string): unknown {
+/** A dotted path's value (`notify.notifyUserName`), through own properties only. */
+export function readPath(output: Record<string, unknown>, path: string): unknown {
   return locate(output, path).value;
 }
 
-function assign(output: Record<string, unknown>, path: string, value: unknown): void {
+/** Sets a dotted path's value, making (or replacing with) an object at each segment before the last. */
+export function writePath(output: Record<string, unknown>, path: string, value: unknown): void {
   if (!path.includes('.')) {
     output[path] = value;
     return;
@@ -158,42 +159,4 @@ function assign(output: Record<string, unknown>, path: string, value: unknown): 
     }
   }
   container[segments[segments.length - 1] as string] = value;
-}
-
-function checkGroup(group: GroupRule, output: Record<string, unknown>, now: Date): Violation | undefined {
-  switch (group.kind) {
-    case 'any-of': {
-      if (group.fields.some((field) => read(output, field) !== undefined)) return undefined;
-      return { field: group.fields[0] as string, rule: 'required', message: `${group.fields.join(' or ')} is required` };
-    }
-    case 'date-in-past':
-      return checkDateInPast(group, output, now);
-  }
-}
-
-function checkDateInPast(
-  group: Extract<GroupRule, { kind: 'date-in-past' }>,
-  output: Record<string, unknown>,
-  now: Date,
-): Violation | undefined {
-  const parts = [group.day, group.month, group.year].map((field) => read(output, field));
-  // A part that broke its own rule has already been reported.
-  if (parts.some((part) => typeof part !== 'string')) return undefined;
-  const [day, month, year] = parts.map(Number) as [number, number, number];
-  const together = `${group.day}, ${group.month} and ${group.year}`;
-  if (month < 1 || month > 12) {
-    return { field: group.month, rule: 'date', message: `${group.month} must be a month from 1 to 12` };
-  }
-  if (year < group.minYear) {
-    return { field: group.year, rule: 'min', message: `${group.year} must be ${group.minYear} or later` };
-  }
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) {
-    return { field: group.day, rule: 'date', message: `${together} must form a real calendar date` };
-  }
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  if (Date.UTC(year, month - 1, day) >= today) {
-    return { field: group.year, rule: 'past', message: `${together} must be a date in the past` };
-  }
-  return undefined;
 }

@@ -6,99 +6,68 @@ import type { Announcement, FieldError, FieldName, Message } from '../checkout/i
 import type { LocalizeController } from './controllers/localize.js';
 import { numberIn } from './format.js';
 import { ACTION_VIEWS } from './parts/action-views.js';
+import type { Translation } from './i18n/translation.js';
 import type { Tone, WordedMessage } from './state.js';
 
 export type { Tone, WordedMessage } from './state.js';
 
-/** How a message is shown: an error to act on, a warning, or information. Decided once, per kind. */
-export const MESSAGE_TONES: Record<Message['kind'], Tone> = {
-  network: 'error',
-  timeout: 'error',
-  'shop-error': 'error',
-  'not-found': 'error',
-  'fields-unavailable': 'error',
-  'fields-refused': 'error',
-  generic: 'error',
-  service: 'error',
-  unavailable: 'error',
-  'checkout-expired': 'error',
-  'checkout-refused': 'error',
-  'too-many': 'error',
-  merchant: 'error',
-  limit: 'error',
-  state: 'error',
-  'redirect-blocked': 'warning',
-  'status-unknown': 'warning',
-  'copy-failed': 'warning',
-  'left-paid': 'info',
-  'paid-twice': 'warning',
-  'answer-lost': 'info',
-  'in-progress': 'info',
-  'code-sent': 'info',
-  resent: 'info',
-  copied: 'info',
-};
+/**
+ * How each kind of message is shown: its tone (an error to act on, a warning, or information) and, for a message that
+ * says no value of its own, the catalog's term that words it. Decided once, per kind.
+ */
+export const MESSAGE_WORDS = {
+  network: ['error', 'networkError'],
+  timeout: ['error', 'timeoutError'],
+  'shop-error': ['error', 'shopError'],
+  'not-found': ['error', 'notFoundError'],
+  'fields-unavailable': ['error', 'fieldsUnavailable'],
+  'fields-refused': ['error', 'fieldsRefused'],
+  generic: ['error', 'genericError'],
+  service: ['error', 'serviceError'],
+  unavailable: ['error', 'unavailable'],
+  'checkout-expired': ['error', 'checkoutExpired'],
+  'checkout-refused': ['error', 'checkoutRefused'],
+  'too-many': ['error'],
+  merchant: ['error'],
+  limit: ['error'],
+  state: ['error'],
+  'redirect-blocked': ['warning', 'redirectBlocked'],
+  'status-unknown': ['warning', 'statusCheckFailed'],
+  'copy-failed': ['warning', 'copyFailed'],
+  'left-paid': ['info', 'leftPaid'],
+  'paid-twice': ['warning', 'paidTwice'],
+  'answer-lost': ['info', 'answerLost'],
+  'in-progress': ['info'],
+  'code-sent': ['info'],
+  resent: ['info', 'resent'],
+  copied: ['info', 'copied'],
+} as const satisfies Record<Message['kind'], readonly [Tone, PlainTerm?]>;
+
+/** A term of the catalog that is a sentence as it stands. */
+type PlainTerm = { [K in keyof Translation]: Translation[K] extends string ? K : never }[keyof Translation];
 
 export function wordedMessage(message: Message | undefined, localize: LocalizeController): WordedMessage | undefined {
   const text = messageText(message, localize);
-  return message && text !== undefined ? { text, tone: MESSAGE_TONES[message.kind] } : undefined;
+  return message && text !== undefined ? { text, tone: MESSAGE_WORDS[message.kind][0] } : undefined;
 }
 
 export function messageText(message: Message | undefined, localize: LocalizeController): string | undefined {
   if (!message) return undefined;
   const t = localize.term;
-  const number = (n: number) => numberIn(localize, n);
   switch (message.kind) {
-    case 'network':
-      return t.networkError;
-    case 'shop-error':
-      return t.shopError;
-    case 'timeout':
-      return t.timeoutError;
-    case 'not-found':
-      return t.notFoundError;
-    case 'fields-unavailable':
-      return t.fieldsUnavailable;
-    case 'fields-refused':
-      return t.fieldsRefused;
-    case 'generic':
-      return t.genericError;
-    case 'service':
-      return t.serviceError;
-    case 'unavailable':
-      return t.unavailable;
-    case 'checkout-expired':
-      return t.checkoutExpired;
-    case 'checkout-refused':
-      return t.checkoutRefused;
     case 'too-many':
-      return t.tooMany(message.seconds, number);
+      return t.tooMany(message.seconds, (n) => numberIn(localize, n));
     case 'merchant':
       return message.text;
     case 'limit':
-      return t.fieldError.limit;
     case 'state':
-      return t.fieldError.state;
-    case 'redirect-blocked':
-      return t.redirectBlocked;
-    case 'answer-lost':
-      return t.answerLost;
+      return t.fieldError[message.kind];
     case 'in-progress':
       return message.accountEnding ? t.inProgressFromAccount(message.accountEnding) : t.duplicateInProgress;
     case 'code-sent':
       return t.codeSentOnly(message.notifyMethod, message.email || t.onFile.email, message.mobile || t.onFile.mobile);
-    case 'status-unknown':
-      return t.statusCheckFailed;
-    case 'resent':
-      return t.resent;
-    case 'copied':
-      return t.copied;
-    case 'copy-failed':
-      return t.copyFailed;
-    case 'left-paid':
-      return t.leftPaid;
-    case 'paid-twice':
-      return t.paidTwice;
+    default:
+      return t[MESSAGE_WORDS[message.kind][1]];
   }
 }
 

@@ -13,7 +13,7 @@ import { toAsciiDigits } from '../core/digits.js';
 import { ARABIC_LATIN_DIGITS } from '../core/money.js';
 import { EXPIRES_IN_HEADER, MERCHANT_PATHS, ORDER_TOKEN_HEADER } from '../core/paths.js';
 import { shownPaymentOf, type ShownPayment } from '../core/token-wire.js';
-import { BANK_ACCOUNT_DETAILS, OTP_REQUEST, PIN_REQUEST, type RuleTable } from '../core/rules.js';
+import { BANK_ACCOUNT_DETAILS, PAYER_CODE_RULES, type RuleTable } from '../core/rules.js';
 import { validate } from '../core/validate.js';
 import { RESULT_ROLES } from '../core/result-roles.js';
 import { withoutTyped } from './scrub.js';
@@ -22,8 +22,7 @@ import { decodeConfig, FRAME_CALLS, FRAME_FIELDS, HANDSHAKE, THEME_TOKENS, type 
 /** What each kind of frame checks its fields by: src/core's rows for them. */
 const TABLES = {
   BankAccount: BANK_ACCOUNT_DETAILS,
-  INPUT_OTP: { fields: { otp: OTP_REQUEST.fields['otp']! } },
-  INPUT_PIN: { fields: { pin: PIN_REQUEST.fields['pin']! } },
+  ...PAYER_CODE_RULES,
 } satisfies Record<FrameConfig['kind'], RuleTable>;
 
 

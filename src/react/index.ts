@@ -6,14 +6,14 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import '../element/define.js';
-import { EVENTS } from '../element/events/table.js';
+import { EVENTS, reactPropOf, type ReactPropOf } from '../element/events/table.js';
 import { SvcCheckout as SvcCheckoutElement } from '../element/svc-checkout.js';
 
 type Rows = (typeof EVENTS)[keyof typeof EVENTS];
 /** One prop per row of the table, typed with the row's event class. */
-type EventProps = { [Row in Rows as Row['react']]: EventName<InstanceType<Row['event']>> };
+type EventProps = { [Row in Rows as ReactPropOf<Row['name']>]: EventName<InstanceType<Row['event']>> };
 
-const events = Object.fromEntries(Object.values(EVENTS).map((row) => [row.react, row.name])) as EventProps;
+const events = Object.fromEntries(Object.values(EVENTS).map((row) => [reactPropOf(row.name), row.name])) as EventProps;
 
 export const SvcCheckout = createComponent({
   tagName: 'svc-checkout',

@@ -39,22 +39,46 @@ describe('a page importing part of the package', () => {
   });
 });
 
+/** All the CDN build's scripts, as one text. */
+async function cdnScripts(): Promise<string> {
+  await assertDistFresh();
+  const { readFile, readdir } = await import('node:fs/promises');
+  const files = [
+    ...(await readdir('dist/cdn')).filter((file) => file.endsWith('.js')).map((file) => `dist/cdn/${file}`),
+    ...(await readdir('dist/cdn/chunks')).filter((file) => file.endsWith('.js')).map((file) => `dist/cdn/chunks/${file}`),
+  ];
+  return (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
+}
+
 describe("the CDN build's create rules (issue 49 point 5)", () => {
   it("carries the payer's rows of a create and none of the merchant's: those are the kit's to check", async () => {
-    await assertDistFresh();
-    const { readFile, readdir } = await import('node:fs/promises');
-    const files = [
-      ...(await readdir('dist/cdn')).filter((file) => file.endsWith('.js')).map((file) => `dist/cdn/${file}`),
-      ...(await readdir('dist/cdn/chunks')).filter((file) => file.endsWith('.js')).map((file) => `dist/cdn/chunks/${file}`),
-    ];
-    const scripts = (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
+    const scripts = await cdnScripts();
     // The payer's: the serial number, the bank details, the reference code's contacts.
     for (const expected of ['letters, digits or "-"', '6 to 34 letters or digits', 'a phone number of 7 to 15 digits', 'an email address']) {
       expect(scripts.includes(expected), expected).toBe(true);
     }
-    // The merchant's: the amount, the currency, the expiry (the country stays: the code steps' calls carry it).
-    for (const expected of ['a whole number of minor units greater than 0', 'three uppercase letters, e.g. EGP', 'whole minutes from 1 to']) {
+    // The merchant's: the amount, the currency, the expiry; and the order's rows of a code step's call (its country,
+    // number and reference, which the kit told the element): only the payer's code is checked (PAYER_CODE_RULES).
+    for (const expected of [
+      'a whole number of minor units greater than 0',
+      'three uppercase letters, e.g. EGP',
+      'whole minutes from 1 to',
+      'two uppercase letters, e.g. EG',
+      'letters, digits, ".", "_", ":" or "-"',
+    ]) {
       expect(scripts.includes(expected), expected).toBe(false);
     }
+    // A rule over several fields comes with the table that has it (src/core/groups.ts): the date of birth's, not the
+    // kit's "orderNo or reference is required".
+    expect(scripts).toMatch(/must form a real calendar date/);
+    expect(scripts).not.toMatch(/join\(" or "\)\} is required`/);
+  });
+});
+
+describe("the CDN build's events (issue 49 point 5)", () => {
+  it("carries no React prop of an event: the React wrapper derives them from the events' names (reactPropOf)", async () => {
+    const scripts = await cdnScripts();
+    expect(scripts).toContain('svc-pay-result');
+    expect(scripts).not.toContain('onSvc');
   });
 });

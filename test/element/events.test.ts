@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ComponentProps } from 'react';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { EVENTS } from '../../src/element/events/table.js';
+import { EVENTS, reactPropOf, type ReactPropOf } from '../../src/element/events/table.js';
 import type { SvcBeforeRedirectEvent, SvcPayResultEvent } from '../../src/element/events/index.js';
 import type { SvcCheckout } from '../../src/react/index.js';
 // @ts-expect-error a plain JavaScript module without types
@@ -25,10 +25,18 @@ describe('the events table', () => {
   });
 
   it('names each React prop after its event, as React users read them', () => {
-    for (const [, row] of rows) {
-      const pascal = row.name.replace(/(^|-)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
-      expect(row.react).toBe(`on${pascal}`);
-    }
+    expect(rows.map(([, row]) => reactPropOf(row.name))).toEqual([
+      'onSvcHttpResponse',
+      'onSvcPayResult',
+      'onSvcAction',
+      'onSvcExpired',
+      'onSvcError',
+      'onSvcReady',
+      'onSvcChange',
+      'onSvcBeforeRedirect',
+      'onSvcTiming',
+    ]);
+    expectTypeOf<ReactPropOf<'svc-before-redirect'>>().toEqualTypeOf<'onSvcBeforeRedirect'>();
   });
 
   it("is what the element's documentation lists (custom-elements.json, from its @event lines)", async () => {
@@ -41,9 +49,10 @@ describe('the events table', () => {
   it('gives the React wrapper a typed prop per row, before-redirect too', () => {
     type Props = ComponentProps<typeof SvcCheckout>;
     // Every row's prop, from the table (none missing), each typed with its row's event class.
-    expectTypeOf<Exclude<(typeof EVENTS)[keyof typeof EVENTS]['react'], keyof Props>>().toEqualTypeOf<never>();
-    expectTypeOf<{ [K in keyof typeof EVENTS as (typeof EVENTS)[K]['react']]: InstanceType<(typeof EVENTS)[K]['event']> }>().toMatchTypeOf<{
-      [K in keyof typeof EVENTS as (typeof EVENTS)[K]['react']]: Parameters<NonNullable<Props[(typeof EVENTS)[K]['react'] & keyof Props]>>[0];
+    type Prop<K extends keyof typeof EVENTS> = ReactPropOf<(typeof EVENTS)[K]['name']>;
+    expectTypeOf<Exclude<Prop<keyof typeof EVENTS>, keyof Props>>().toEqualTypeOf<never>();
+    expectTypeOf<{ [K in keyof typeof EVENTS as Prop<K>]: InstanceType<(typeof EVENTS)[K]['event']> }>().toMatchTypeOf<{
+      [K in keyof typeof EVENTS as Prop<K>]: Parameters<NonNullable<Props[Prop<K> & keyof Props]>>[0];
     }>();
     expectTypeOf<NonNullable<Props['onSvcBeforeRedirect']>>().parameter(0).toEqualTypeOf<SvcBeforeRedirectEvent>();
     expectTypeOf<NonNullable<Props['onSvcPayResult']>>().parameter(0).toEqualTypeOf<SvcPayResultEvent>();

@@ -30,7 +30,7 @@ import {
 import { expectPrototypesClean, hostileKey, hostileString, hugeString, jsonText, jsonTree, numberish, tally, withMembers } from './support.js';
 
 /** The date of birth's three fields: its group rule's (src/core/rules.ts). */
-const DATE_PARTS: string[] = BANK_ACCOUNT_DETAILS.groups!.flatMap((group) => (group.kind === 'date-in-past' ? [group.day, group.month, group.year] : []));
+const DATE_PARTS: string[] = BANK_ACCOUNT_DETAILS.groups!.flatMap((group) => group.fields);
 
 const now = new Date('2026-11-22T10:00:00Z');
 const runs = 1_000;

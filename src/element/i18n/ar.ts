@@ -1,3 +1,4 @@
+import type { NotifyMethod } from '../../core/index.js';
 import type { NumberFormat, Translation } from './translation.js';
 import { waitOf, type Wait } from './wait.js';
 
@@ -38,6 +39,14 @@ const isolate = (value: string) => `\u2068${value}\u2069`;
 /** Left to right, isolated: numbers, codes and addresses read in their own order ("05 01 1990", "•••• 4567"). */
 const ltr = (value: string) => `\u2066${value}\u2069`;
 
+/** Where a reference code went, by the channels it was sent through: said the same wherever it is said. */
+const sentTo = (method: NotifyMethod, email: string, mobile: string) =>
+  method === 'BOTH'
+    ? `برسالة نصية إلى ${ltr(mobile)} وبالبريد الإلكتروني إلى ${ltr(email)}`
+    : method === 'SMS'
+      ? `برسالة نصية إلى ${ltr(mobile)}`
+      : `بالبريد الإلكتروني إلى ${ltr(email)}`;
+
 const minutes: CountedNoun = { one: 'دقيقة واحدة', two: 'دقيقتان', few: 'دقائق', many: 'دقيقة' };
 const seconds: CountedNoun = { one: 'ثانية واحدة', two: 'ثانيتان', few: 'ثوانٍ', many: 'ثانية' };
 const afterSeconds: CountedNoun = { ...seconds, two: 'ثانيتين' };
@@ -57,7 +66,6 @@ const ar: Translation = {
 
   testMode: 'وضع الاختبار',
   testModeHint: 'لا تُنقل أموال حقيقية. استخدم قيم الاختبار الخاصة بالبيئة التجريبية.',
-  orderSummary: 'ملخص الطلب',
   total: 'الإجمالي',
   paymentMethod: 'طريقة الدفع',
   method: { Pos: 'البطاقة عبر جهاز نقاط البيع', BankAccount: 'الحساب البنكي', ReferenceCode: 'الرمز المرجعي' },
@@ -66,8 +74,6 @@ const ar: Translation = {
     BankAccount: 'ادفع من حسابك البنكي وأكّد العملية مع بنكك.',
     ReferenceCode: 'احصل على رمز مرجعي وادفع به في أي منفذ دفع.',
   },
-  required: 'مطلوب',
-  optional: 'اختياري',
 
   label: {
     sn: 'الرقم التسلسلي للجهاز',
@@ -168,12 +174,7 @@ const ar: Translation = {
   payOnPhoneFailed: 'تعذّر إنشاء الرابط. حاول مرة أخرى، أو ادفع هنا.',
   leftPaid: 'تمّت عملية الدفع التي بدأتها سابقًا لهذا الطلب: لا حاجة إلى أي إجراء آخر.',
   paidTwice: 'دُفع هذا الطلب مرتين. سيردّ المتجر إحدى الدفعتين.',
-  sentBy: (method, email, mobile) =>
-    method === 'BOTH'
-      ? `أرسلناه أيضًا برسالة نصية إلى ${ltr(mobile)} وبالبريد الإلكتروني إلى ${ltr(email)}.`
-      : method === 'SMS'
-        ? `أرسلناه أيضًا برسالة نصية إلى ${ltr(mobile)}.`
-        : `أرسلناه أيضًا بالبريد الإلكتروني إلى ${ltr(email)}.`,
+  sentBy: (method, email, mobile) => `أرسلناه أيضًا ${sentTo(method, email, mobile)}.`,
   onFile: { email: 'العنوان المسجَّل لدى المتجر', mobile: 'الرقم المسجَّل لدى المتجر' },
   expiresIn: 'ينتهي خلال',
   timeLeft: (m, s, format) => `الوقت المتبقي: ${m > 0 ? count(m, format, minutes) : count(s, format, seconds)}`,
@@ -198,12 +199,7 @@ const ar: Translation = {
 
   networkError: 'تعذّر الاتصال بالمتجر. تحقّق من اتصالك وحاول مرة أخرى.',
   serviceError: 'الدفع غير متاح الآن. حاول بعد قليل.',
-  codeSentOnly: (method, email, mobile) =>
-    method === 'BOTH'
-      ? `أرسلنا رمزك المرجعي برسالة نصية إلى ${ltr(mobile)} وبالبريد الإلكتروني إلى ${ltr(email)}. ادفع به في أي منفذ دفع.`
-      : method === 'SMS'
-        ? `أرسلنا رمزك المرجعي برسالة نصية إلى ${ltr(mobile)}. ادفع به في أي منفذ دفع.`
-        : `أرسلنا رمزك المرجعي بالبريد الإلكتروني إلى ${ltr(email)}. ادفع به في أي منفذ دفع.`,
+  codeSentOnly: (method, email, mobile) => `أرسلنا رمزك المرجعي ${sentTo(method, email, mobile)}. ادفع به في أي منفذ دفع.`,
   answerLost: 'بدأت عملية الدفع، لكن خطوتها التالية لم تصل إلى هذه الصفحة. تتابعها هذه الصفحة، ويمكنك أيضًا البدء من جديد.',
   duplicateInProgress: 'هناك عملية دفع جارية لهذا الطلب بالفعل.',
   inProgressFromAccount: (ending) => `هناك عملية دفع جارية بالفعل من الحساب المصرفي المنتهي بـ ${ltr(ending)}.`,

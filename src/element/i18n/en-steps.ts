@@ -1,3 +1,4 @@
+import type { NotifyMethod } from '../../core/index.js';
 import type { NumberFormat, ShippedTerms } from './translation.js';
 import { waitOf } from './wait.js';
 
@@ -5,6 +6,10 @@ import { waitOf } from './wait.js';
 let rules: Intl.PluralRules | undefined;
 const plural = { select: (n: number) => (rules ??= new Intl.PluralRules('en')).select(n) };
 const count = (n: number, format: NumberFormat, one: string, other: string) => `${format(n)} ${plural.select(n) === 'one' ? one : other}`;
+
+/** Where a reference code went, by the channels it was sent through: said the same wherever it is said. */
+const sentTo = (method: NotifyMethod, email: string, mobile: string) =>
+  method === 'BOTH' ? `by SMS to ${mobile} and by email to ${email}` : method === 'SMS' ? `by SMS to ${mobile}` : `by email to ${email}`;
 
 /**
  * English words of the steps, results and errors: they come with the session's chunk, which registers them under
@@ -84,12 +89,7 @@ const enSteps: ShippedTerms = {
   payOnPhoneFailed: 'The link could not be made. Try again, or pay here.',
   leftPaid: 'The payment you started earlier for this order went through: nothing more is needed.',
   paidTwice: 'This order was paid twice. The shop will refund one of the payments.',
-  sentBy: (method, email, mobile) =>
-    method === 'BOTH'
-      ? `We also sent it by SMS to ${mobile} and by email to ${email}.`
-      : method === 'SMS'
-        ? `We also sent it by SMS to ${mobile}.`
-        : `We also sent it by email to ${email}.`,
+  sentBy: (method, email, mobile) => `We also sent it ${sentTo(method, email, mobile)}.`,
   onFile: { email: 'the address the shop has on file', mobile: 'the number the shop has on file' },
   expiresIn: 'Expires in',
   timeLeft: (minutes, seconds, format) =>
@@ -114,12 +114,7 @@ const enSteps: ShippedTerms = {
 
   networkError: 'We could not reach the shop. Check your connection and try again.',
   serviceError: 'Payments are not available right now. Try again in a moment.',
-  codeSentOnly: (method, email, mobile) =>
-    method === 'BOTH'
-      ? `Your reference code was sent by SMS to ${mobile} and by email to ${email}. Pay it at any payment point.`
-      : method === 'SMS'
-        ? `Your reference code was sent by SMS to ${mobile}. Pay it at any payment point.`
-        : `Your reference code was sent by email to ${email}. Pay it at any payment point.`,
+  codeSentOnly: (method, email, mobile) => `Your reference code was sent ${sentTo(method, email, mobile)}. Pay it at any payment point.`,
   answerLost: 'Your payment has started, but its next step did not reach this page. This page follows it; you can also start again.',
   duplicateInProgress: 'A payment for this order is already in progress.',
   inProgressFromAccount: (ending) => `A payment from the bank account ending in ${ending} is already in progress.`,

@@ -11,7 +11,6 @@ const en: PartialTranslation = {
   $dir: 'ltr',
 
   testMode: 'Test mode',
-  orderSummary: 'Order summary',
   total: 'Total',
   paymentMethod: 'Payment method',
   method: { Pos: 'Card at the terminal', BankAccount: 'Bank account', ReferenceCode: 'Reference code' },
@@ -20,8 +19,6 @@ const en: PartialTranslation = {
     BankAccount: 'Pay from your bank account and confirm with your bank.',
     ReferenceCode: 'Get a 9-digit code and pay it at any payment point.',
   },
-  required: 'required',
-  optional: 'optional',
 
   label: {
     sn: 'Terminal serial number',

@@ -17,13 +17,10 @@ export interface Translation {
 
   testMode: string;
   testModeHint: string;
-  orderSummary: string;
   total: string;
   paymentMethod: string;
   method: Record<PayMethod, string>;
   methodHint: Record<PayMethod, string>;
-  required: string;
-  optional: string;
 
   /** Form labels, by form field name. */
   label: {
