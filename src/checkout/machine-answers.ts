@@ -64,8 +64,12 @@ export const ANSWERS: { [K in Request['kind']]: (d: Draft, request: Extract<Requ
   lookup(d, request, answer) {
     const envelope = answer.envelope as Envelope<CashierStatusData>;
     const data = statusDataOf(answer as never);
-    // Nothing behind the form: the form stays as the payer has it.
-    if (!data && request.quiet) return;
+    // Asked behind the form: nothing there leaves the form as the payer has it (that attempt is not asked about again
+    // for a while), and an order found there replaces the form only (a result shown meanwhile stays).
+    if (request.quiet && (!data || d.m.state.phase.kind !== 'form')) {
+      if (!data) d.update({ foundEmpty: { attempt: d.m.attempt, at: d.at } });
+      return;
+    }
     if (!data) {
       // No such order: the create never arrived, and the same reference may be sent again.
       d.set({ phase: { kind: 'form' } });

@@ -5,7 +5,7 @@
  */
 import { isHttpUrl, isTerminalStatus } from '../core/index.js';
 import type { EventOf } from './machine-draft.js';
-import type { MachineEvent, Model } from './model.js';
+import { ELSEWHERE_RECHECK_MS, type MachineEvent, type Model } from './model.js';
 import { creatingOf, orderOf } from './state.js';
 
 const orderIn = (model: Model) => orderOf(model.state.phase);
@@ -57,7 +57,11 @@ export const GUARDS = {
    * another device may have paid at that attempt since).
    */
   newAttempt: (model: Model, event: EventOf<'elsewhere'>) =>
-    !model.request && !creatingOf(model.state.phase) && Number.isInteger(event.attempt) && event.attempt >= Math.max(model.attempt, 1),
+    !model.request &&
+    !creatingOf(model.state.phase) &&
+    Number.isInteger(event.attempt) &&
+    event.attempt >= Math.max(model.attempt, 1) &&
+    !(!event.seen && model.foundEmpty?.attempt === event.attempt && event.at - model.foundEmpty.at < ELSEWHERE_RECHECK_MS),
   /** An order not yet paid or ended. */
   pending: (model: Model) => {
     const order = orderIn(model);

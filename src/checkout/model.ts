@@ -55,6 +55,9 @@ export type Request =
   | { id: number; kind: 'resend' };
 
 /** A lookup behind the form (`quiet`): the payer waits on nothing, and the form may be sent meanwhile. */
+/** How long an attempt a lookup behind the form found empty is not asked about again. */
+export const ELSEWHERE_RECHECK_MS = 30_000;
+
 export const isQuiet = (request: Request | undefined): boolean => request?.kind === 'lookup' && request.quiet === true;
 
 /** The create body the form would send now, checked once per change of what it is built from. */
@@ -87,6 +90,12 @@ export interface Model {
   /** The reference the attempts are numbered from, and the attempt now. */
   base: string;
   attempt: number;
+  /**
+   * The attempt a lookup behind the form last found no order at, and when: asked again only after ELSEWHERE_RECHECK_MS
+   * or once the payer comes back to the page (the kit's record may name it at every light check, every 3 s: a create
+   * refused here made no order there).
+   */
+  foundEmpty?: { attempt: number; at: number } | undefined;
   /** The payer left a pending order for this attempt: the next create says so (`leaving`) to the kit. */
   left: boolean;
   /** Orders the payer left while they were pending, by reference: watched, since one may still be paid. */
@@ -147,7 +156,7 @@ export type MachineEvent = (
   /** A second of the resend countdown. */
   | { type: 'tick' }
   /** The kit's record shows an order of this checkout at `attempt`, made on another device: looked up, then followed. */
-  | { type: 'elsewhere'; attempt: number }
+  | { type: 'elsewhere'; attempt: number; seen?: boolean | undefined }
 ) & { at: number };
 
 export type MachineEventType = MachineEvent['type'];

@@ -255,9 +255,10 @@ export class CheckoutSession {
   /**
    * The kit's record shows an order of this checkout at `attempt`, made on another device (a payment link of this
    * checkout, opened on a phone): a page still showing the form looks it up and follows it. Anything else ignores it.
+   * `seen`: the payer just came back to the page (an attempt found empty a moment ago is asked about again then).
    */
-  followElsewhere(attempt: number): void {
-    this.#dispatch({ type: 'elsewhere', attempt });
+  followElsewhere(attempt: number, seen = false): void {
+    this.#dispatch({ type: 'elsewhere', attempt, seen });
   }
 
   /** A view's own passing message (the code was copied). */
@@ -315,10 +316,13 @@ export class CheckoutSession {
   #run(effect: Effect): void {
     const env = this.#env;
     switch (effect.type) {
+      // A status request already on its way asked before a create or a code could change the order: not shared after it.
       case 'post':
+        if (effect.call !== 'status') this.#statusRequest = undefined;
         void this.#post(effect);
         return;
       case 'post-isolated':
+        this.#statusRequest = undefined;
         void this.#postIsolated(effect);
         return;
       case 'follow':

@@ -30,10 +30,10 @@ export function handoffActions(session: CheckoutSession, credentials: () => Requ
       return { url, qr };
     },
     // The session looks the order up (one status query) and follows it; it ignores an attempt that is not news.
-    checkElsewhere: async (language) => {
+    checkElsewhere: async (language, seen) => {
       const response = await call('GET', language);
       const { attempt } = response.ok ? ((await response.json()) as { attempt?: unknown }) : {};
-      if (typeof attempt === 'number' && attempt > 0) session.followElsewhere(attempt);
+      if (typeof attempt === 'number' && attempt > 0) session.followElsewhere(attempt, seen);
     },
   };
 }

@@ -50,8 +50,11 @@ export interface HandoffActions {
   canPayOnPhone(): boolean;
   /** The kit's payment link of this checkout and its QR code's SVG (`language`: the QR code's label). */
   payOnPhone(language: string): Promise<{ url: string; qr: string }>;
-  /** The light check: an order of this checkout made on another device is looked up and followed. */
-  checkElsewhere(language: string): Promise<void>;
+  /**
+   * The light check: an order of this checkout made on another device is looked up and followed (`seen`: the payer
+   * just came back to the page).
+   */
+  checkElsewhere(language: string, seen?: boolean): Promise<void>;
   /** The shop's words on where a reference code is paid, in `language` (the element's `where-to-pay` attributes). */
   whereToPay(language: string): string | undefined;
 }

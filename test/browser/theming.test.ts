@@ -5,32 +5,24 @@ import { canEmulateMedia, checkout, clickButton, deepQuery, deepQueryAll, record
 import { startStack, type Stack } from './support/stack.js';
 
 /**
- * The part names a page can style in `element` as it is drawn now (`svc-checkout::part(name)`): each part of its
- * shadow tree, and each of a nested element's that the hosts in between export (`exportparts`, renamed as they say).
+ * The part names a page can style in `element` as it is drawn now: for each name any part of its shadow trees has, a
+ * page's `svc-checkout::part(name)` rule (the browser's own reading of `part` and `exportparts`) and whether it reaches
+ * an element of that part (a scroll margin no style of the element sets, which nothing inherits).
  */
 function reachableParts(element: Element): Set<string> {
+  const parted = deepQueryAll(element, '[part]');
+  const names = new Set(parted.flatMap((node) => [...node.part]));
   const reached = new Set<string>();
-  const visit = (root: ShadowRoot, outward: (name: string) => string | undefined) => {
-    for (const node of root.querySelectorAll('*')) {
-      for (const name of node.part) {
-        const outer = outward(name);
-        if (outer) reached.add(outer);
-      }
-      if (!node.shadowRoot) continue;
-      const exported = new Map(
-        (node.getAttribute('exportparts') ?? '')
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean)
-          .map((entry) => {
-            const [inner, outer = inner] = entry.split(':').map((name) => name.trim());
-            return [inner!, outer!] as const;
-          }),
-      );
-      visit(node.shadowRoot, (name) => (exported.has(name) ? outward(exported.get(name)!) : undefined));
+  const style = document.createElement('style');
+  document.head.append(style);
+  try {
+    for (const name of names) {
+      style.textContent = `svc-checkout::part(${name}) { scroll-margin-top: 7px; }`;
+      if (parted.some((node) => node.part.contains(name) && getComputedStyle(node).scrollMarginTop === '7px')) reached.add(name);
     }
-  };
-  visit(element.shadowRoot!, (name) => name);
+  } finally {
+    style.remove();
+  }
   return reached;
 }
 

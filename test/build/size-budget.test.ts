@@ -42,8 +42,11 @@ describe('the size budget of the CDN build', () => {
     // empty contact, where the code went), a page looks up the attempt the kit's record names behind the form, which
     // stays as the payer has it (+31 B net, its refused-attempt guard gone: another device's order at the attempt refused
     // here was never found), and each documented part can be styled from outside (+15 B: a step, the result and the
-    // offer export the parts the docs promised). A feature pays for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_370);
+    // offer export the parts the docs promised); 50 440 since a lookup behind the form is never shared with a create's
+    // and an attempt it found empty is asked about again after 30 s or when the payer comes back, not at each light check
+    // (+72 B: a second reader found a payer told "could not reach the shop" about an order that was made, and 20
+    // service queries a minute). A feature pays for its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_440);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

@@ -8,7 +8,7 @@ import { resolveConfig, type ActiveOrder, type IsolatedReport } from '../../src/
 import { BANK_ACCOUNT_FIELDS } from '../../src/checkout/bank-account-fields.js';
 import { GRAPH, placeOf, targetsOf, transition, type Edge, type Place } from '../../src/checkout/machine.js';
 import { GUARDS } from '../../src/checkout/machine-guards.js';
-import { savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
+import { ELSEWHERE_RECHECK_MS, savedOf, type Effect, type MachineEvent, type MachineEventType, type Model } from '../../src/checkout/model.js';
 import type { Phase } from '../../src/checkout/state.js';
 import * as core from '../../src/core/index.js';
 import { AT, configure, idle, PAGE, run, saving, SETTINGS } from '../support/machine-fixture.js';
@@ -437,6 +437,14 @@ describe('paths the table does not reach', () => {
     const none = transition(asked.model, { type: 'answer', request, answer: { envelope: { code: 'ORDER_NOT_FOUND', message: 'no such order', data: null } }, at: AT });
     expect(none.effects).toEqual([]);
     expect(none.model.state).toEqual(refused.model.state);
+    // Named again at the next light checks (every 3 s): not asked about again for ELSEWHERE_RECHECK_MS, then asked.
+    const again = (at: number) => transition(none.model, { type: 'elsewhere', attempt: refused.model.attempt, at });
+    expect(again(AT + 3_000).effects).toEqual([]);
+    expect(again(AT + ELSEWHERE_RECHECK_MS).effects.map(named)).toEqual(['post status']);
+    // The payer back on the page (they may have paid on their phone meanwhile): asked at once.
+    expect(transition(none.model, { type: 'elsewhere', attempt: refused.model.attempt, seen: true, at: AT + 3_000 }).effects.map(named)).toEqual(['post status']);
+    // A later attempt is news at once.
+    expect(transition(none.model, { type: 'elsewhere', attempt: refused.model.attempt + 1, at: AT + 3_000 }).effects.map(named)).toEqual(['post status']);
     // The kit unreachable meanwhile: nothing said of a check the payer did not ask for; the next check asks again.
     const unanswered = transition(asked.model, { type: 'no-answer', request, failure: { kind: 'network' } as never, at: AT });
     expect(unanswered.effects).toEqual([]);
@@ -449,6 +457,19 @@ describe('paths the table does not reach', () => {
     const found = transition(asked.model, { type: 'answer', request, answer: status({ status: 'PENDING', payMethod: 'ReferenceCode' } as never), at: AT });
     expect(found.model.state.phase.kind).not.toBe('form');
     expect(found.effects.map(named)).toContain('follow');
+  });
+
+  it("an order found behind the form replaces the form only: a result shown meanwhile stays", () => {
+    // The payer had left an order of this checkout while it was pending; the page asks behind the form about the attempt
+    // the kit's record names, and meanwhile learns that the left order was paid after all: the checkout is paid.
+    const form = run(idle, configure(SETTINGS, saving({ leftOrders: ['order-0'] }))).model;
+    const asked = transition(form, { type: 'elsewhere', attempt: 1, at: AT });
+    expect(asked.effects.map(named)).toEqual(['post status']);
+    const paid = transition(asked.model, EVENTS['left-checked'](asked.model));
+    expect(paid.model.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
+    const late = transition(paid.model, { type: 'answer', request: asked.model.request!.id, answer: status({ status: 'PENDING' }), at: AT });
+    expect(late.model.state.phase).toEqual(paid.model.state.phase);
+    expect(late.effects).toEqual([]);
   });
 
   it('a create the kit refused because the cart was paid at another amount: no payment of this checkout, said', () => {

@@ -189,6 +189,47 @@ describe('isolated fields', () => {
   });
 });
 
+describe("another device's order, looked for behind the form", () => {
+  it('never takes the answer to a lookup asked before a create for that create: a create whose answer was lost is looked for anew', async () => {
+    // The kit's record names attempt 1 (a light check): the page asks about it behind the form, and that query is slow.
+    // Meanwhile the payer sends the form: the create makes the order at attempt 1, and its answer is lost on the way.
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let statusCalls = 0;
+    await h.close();
+    h = await harness({
+      intercept: async (request, kit) => {
+        const path = new URL(request.url).pathname;
+        if (path.endsWith('/payments/status') && ++statusCalls === 1) {
+          // Answered before the create, and that answer slow on its way back.
+          const answer = await kit(request);
+          await firstHeld;
+          return answer;
+        }
+        if (path.endsWith('/payments')) {
+          await kit(request);
+          throw new TypeError('Failed to fetch');
+        }
+        return kit(request);
+      },
+    });
+    const { session } = await h.session();
+    session.followElsewhere(1);
+    expect(session.state.busy).toBe(false);
+    session.selectMethod('Pos');
+    fill(session, { sn: 'N78101818218' });
+    const submitted = session.submit();
+    // The create's answer is lost: its reference is looked for, by a query of its own, which finds the order.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    releaseFirst();
+    await submitted;
+    await h.settle();
+    expect(statusCalls).toBeGreaterThanOrEqual(2);
+    expect(orderOf(session.state.phase)).toMatchObject({ actionType: 'SWIPE_CARD', sn: 'N78101818218' });
+    expect(session.state.alert).toBeUndefined();
+  });
+});
+
 describe('3-D Secure', () => {
   async function redirectOrder(settings = {}) {
     const run = await h.session(settings);

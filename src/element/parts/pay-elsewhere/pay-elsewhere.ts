@@ -5,8 +5,10 @@
  * both, the link with a copy button.
  *
  * While it is open, and once on each return to the page (opened or not), this page checks lightly whether the checkout
- * got an order elsewhere: the kit's record, no query to the service, every few seconds while the page is seen, counted against
- * the client's status limit. An order found there is looked up once and followed live, as an order this page made
+ * got an order elsewhere: the kit's record (a store read, no query to the service) every few seconds while the page is
+ * seen, counted against the client's status limit. An attempt the record names is looked up behind the form (one status
+ * query; one found empty, as a create refused here leaves it, not again for 30 s, ELSEWHERE_RECHECK_MS, unless the payer
+ * has just come back to the page), and an order found there is followed live, as an order this page made
  * (`session.followElsewhere`): the status stream, then its receipt.
  */
 import { css, html, nothing } from 'lit';
@@ -171,20 +173,23 @@ export class SvcPayElsewhere extends CheckoutPart {
     }
   }
 
-  /** The next light check, while the offer was opened, the page is seen and the form shown (`once`: this one at least). */
+  /**
+   * The next light check, while the offer was opened, the page is seen and the form shown (`once`: this one at least,
+   * the payer back on the page: an attempt found empty is asked about again then).
+   */
   #schedule(delay: number, once = false): void {
     clearTimeout(this.#timer);
     const offer = this.#offer;
     const checking = once || (offer?.opened && Date.now() <= offer.until);
     if (!this.isConnected || !checking || document.visibilityState === 'hidden') return;
-    this.#timer = setTimeout(() => void this.#check(), delay);
+    this.#timer = setTimeout(() => void this.#check(once), delay);
   }
 
-  async #check(): Promise<void> {
+  async #check(seen = false): Promise<void> {
     if (this.#checking || this.context?.state.step.kind !== 'form') return;
     this.#checking = true;
     try {
-      await this.#actions?.checkElsewhere(this.#language);
+      await this.#actions?.checkElsewhere(this.#language, seen);
     } catch {
       // Offline for a moment: the next check tries again.
     } finally {
