@@ -2,7 +2,7 @@
 // page's reference code form says the code goes to the contact the shop has on file, lets the payer leave it empty, and
 // the code goes there (the sandbox's outbox); the contact itself is nowhere in the page. In English and Arabic.
 import { expect } from '@open-wc/testing';
-import { clickButton, deepQuery, until, untilText, uniqueReference, visibleText } from './support/checkout.js';
+import { clickButton, deepQuery, type, until, untilText, uniqueReference, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const LINK_ARGS = ['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--description', 'Ethiopian, 250 g', '--merchant-name', 'Nile Coffee Roasters'];
@@ -38,6 +38,8 @@ async function referenceCodeForm(element: Element, channel: 'EMAIL' | 'SMS' | 'B
   await until('the channel', () => deepQuery(element, `input[name=notifyMethod][value=${channel}]`), 15_000);
   deepQuery<HTMLInputElement>(element, `input[name=notifyMethod][value=${channel}]`)!.click();
 }
+
+const input = (element: Element, name: string) => deepQuery<HTMLInputElement>(element, `input[name=${name}]`)!;
 
 describe('a payment link with the payer\'s contact', () => {
   let stack: Stack;
@@ -93,6 +95,35 @@ describe('a payment link with the payer\'s contact', () => {
     const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
     const sent = await stack.sandbox.notifications({ orderNo: order!.orderNo });
     expect(sent.map((message) => `${message.channel} ${message.to}`)).to.deep.equal(['SMS +201001234567']);
+  });
+
+  it('uses the contact on file whole or not at all: once the payer types any of it, asks for every field the channel needs', async function () {
+    this.timeout(60_000);
+    const reference = uniqueReference('contact-typed');
+    const url = await stack.paymentLink([...LINK_ARGS, '--reference', reference, '--payer-name', 'Mona Adel', '--payer-email', 'mona.adel@example.com', '--payer-phone', '+201001234567']);
+    const { element } = await openPage(`${url}?lang=en`, `contact-typed-${reference}`);
+    await referenceCodeForm(element, 'EMAIL');
+    const sentence = 'We’ll send the code to the email the shop has on file, unless you type another.';
+    await untilText(element, sentence, 15_000);
+    // The payer types their own email: the shop's name of the payer is not used with it, so the name is asked.
+    await type(element, 'input[name=notifyUserEmail]', 'holder@example.org');
+    expect(visibleText(element)).not.to.contain('on file');
+    expect(input(element, 'notifyUserName').required, 'the name, once an email is typed').to.equal(true);
+    expect(input(element, 'notifyUserEmail').required).to.equal(true);
+    await clickButton(element, 'Get my code');
+    await until('the name asked', () => deepQuery(element, '#notifyUserName-error'), 10_000);
+    // Emptied again: the contact on file stands for both once more.
+    await type(element, 'input[name=notifyUserEmail]', '');
+    await untilText(element, sentence);
+    expect(input(element, 'notifyUserName').required).to.equal(false);
+    expect(input(element, 'notifyUserEmail').required).to.equal(false);
+    // A name typed: the shop's address is not used with it, so the email is asked.
+    await type(element, 'input[name=notifyUserName]', 'Omar');
+    expect(visibleText(element)).not.to.contain('on file');
+    expect(input(element, 'notifyUserEmail').required, 'the email, once a name is typed').to.equal(true);
+    await clickButton(element, 'Get my code');
+    await until('the email asked', () => deepQuery(element, '#notifyUserEmail-error'), 10_000);
+    expect((await stack.sandbox.orders()).some((each) => each.reference.startsWith(reference)), 'no order made').to.equal(false);
   });
 
   it('without a contact on file, says nothing of one and asks for it', async function () {

@@ -42,8 +42,10 @@ describe('the size budget of the CDN build', () => {
     // empty contact, where the code went), a page looks up the attempt the kit's record names behind the form, which
     // stays as the payer has it (+31 B net, its refused-attempt guard gone: another device's order at the attempt refused
     // here was never found), and each documented part can be styled from outside (+15 B: a step, the result and the
-    // offer export the parts the docs promised). A feature pays for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_370);
+    // offer export the parts the docs promised); 50 400 since the contact on file is used whole or not at all (issue 46
+    // point 1, +35 B measured, 50 397, none of it in the first frame: the form reads whether the payer typed any of the
+    // contact before it lets the fields on file be left empty; a typed name went with the shop's address). A feature pays for its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_400);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

@@ -110,14 +110,40 @@ describe("the payer's contact a link carries", () => {
     for (const secret of SECRETS) expect(everything).not.toContain(secret);
   });
 
-  it('gives way to a contact the payer types', async () => {
-    const typed = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'BOTH', notifyUserName: 'Omar', notifyUserEmail: 'omar@example.org' });
+  it('gives way, whole, to a contact the payer types: none of it is filled then', async () => {
+    const typed = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'EMAIL', notifyUserName: 'Omar', notifyUserEmail: 'omar@example.org' });
     expect(typed.answer.code).toBe('00000');
-    expect(await sentTo(typed.answer.data!.orderNo!)).toEqual([`EMAIL omar@example.org`, `SMS ${MONA.phone}`]);
+    const sent = await control.notifications({ orderNo: typed.answer.data!.orderNo! });
+    expect(sent.map((message) => `${message.channel} ${message.to}`)).toEqual(['EMAIL omar@example.org']);
+    expect(sent[0]!.text).toContain('Hello Omar,');
+    // Typed in part, by both: the mobile number on file is not taken either; every field the channel needs is asked.
+    const part = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'BOTH', notifyUserName: 'Omar', notifyUserEmail: 'omar@example.org' });
+    expect(part.answer.code).not.toBe('00000');
+    expect(part.text).toContain('notify.notifyUserMobile');
     // A typed contact is checked as ever: a bad one is refused naming the field, never filled over.
     const bad = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'EMAIL', notifyUserEmail: 'not an address' });
     expect(bad.answer.code).not.toBe('00000');
     expect(bad.text).toContain('notify.notifyUserEmail');
+  });
+
+  it("never puts the shop's name of the payer in a message to a typed address, nor a typed name in one to the shop's", async () => {
+    const everyMessage = async () => (await control.notifications()).map((message) => `${message.channel} ${message.to}\n${message.subject ?? ''}\n${message.text}`);
+    const before = (await everyMessage()).length;
+    // A link holder's own address, the name left empty: the shop's name of the payer is not read into "Hello …".
+    const ownAddress = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'EMAIL', notifyUserEmail: 'holder@example.org' });
+    expect(ownAddress.answer.code).not.toBe('00000');
+    expect(ownAddress.text).toContain('notify.notifyUserName');
+    // A name of the holder's choosing, the address left empty: no text of theirs goes to the payer's address.
+    const ownWords = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'EMAIL', notifyUserName: 'Call 0100 now to claim a prize' });
+    expect(ownWords.answer.code).not.toBe('00000');
+    expect(ownWords.text).toContain('notify.notifyUserEmail');
+    const bySms = await create((await payPage(cart({ payer: MONA }))).token, { notifyMethod: 'BOTH', notifyUserName: 'Call 0100 now', notifyUserEmail: 'holder@example.org' });
+    expect(bySms.text).toContain('notify.notifyUserMobile');
+    const since = (await everyMessage()).slice(before).join('\n');
+    expect(since).not.toContain('Mona');
+    expect(since).not.toContain(MONA.email);
+    expect(since).not.toContain(MONA.phone);
+    expect(since).not.toContain('prize');
   });
 
   it('is asked of the payer where the link has none of it, naming the field', async () => {
