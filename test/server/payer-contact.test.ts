@@ -185,6 +185,30 @@ describe("the payer's contact a link carries", () => {
     expect(read.ok && read.claims.payer).toEqual(MONA);
   });
 
+  it('is refused when made where it would make a token no kit reads, never at the create', async () => {
+    const tooLong = (error: unknown) => (error as { violations?: { field: string; message: string }[] }).violations?.map((each) => `${each.field}: ${each.message}`).join('; ');
+    // The longest Arabic product and shop's name the rules take, with an Arabic name of 84 letters: the pay page's token
+    // would be over the payload a kit reads (every create refused 02000 malformed).
+    const arabic = (length: number) => 'ق'.repeat(length);
+    const product = { name: arabic(256), description: arabic(1024) };
+    const name = arabic(84);
+    const link = (payer?: PaymentLinkOrder['payer']) =>
+      createPaymentLink(stack.merchant, cart({ product, merchantName: arabic(100), ...(payer ? { payer } : {}) }), { shopUrl: new URL(stack.url).origin, basePath: '/checkout', now: stack.sandbox.clock.now() });
+    const plain = await link();
+    expect((await fetch(plain.url)).status, 'the product alone fits').toBe(200);
+    const refused = await link({ name, email: MONA.email }).then(() => 'made', tooLong);
+    expect(refused).toMatch(/^payer: payer is too long for a checkout token/);
+    await expect(issueCheckoutToken(stack.merchant, { ...cart({ product, merchantName: arabic(100) }), payer: { name } })).rejects.toMatchObject({ name: 'CheckoutTokenError', violations: [{ field: 'payer' }] });
+    // An email of 250 CJK characters passes the email rule, and seals to more than a token's sealed value may be.
+    const email = `${'邮'.repeat(244)}@例子.中国`;
+    const issued = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { email } }, { now: stack.sandbox.clock.now() }).then(async (token) => JSON.stringify(await verifyCheckoutToken(token, stack.merchant, stack.sandbox.clock.now())), tooLong);
+    expect(issued).toMatch(/^payer: payer is too long for a checkout token/);
+    expect(await link({ email }).then(() => 'made', tooLong)).toMatch(/^payer: /);
+    // A shorter one of the same kind fits, and works.
+    const fits = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Mona', email: `${'邮'.repeat(60)}@例子.中国` } }, { now: stack.sandbox.clock.now() });
+    expect((await verifyCheckoutToken(fits, stack.merchant, stack.sandbox.clock.now())).ok).toBe(true);
+  });
+
   it("is checked as a typed contact is, where a shop gives it with a token of its own", async () => {
     await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { phone: '12' } })).rejects.toThrow(/payer\.phone/);
     const token = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Omar', phone: '+201001112223' } });
