@@ -5,9 +5,10 @@
  * outbox shows where the code went), a typed contact wins, and nothing of it reaches the page, an answer or a log line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKOUT_TOKEN_HEADER, contactOnFile, KIT_PAGE_PATHS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, parseCheckoutToken, readTokenPayload } from '../../src/core/index.js';
+import { CHECKOUT_TOKEN_HEADER, contactOnFile, encodeCheckoutPayload, KIT_PAGE_PATHS, MERCHANT_PATHS, ORDER_TOKEN_HEADER, parseCheckoutToken, readTokenPayload } from '../../src/core/index.js';
 import { createPaymentLink, issueCheckoutToken, readPaymentLink, verifyCheckoutToken, type PaymentLinkOrder } from '../../src/server/index.js';
 import { openPayerContact } from '../../src/server/tokens/contact.js';
+import { hmacSha512Bytes } from '../../src/server/runtime/signature.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -172,6 +173,32 @@ describe("the payer's contact a link carries", () => {
     expect(typeof copiedPayload === 'object' && ['pc', 'cf'].some((key) => key in copiedPayload.short)).toBe(false);
     const withCopy = await create(copied, { notifyMethod: 'EMAIL', notifyUserName: 'Omar' });
     expect(withCopy.text).toContain('notify.notifyUserEmail');
+  });
+
+  it("refuses a validly signed token carrying another cart's sealed contact: at the create, at the handoff, and sends nothing", async () => {
+    // The sealed contact of one cart, replayed into a token of another, signed with the merchant's key as the kit signs
+    // (its claims encoded by core's encoder, tagged with HMAC-SHA512 under the checkout tokens' key): only the seal's
+    // binding to its checkout can refuse it.
+    const now = stack.sandbox.clock.now();
+    const theirs = readTokenPayload(await issueCheckoutToken(stack.merchant, { ...cart(), payer: MONA }, { now }), 'checkout');
+    if (typeof theirs === 'string') throw new Error(theirs);
+    const mine = await verifyCheckoutToken(await issueCheckoutToken(stack.merchant, cart(), { now }), stack.merchant, now);
+    if (!mine.ok) throw new Error(mine.reason);
+    const claims = { ...mine.claims, payerContact: theirs.short['pc'] as string, contactOnFile: 'nem' };
+    const signed = `ct1.${encodeCheckoutPayload(claims)}`;
+    const key = await hmacSha512Bytes(stack.merchant.privateKey, 'svc-checkout:checkout-token:v1');
+    const replayed = `${signed}.${Buffer.from((await hmacSha512Bytes(key, signed)).subarray(0, 32)).toString('base64url')}`;
+    const verified = await verifyCheckoutToken(replayed, stack.merchant, now);
+    expect(verified.ok && verified.claims.payerContact, 'the signature holds').toBe(theirs.short['pc']);
+    const before = (await control.notifications()).length;
+    const made = await create(replayed, { notifyMethod: 'BOTH' });
+    expect(made.answer.code).toBe('02000');
+    expect((made.answer as { data?: { reason?: string } }).data?.reason).toBe('forged');
+    const handoff = await fetch(`${stack.url}${KIT_PAGE_PATHS.handoff}`, { method: 'POST', headers: { [CHECKOUT_TOKEN_HEADER]: replayed } });
+    expect(handoff.status).toBe(401);
+    const text = `${made.text}\n${await handoff.text()}`;
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+    expect((await control.notifications()).length, 'nothing sent').toBe(before);
   });
 
   it('goes on, sealed again, in the link "Pay on your phone" makes of the token, and in none of its answer', async () => {
