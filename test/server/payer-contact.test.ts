@@ -236,6 +236,35 @@ describe("the payer's contact a link carries", () => {
     expect((await verifyCheckoutToken(fits, stack.merchant, stack.sandbox.clock.now())).ok).toBe(true);
   });
 
+  it("does not say which limit refused a create whose contact came from the seal: it would tell a guessed address is the shop's", async () => {
+    const limited = await startStack({ basePath: '/checkout', handler: { merchantName: 'Nile Coffee', elementFiles: cdn, limits: { messagesPerEmail: { limit: 2, windowSeconds: 3_600 } } } });
+    try {
+      const guess = `guess-${Date.now().toString(36)}@example.com`;
+      const tokenFor = (order: PaymentLinkOrder) => issueCheckoutToken(limited.merchant, order, { now: limited.sandbox.clock.now() });
+      const createOn = async (token: string, notify: Record<string, string>) => {
+        const response = await fetch(`${limited.url}${MERCHANT_PATHS.create}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', [CHECKOUT_TOKEN_HEADER]: token },
+          body: JSON.stringify({ payMethod: 'ReferenceCode', notify: { notifyLanguage: 'English', notifyMethod: 'EMAIL', ...notify } }),
+        });
+        return (await response.json()) as { code: string; data?: Record<string, unknown> };
+      };
+      // A holder spends the guessed address's limit from carts of their own, typing it.
+      for (let sent = 0; sent < 2; sent += 1) expect((await createOn(await tokenFor(cart()), { notifyUserName: 'Eve', notifyUserEmail: guess })).code).toBe('00000');
+      const typed = await createOn(await tokenFor(cart()), { notifyUserName: 'Eve', notifyUserEmail: guess });
+      expect(typed.code).toBe('TOO_MANY_REQUESTS');
+      expect(typed.data?.['limit'], 'a typed address: the limit is named, as ever').toBe('messagesPerEmail');
+      // The link whose contact on file is that address: refused, without the limit's name.
+      const onFile = await createOn(await tokenFor({ ...cart(), payer: { name: MONA.name, email: guess } }), {});
+      expect(onFile.code).toBe('TOO_MANY_REQUESTS');
+      expect(onFile.data).not.toHaveProperty('limit');
+      expect(onFile.data?.['retryAfterSeconds']).toBeGreaterThan(0);
+      expect(JSON.stringify(onFile)).not.toContain(guess);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("is checked as a typed contact is, where a shop gives it with a token of its own", async () => {
     await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { phone: '12' } })).rejects.toThrow(/payer\.phone/);
     const token = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Omar', phone: '+201001112223' } });
