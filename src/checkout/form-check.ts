@@ -26,12 +26,13 @@ export function checkOf(model: Model): FormCheck | undefined {
   // them stands for their rows here.
   const isolated = fieldsOf(method).filter((field) => model.isolated?.fields.includes(field.name));
   let rows = PAYER_CREATE_RULES[method];
+  const body = createBody(model, config, isolated);
   // The notice's fields the shop has on file (the checkout token's sealed contact): the payer may leave them empty,
-  // and the kit fills them; one the payer types is checked as ever.
-  const onFile = method === 'ReferenceCode' ? contactOnFile(config.checkoutToken) : [];
+  // and the kit fills them, while the payer typed none of the contact; once they type any, the kit fills none and every
+  // field the channel needs is asked as ever (whole or not at all).
+  const onFile = method === 'ReferenceCode' ? contactOnFile(config.checkoutToken, body['notify']) : [];
   if (onFile.length) rows = { ...rows, fields: { ...rows.fields, ...Object.fromEntries(onFile.map((wire) => [wire, { ...rows.fields[wire]!, required: false }])) } };
   const table = isolated.length ? withoutFields(rows, isolated.map((field) => field.wire)) : rows;
-  const body = createBody(model, config, isolated);
   const result = validate(table, body);
   // The body sent: what the merchant configured as it is, the payer's fields as their rows made them (trimmed, defaults).
   if (result.ok) for (const wire of Object.keys(table.fields)) writePath(body, wire, readPath(result.value, wire));

@@ -19,11 +19,24 @@ export const CONTACT_LETTERS = { n: 'notify.notifyUserName', e: 'notify.notifyUs
 export const CONTACT_ON_FILE = /^n?e?m?$/;
 
 /**
- * The notice's fields (their wire paths) the shop has on file for the payer, as a checkout token says (read, never
- * checked: only the kit can check a token, and it fills only what it sealed). None for any other text.
+ * Whether the payer typed any of the notice's contact fields (`notify`'s name, email or mobile number; blank is none).
+ * The contact on file is used whole or not at all: the kit fills the notice from it only when the payer typed none of
+ * them, and the form lets them be left empty only then (docs/pay-links.md, "The payer's contact").
  */
-export function contactOnFile(token: unknown): string[] {
-  const payload = token ? readTokenPayload(token, 'checkout') : undefined;
+export function typedContact(notify: unknown): boolean {
+  return Object.values(CONTACT_LETTERS).some((wire) => {
+    const value = notify && typeof notify === 'object' ? (notify as Record<string, unknown>)[wire.slice(7)] : undefined;
+    return value != null && (typeof value !== 'string' || value.trim() !== '');
+  });
+}
+
+/**
+ * The notice's fields (their wire paths) the shop has on file for the payer, as a checkout token says (read, never
+ * checked: only the kit can check a token, and it fills only what it sealed), the payer's `notify` as typed so far
+ * given: none once the payer typed any contact field (whole or not at all). None for any other text.
+ */
+export function contactOnFile(token: unknown, notify?: unknown): string[] {
+  const payload = token && !typedContact(notify) ? readTokenPayload(token, 'checkout') : undefined;
   const letters = typeof payload === 'object' ? payload.short[CONTACT_KEYS.contactOnFile] : undefined;
   if (typeof letters !== 'string' || !letters || !CONTACT_ON_FILE.test(letters)) return [];
   return [...letters].map((letter) => CONTACT_LETTERS[letter as keyof typeof CONTACT_LETTERS]);

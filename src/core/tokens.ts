@@ -15,7 +15,7 @@ import { validate, type Validation } from './validate.js';
 import { CONTACT_KEYS, CONTACT_ON_FILE } from './contact-claims.js';
 import { base64UrlEncode, CHECKOUT_KEYS, DEFAULT_ATTEMPTS, MAX_ATTEMPTS, readTokenPayload, TICKET_KEYS, uncheckedCheckoutClaims, type TokenKind, type TokenRefusal } from './token-wire.js';
 
-export { CONTACT_KEYS, CONTACT_LETTERS, contactOnFile } from './contact-claims.js';
+export { CONTACT_KEYS, CONTACT_LETTERS, contactOnFile, typedContact } from './contact-claims.js';
 export {
   base64UrlBytes,
   base64UrlEncode,

@@ -2,7 +2,7 @@
 // page's reference code form says the code goes to the contact the shop has on file, lets the payer leave it empty, and
 // the code goes there (the sandbox's outbox); the contact itself is nowhere in the page. In English and Arabic.
 import { expect } from '@open-wc/testing';
-import { clickButton, deepQuery, until, untilText, uniqueReference, visibleText } from './support/checkout.js';
+import { clickButton, deepQuery, type, until, untilText, uniqueReference, visibleText } from './support/checkout.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const LINK_ARGS = ['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--description', 'Ethiopian, 250 g', '--merchant-name', 'Nile Coffee Roasters'];
@@ -39,6 +39,15 @@ async function referenceCodeForm(element: Element, channel: 'EMAIL' | 'SMS' | 'B
   deepQuery<HTMLInputElement>(element, `input[name=notifyMethod][value=${channel}]`)!.click();
 }
 
+/** The element's checkout token's claims, as anyone reading the page can decode them (its payload part, base64url). */
+function tokenPayload(element: Element): string {
+  const payload = (element.getAttribute('checkout-token') ?? '').split('.')[1] ?? '';
+  const binary = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+  return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+}
+
+const input = (element: Element, name: string) => deepQuery<HTMLInputElement>(element, `input[name=${name}]`)!;
+
 describe('a payment link with the payer\'s contact', () => {
   let stack: Stack;
   before(async () => {
@@ -60,7 +69,11 @@ describe('a payment link with the payer\'s contact', () => {
     expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserEmail]')!.required, 'the email may be left empty').to.equal(false);
     expect(deepQuery<HTMLInputElement>(element, 'input[name=notifyUserName]')!.required, 'the name may be left empty').to.equal(false);
     expect(await violations(screen), 'axe, the form with a contact on file').to.deep.equal([]);
-    for (const secret of ['Mona', 'mona.adel', '1001234567']) expect(screen.document.documentElement.outerHTML + visibleText(element)).not.to.contain(secret);
+    // Where the contact could show: the page's text and its token's claims, decoded (the token is base64url, so the page's
+    // markup could never show it in clear).
+    const seen = `${tokenPayload(element)}\n${screen.document.body.innerText}\n${visibleText(element)}`;
+    expect(seen, 'the decoded token').to.contain('"cf":"nem"');
+    for (const secret of ['Mona', 'mona.adel', '1001234567']) expect(seen).not.to.contain(secret);
     await clickButton(element, 'Get my code');
     await untilText(element, 'Your reference code', 15_000).catch((error) => {
       throw new Error(`${error} — the page shows: ${visibleText(element)}`);
@@ -93,6 +106,35 @@ describe('a payment link with the payer\'s contact', () => {
     const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
     const sent = await stack.sandbox.notifications({ orderNo: order!.orderNo });
     expect(sent.map((message) => `${message.channel} ${message.to}`)).to.deep.equal(['SMS +201001234567']);
+  });
+
+  it('uses the contact on file whole or not at all: once the payer types any of it, asks for every field the channel needs', async function () {
+    this.timeout(60_000);
+    const reference = uniqueReference('contact-typed');
+    const url = await stack.paymentLink([...LINK_ARGS, '--reference', reference, '--payer-name', 'Mona Adel', '--payer-email', 'mona.adel@example.com', '--payer-phone', '+201001234567']);
+    const { element } = await openPage(`${url}?lang=en`, `contact-typed-${reference}`);
+    await referenceCodeForm(element, 'EMAIL');
+    const sentence = 'We’ll send the code to the email the shop has on file, unless you type another.';
+    await untilText(element, sentence, 15_000);
+    // The payer types their own email: the shop's name of the payer is not used with it, so the name is asked.
+    await type(element, 'input[name=notifyUserEmail]', 'holder@example.org');
+    expect(visibleText(element)).not.to.contain('on file');
+    expect(input(element, 'notifyUserName').required, 'the name, once an email is typed').to.equal(true);
+    expect(input(element, 'notifyUserEmail').required).to.equal(true);
+    await clickButton(element, 'Get my code');
+    await until('the name asked', () => deepQuery(element, '#notifyUserName-error'), 10_000);
+    // Emptied again: the contact on file stands for both once more.
+    await type(element, 'input[name=notifyUserEmail]', '');
+    await untilText(element, sentence);
+    expect(input(element, 'notifyUserName').required).to.equal(false);
+    expect(input(element, 'notifyUserEmail').required).to.equal(false);
+    // A name typed: the shop's address is not used with it, so the email is asked.
+    await type(element, 'input[name=notifyUserName]', 'Omar');
+    expect(visibleText(element)).not.to.contain('on file');
+    expect(input(element, 'notifyUserEmail').required, 'the email, once a name is typed').to.equal(true);
+    await clickButton(element, 'Get my code');
+    await until('the email asked', () => deepQuery(element, '#notifyUserEmail-error'), 10_000);
+    expect((await stack.sandbox.orders()).some((each) => each.reference.startsWith(reference)), 'no order made').to.equal(false);
   });
 
   it('without a contact on file, says nothing of one and asks for it', async function () {

@@ -45,8 +45,10 @@ describe('the size budget of the CDN build', () => {
     // offer export the parts the docs promised); 50 440 since a lookup behind the form is never shared with a create's
     // and an attempt it found empty is asked about again after 30 s or when the payer comes back, not at each light check
     // (+72 B: a second reader found a payer told "could not reach the shop" about an order that was made, and 20
-    // service queries a minute). A feature pays for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_440);
+    // service queries a minute); 50 455 since the contact on file is used whole or not at all (issue 46, +15 B: the
+    // form reads whether the payer typed any of the contact before it lets the fields on file be left empty; a typed
+    // name went with the shop's address). A feature pays for its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_455);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

@@ -88,10 +88,10 @@ export async function hold(
 }
 
 /** The answer to a throttled call: `TOO_MANY_REQUESTS`, naming the limit, with `Retry-After`. */
-export function tooMany(throttled: Throttled, message = `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`): Answer {
+export function tooMany(throttled: Throttled, message = `too many requests, please try again in ${throttled.retryAfterSeconds} seconds.`, named = true): Answer {
   const answer = errorEnvelope('TOO_MANY_REQUESTS', {
     message,
-    data: { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds },
+    data: named ? { limit: throttled.limit, retryAfterSeconds: throttled.retryAfterSeconds } : { retryAfterSeconds: throttled.retryAfterSeconds },
   });
   return envelopeAnswer(answer, { 'Retry-After': String(throttled.retryAfterSeconds) });
 }

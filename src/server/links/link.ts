@@ -11,7 +11,7 @@
  * A link's lifetime is its own (default 7 days, at most 30), independent of the orders its checkout makes: an order's
  * `expireAt` starts when the payer pays.
  */
-import { base64UrlBytes, validateCheckoutClaims, type Violation } from '../../core/index.js';
+import { base64UrlBytes, DEFAULT_ATTEMPTS, validateCheckoutClaims, type Violation } from '../../core/index.js';
 import { hmacSha512Bytes } from '../runtime/signature.js';
 import { checkPayerContact, type PayerContact } from '../tokens/contact.js';
 import { issueCheckoutToken, type CheckoutOrder, type TokenCredentials } from '../tokens/tokens.js';
@@ -139,8 +139,11 @@ export async function createPaymentLink(credentials: TokenCredentials, order: Pa
   const problems = payerViolations(payer);
   if (problems.length > 0) throw new PaymentLinkError(problems);
   const nowMs = options.now ?? Date.now();
-  // The order as a checkout token would carry it: the same rules, said the same way.
-  await issueCheckoutToken(credentials, checkout, { now: nowMs }).catch((error: unknown) => {
+  // The order as a checkout token would carry it: the same rules, said the same way. With the payer, as the pay page
+  // issues it at its longest (the last attempt, started, test mode): a contact that would make a token no kit reads
+  // refuses the link now, not its payer at the create.
+  const longest = { ...checkout, attempt: checkout.attempts ?? DEFAULT_ATTEMPTS, started: true, sandbox: true, ...(payer ? { payer } : {}) };
+  await issueCheckoutToken(credentials, longest, { now: nowMs }).catch((error: unknown) => {
     throw new PaymentLinkError((error as { violations?: Violation[] }).violations ?? [{ field: 'order', rule: 'valid', message: String(error) }]);
   });
   const issuedAt = Math.floor(nowMs / 1000);

@@ -21,6 +21,7 @@ import {
   ORDER_TOKEN_HEADER,
   PAYER_FIELDS,
   TICKET_HEADER,
+  typedContact,
   validateCreateRequest,
   type Amount,
   type CashierStatusData,
@@ -57,21 +58,22 @@ export interface CreateRouteOptions {
   tickets: Tickets;
 }
 
-/** A field of the notice the payer left empty (absent, or only spaces). */
-const left = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
 /**
- * The notice of a reference code, filled from the contact the shop has on file (the token's sealed `payerContact`)
- * where the payer left a field empty: the name, the email when the code goes by email, the mobile number when by SMS.
- * What the payer typed wins. Checked afterwards with the same rules as a typed contact (validateCreateRequest).
+ * The notice of a reference code, filled from the contact the shop has on file (the token's sealed `payerContact`),
+ * whole or not at all: when the payer typed none of the notice's contact fields, the name, the email when the code goes
+ * by email, the mobile number when by SMS; when they typed any, none (so that the shop's name of the payer never goes to
+ * an address the payer typed, nor a typed name to the shop's address). Checked afterwards with the same rules as a typed
+ * contact (validateCreateRequest): a field still missing is refused naming it.
  */
-function fillNotice(order: Record<string, unknown>, payer: PayerContact): void {
+function fillNotice(order: Record<string, unknown>, payer: PayerContact): boolean {
   const notify: Record<string, unknown> = isPlainObject(order['notify']) ? { ...order['notify'] } : {};
+  if (typedContact(notify)) return false;
   const channel = typeof notify['notifyMethod'] === 'string' && notify['notifyMethod'] !== '' ? notify['notifyMethod'] : 'BOTH';
-  if (payer.name && left(notify['notifyUserName'])) notify['notifyUserName'] = payer.name;
-  if (payer.email && channel !== 'SMS' && left(notify['notifyUserEmail'])) notify['notifyUserEmail'] = payer.email;
-  if (payer.phone && channel !== 'EMAIL' && left(notify['notifyUserMobile'])) notify['notifyUserMobile'] = payer.phone;
+  if (payer.name) notify['notifyUserName'] = payer.name;
+  if (payer.email && channel !== 'SMS') notify['notifyUserEmail'] = payer.email;
+  if (payer.phone && channel !== 'EMAIL') notify['notifyUserMobile'] = payer.phone;
   order['notify'] = notify;
+  return true;
 }
 
 /** An amount as a log line says it: `12500 EGP`. */
@@ -213,7 +215,8 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     if (proof.claims.payerContact !== undefined && (built.order as Record<string, unknown>)['payMethod'] === 'ReferenceCode') {
       const payer = await openPayerContact(credentials.privateKey, proof.claims);
       if (payer === 'forged') return { refusal: refused('forged') };
-      if (payer) fillNotice(built.order as Record<string, unknown>, payer);
+      const filled = payer ? fillNotice(built.order as Record<string, unknown>, payer) : false;
+      return { order: built.order, attempt: built.attempt ?? 1, claims: proof.claims, filled };
     }
     return { order: built.order, attempt: built.attempt ?? 1, claims: proof.claims };
   }
@@ -248,7 +251,9 @@ export function createRoute(context: PaymentContext, options: CreateRouteOptions
     ]);
     if (throttled) {
       logger.warn(`svc-checkout: create refused by the ${throttled.limit} limit (reference ${logValue(order.reference)})`);
-      return tooMany(throttled);
+      // Not which limit, when the contact came from the seal: a holder who spent a guessed address's limit from other
+      // carts would learn from its name whether the shop's address is that one (docs/pay-links.md).
+      return tooMany(throttled, undefined, !('filled' in proposed && proposed.filled));
     }
 
     // One checkout, one payment: the kit makes the checkout's next attempt, once the service says no attempt at this

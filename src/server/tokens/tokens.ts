@@ -177,7 +177,17 @@ export async function issueCheckoutToken(
     problems.push({ field: 'product.description', rule: 'required', message: 'product.description is required when ReferenceCode is offered' });
   }
   if (problems.length > 0) throw new CheckoutTokenError(problems);
-  return seal(credentials.privateKey, 'checkout', encodeCheckoutPayload(claims, base64Url));
+  const token = await seal(credentials.privateKey, 'checkout', encodeCheckoutPayload(claims, base64Url));
+  // Read back as every kit reads it (its caps: a sealed value's length, the payload's): a contact long enough to pass
+  // its own rules may not fit in a token, and a token no kit reads strands its payer at the create.
+  if (!parseCheckoutToken(token).ok) {
+    throw new CheckoutTokenError([
+      contact.value
+        ? { field: 'payer', rule: 'maxLength', message: 'payer is too long for a checkout token: sealed with this order, the contact makes a token no kit reads (shorten it)' }
+        : { field: 'order', rule: 'maxLength', message: 'the order is too long for a checkout token: shorten the product' },
+    ]);
+  }
+  return token;
 }
 
 const CALLBACK_PURPOSE = 'svc-checkout:callback-checkout:v1';

@@ -41,9 +41,11 @@ export class SvcReferenceCodeForm extends PaymentForm {
   protected renderFields(context: CheckoutContext): TemplateResult {
     const values = context.state.values.ReferenceCode;
     // What the shop has on file of the payer's contact (a payment link's, sealed in the checkout token): those fields may
-    // be left empty, and the form says where the code goes then. The values never reach the page.
-    const onFile = contactOnFile(context.session?.config?.checkoutToken);
-    return html`${fieldsOf('ReferenceCode').map((spec) => (isAsked(spec, values) ? this.#field(context, spec, onFile) : nothing))}`;
+    // be left empty, and the form says where the code goes then, while the payer typed none of the contact (whole or
+    // not at all: once they type any, each field the channel needs is asked). The values never reach the page.
+    const asked = fieldsOf('ReferenceCode').filter((spec) => isAsked(spec, values));
+    const onFile = contactOnFile(context.session?.config?.checkoutToken, Object.fromEntries(asked.map((spec) => [spec.name, values[spec.name]])));
+    return html`${asked.map((spec) => this.#field(context, spec, onFile))}`;
   }
 
   /** Where the code goes when the payer leaves the contact empty: the channel's contact on file, if any. */
