@@ -23,8 +23,8 @@ Prints a payment link: the address of the merchant kit's pay page for one checko
   --reference <id>      the cart's id: one link's checkout is paid once (default: a new one)
   --merchant-name <n>   the shop's name on the page (default: the kit's merchantName)
   --payer-name <name>   the payer's name, --payer-email <address>, --payer-phone <number> (with the country code):
-                        their contact, sealed in the link (never shown on it); a reference code goes to it when the
-                        payer leaves theirs empty
+                        their contact, sealed in the link (never shown on it): the name and an address; a
+                        reference code goes to it when the payer leaves theirs empty
   --expires <time>      how long the link is good for: 3d, 12h, 90m or seconds (default 7d, at most 30d)
   --shop <url>          the shop's public address (default: SHOP_URL)
   --base-path <path>    where the kit is mounted on the shop (default: /checkout)

@@ -90,6 +90,10 @@ describe('svc-checkout link', () => {
     const bad = await link(['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--payer-email', 'mona at example']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--payer-email: payer\.email must be/);
+    // The contact is used whole: the name with an address.
+    const nameless = await link(['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--payer-email', 'mona@example.com']);
+    expect(nameless.code).toBe(2);
+    expect(nameless.stderr).toMatch(/--payer-name: payer\.name is required/);
   });
 
   it('refuses bad input, naming the flag or the variable', async () => {

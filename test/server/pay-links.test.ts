@@ -151,7 +151,7 @@ describe('a payment link', () => {
 
 describe('the pay page', () => {
   it('shows the merchant, the order and the element, under a strict policy that no one may frame, sending no referrer', async () => {
-    const order = cart({ payer: { email: 'mona@example.com', phone: '+201001234567' } });
+    const order = cart({ payer: { name: 'Mona Adel', email: 'mona@example.com', phone: '+201001234567' } });
     const made = await link(order);
     const page = await get(made.url);
     expect(page.status).toBe(200);
@@ -254,7 +254,7 @@ describe('the pay page', () => {
   });
 
   it("gives its holder this checkout alone: its token covers no other order, and says nothing of the payer", async () => {
-    const mine = cart({ payer: { email: 'mona@example.com' } });
+    const mine = cart({ payer: { name: 'Mona Adel', email: 'mona@example.com' } });
     const theirs = cart();
     const made = await link(mine);
     const token = tokenOf(await (await get(made.url)).text());

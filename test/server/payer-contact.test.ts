@@ -225,12 +225,12 @@ describe("the payer's contact a link carries", () => {
     expect((await fetch(plain.url)).status, 'the product alone fits').toBe(200);
     const refused = await link({ name, email: MONA.email }).then(() => 'made', tooLong);
     expect(refused).toMatch(/^payer: payer is too long for a checkout token/);
-    await expect(issueCheckoutToken(stack.merchant, { ...cart({ product, merchantName: arabic(100) }), payer: { name } })).rejects.toMatchObject({ name: 'CheckoutTokenError', violations: [{ field: 'payer' }] });
+    await expect(issueCheckoutToken(stack.merchant, { ...cart({ product, merchantName: arabic(100) }), payer: { name, email: MONA.email } })).rejects.toMatchObject({ name: 'CheckoutTokenError', violations: [{ field: 'payer' }] });
     // An email of 250 CJK characters passes the email rule, and seals to more than a token's sealed value may be.
     const email = `${'邮'.repeat(244)}@例子.中国`;
-    const issued = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { email } }, { now: stack.sandbox.clock.now() }).then(async (token) => JSON.stringify(await verifyCheckoutToken(token, stack.merchant, stack.sandbox.clock.now())), tooLong);
+    const issued = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Mona', email } }, { now: stack.sandbox.clock.now() }).then(async (token) => JSON.stringify(await verifyCheckoutToken(token, stack.merchant, stack.sandbox.clock.now())), tooLong);
     expect(issued).toMatch(/^payer: payer is too long for a checkout token/);
-    expect(await link({ email }).then(() => 'made', tooLong)).toMatch(/^payer: /);
+    expect(await link({ name: 'Mona', email }).then(() => 'made', tooLong)).toMatch(/^payer: /);
     // A shorter one of the same kind fits, and works.
     const fits = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Mona', email: `${'邮'.repeat(60)}@例子.中国` } }, { now: stack.sandbox.clock.now() });
     expect((await verifyCheckoutToken(fits, stack.merchant, stack.sandbox.clock.now())).ok).toBe(true);
@@ -266,7 +266,10 @@ describe("the payer's contact a link carries", () => {
   });
 
   it("is checked as a typed contact is, where a shop gives it with a token of its own", async () => {
-    await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { phone: '12' } })).rejects.toThrow(/payer\.phone/);
+    await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Omar', phone: '12' } })).rejects.toThrow(/payer\.phone/);
+    // A contact a notice cannot be sent with whole (it is used whole or not at all) is refused where it is given.
+    await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { email: 'omar@example.com' } })).rejects.toMatchObject({ violations: [{ field: 'payer.name', rule: 'required', message: 'payer.name is required' }] });
+    await expect(issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Omar' } })).rejects.toMatchObject({ violations: [{ field: 'payer.email', rule: 'required', message: 'payer.email or payer.phone is required' }] });
     const token = await issueCheckoutToken(stack.merchant, { ...cart(), payer: { name: 'Omar', phone: '+201001112223' } });
     expect(contactOnFile(token)).toEqual(['notify.notifyUserName', 'notify.notifyUserMobile']);
     const made = await create(token, { notifyMethod: 'SMS' });

@@ -6,7 +6,8 @@
  * bound to the merchant and the checkout (its additional data), so that a sealed contact is never moved to another
  * checkout. Beside it, in clear, only which of the notice's fields it holds. Stateless: any of the shop's kits opens it.
  */
-import { base64UrlBytes, CONTACT_LETTERS, REFERENCE_CODE_CREATE, validate, type Violation } from '../../core/index.js';
+import { base64UrlBytes, CONTACT_LETTERS, REFERENCE_CODE_CREATE, validate, type RuleTable, type Violation } from '../../core/index.js';
+import { anyOf } from '../../core/groups.js';
 import { hmacSha512Bytes } from '../runtime/signature.js';
 
 /** The payer's contact a shop may give with a checkout (a link's `payer`): never shown to the page. */
@@ -30,7 +31,19 @@ const FORMATS = {
   email: REFERENCE_CODE_CREATE.fields[CONTACT_LETTERS.e]!.format,
   phone: REFERENCE_CODE_CREATE.fields[CONTACT_LETTERS.m]!.format,
 };
-const CONTACT_RULES = { fields: Object.fromEntries(Object.entries(FORMATS).map(([name, format]) => [name, { required: false, format }])) };
+/**
+ * A contact on file is one a notice can be sent with, whole (it is used whole or not at all): the payer's name, which
+ * the notice greets them by, and an address. A name alone, or an address without the name, would spare the payer
+ * nothing (typing the missing field means typing all of it), so it is refused where the shop gives it.
+ */
+const CONTACT_RULES: RuleTable = {
+  fields: {
+    name: { required: true, format: FORMATS.name },
+    email: { required: false, format: FORMATS.email },
+    phone: { required: false, format: FORMATS.phone },
+  },
+  groups: [anyOf(['email', 'phone'])],
+};
 
 /**
  * What is wrong with a contact the shop gives, with the notice's own rules (a contact on file is checked as a typed one
@@ -40,7 +53,9 @@ export function checkPayerContact(payer: unknown): { ok: true; value: PayerConta
   if (payer === undefined) return { ok: true, value: undefined };
   const checked = validate<PayerContact>(CONTACT_RULES, payer);
   if (!checked.ok) {
-    return { ok: false, violations: checked.violations.map((violation) => ({ ...violation, field: `payer.${violation.field}`, message: `payer.${violation.message}` })) };
+    // Each field named where the shop wrote it: `payer.name is required`, `payer.email or payer.phone is required`.
+    const named = (text: string) => text.replace(/^(\w+)(?: or (\w+))?/, (_, one: string, other?: string) => (other ? `payer.${one} or payer.${other}` : `payer.${one}`));
+    return { ok: false, violations: checked.violations.map((violation) => ({ ...violation, field: `payer.${violation.field}`, message: named(violation.message) })) };
   }
   const value: PayerContact = {};
   for (const [field] of FIELDS) if (typeof checked.value[field] === 'string' && checked.value[field]) value[field] = checked.value[field];

@@ -167,13 +167,13 @@ export function describeConformance(name: RuntimeName, traits: RuntimeTraits): v
     });
 
     it('makes and opens payment links as on Node: a link made on either side opens on both, altered on neither', async () => {
-      const order = { reference: 'link-runtime', amount: { total: 12_500, currency: 'EGP' }, country: 'EG', product: { name: 'Coffee beans', description: 'Ethiopian' }, payer: { email: 'mona@example.com' } };
+      const order = { reference: 'link-runtime', amount: { total: 12_500, currency: 'EGP' }, country: 'EG', product: { name: 'Coffee beans', description: 'Ethiopian' }, payer: { name: 'Mona Adel', email: 'mona@example.com' } };
       const options = { shopUrl: 'https://shop.example', now };
       const made = [(await callInRuntime('createPaymentLink', credentials, order, options)) as { link: string; url: string }, await nodeKit.createPaymentLink(credentials, order, options)];
       for (const { link, url } of made) {
         expect(url).toBe(`https://shop.example/checkout/pay/${link}`);
         const opened = await onNode(nodeKit.readPaymentLink(link, credentials, now));
-        expect(opened).toMatchObject({ ok: true, claims: { order: { reference: 'link-runtime' }, payer: { email: 'mona@example.com' } } });
+        expect(opened).toMatchObject({ ok: true, claims: { order: { reference: 'link-runtime' }, payer: { name: 'Mona Adel', email: 'mona@example.com' } } });
         expect(await callInRuntime('readPaymentLink', link, credentials, now)).toEqual(opened);
         const altered = `${link.slice(0, 20)}${link[20] === 'A' ? 'B' : 'A'}${link.slice(21)}`;
         expect(await callInRuntime('readPaymentLink', altered, credentials, now)).toEqual({ ok: false, reason: 'forged' });
