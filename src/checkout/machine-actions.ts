@@ -114,6 +114,7 @@ export const ACTIONS: Actions = {
       const rule = d.m.isolated?.broken[field.name];
       if (rule) {
         d.set({ errors: { [field.name]: { rule } }, submitCount: d.m.state.submitCount + 1 });
+        d.announce({ kind: 'form-errors', count: 1 });
         return;
       }
       d.set({ errors: {}, alert: undefined, notice: undefined });
@@ -123,8 +124,9 @@ export const ACTIONS: Actions = {
     // Only the payer's code is checked here: the order's country and number are the kit's, as it told them.
     const checked = validate(PAYER_CODE_RULES[order.actionType], { [field.name]: toAsciiDigits(e.code).trim() });
     if (!checked.ok) {
-      // Refused before sending: kept, to be corrected.
+      // Refused before sending: kept, to be corrected, and said aloud as a refusal of the kit's is.
       d.set({ errors: { [field.name]: { rule: (checked.violations[0] as Violation).rule } }, submitCount: d.m.state.submitCount + 1 });
+      d.announce({ kind: 'form-errors', count: 1 });
       return;
     }
     d.set({ errors: {}, alert: undefined, notice: undefined });

@@ -47,8 +47,10 @@ describe('the size budget of the CDN build', () => {
     // (+72 B: a second reader found a payer told "could not reach the shop" about an order that was made, and 20
     // service queries a minute); 50 455 since the contact on file is used whole or not at all (issue 46, +15 B: the
     // form reads whether the payer typed any of the contact before it lets the fields on file be left empty; a typed
-    // name went with the shop's address). A feature pays for its bytes here, or says in its commit why it cannot.
-    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_455);
+    // name went with the shop's address); 50 490 since a code refused before it is sent is said aloud, as one the kit
+    // refuses is (+39 B, most of it brotli's reshuffle of the engine chunk: "every refusal is said"). A feature pays for
+    // its bytes here, or says in its commit why it cannot.
+    expect(budget.totalBrotliBytes).toBeLessThanOrEqual(50_490);
   });
 
   it('keeps the isolated frame\'s page, its script and styles inside, within its own', () => {

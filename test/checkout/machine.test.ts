@@ -675,7 +675,8 @@ describe('paths the table does not reach', () => {
     const frame = (broken: IsolatedReport['broken']) => ({ type: 'isolated', report: { fields: ['otp'], broken }, at: AT }) as MachineEvent;
     const wrong = run(action, frame({ otp: 'minLength' }), EVENTS['submit-code'](action));
     expect(wrong.model.state.errors).toEqual({ otp: { rule: 'minLength' } });
-    expect(wrong.effects).toEqual([]);
+    // Nothing sent, and the refusal said aloud, as the kit's would be.
+    expect(wrong.effects).toEqual([{ type: 'emit', event: { type: 'announce', detail: { kind: 'form-errors', count: 1 } } }]);
     const right = run(action, frame({}), { type: 'submit-code', code: '', at: AT });
     expect(right.effects).toEqual([{ type: 'post-isolated', request: right.model.request!.id, call: 'otp', body: { country: 'EG', orderNo: '26112600000001' }, orderToken: 'ot1.x.y' }]);
   });

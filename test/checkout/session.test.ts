@@ -66,14 +66,15 @@ describe('create and next actions', () => {
     expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
   });
 
-  it('asks for a PIN, and refuses a malformed one before sending it', async () => {
-    const { session } = await h.session();
+  it('asks for a PIN, and refuses a malformed one before sending it, aloud', async () => {
+    const { session, events } = await h.session();
     session.selectMethod('BankAccount');
     fill(session, { ...BANK, bankAccountNumber: '2215381183' });
     await session.submit();
     expect(orderOf(session.state.phase)?.actionType).toBe('INPUT_PIN');
     expect(await session.submitCode('12')).toBe(false);
     expect(session.state.errors).toEqual({ pin: { rule: 'minLength' } });
+    expect(events.at(-1)).toEqual({ type: 'announce', detail: { kind: 'form-errors', count: 1 } });
     expect(h.calls).not.toContain('/payments/pin');
     await session.submitCode('1234');
     expect(session.state.phase).toMatchObject({ kind: 'result', outcome: 'SUCCESS' });
