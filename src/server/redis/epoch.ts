@@ -5,6 +5,7 @@ import type { RedisConnection } from './connection.js';
 /** Says when Redis came back without the kit's data: its epoch key, written once, gone or replaced. */
 export class Epoch {
   #value: string | undefined;
+  #beating: Promise<void> | undefined;
   constructor(
     private readonly connection: RedisConnection,
     private readonly key: string,
@@ -20,8 +21,16 @@ export class Epoch {
     return value;
   }
 
-  /** The heartbeat: GET on the probe; a missing or other epoch means Redis lost what the kit wrote. */
-  async beat(): Promise<void> {
+  /**
+   * The heartbeat: GET on the probe; a missing or other epoch means Redis lost what the kit wrote. One at a time: a beat
+   * that came while another wrote the epoch afresh read that new epoch as "another", and the loss was said twice.
+   */
+  beat(): Promise<void> {
+    this.#beating ??= this.#beat().finally(() => (this.#beating = undefined));
+    return this.#beating;
+  }
+
+  async #beat(): Promise<void> {
     const answer = await this.connection.link.probe(this.key, ['GET', this.key]);
     if (this.#value === undefined || answer === this.#value) return;
     const before = this.#value;
