@@ -5,9 +5,9 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { clickButton, deepQuery, type, uniqueReference, until, untilText, visibleText } from './support/checkout.js';
+import { violations, type Screen } from './support/axe.js';
 import { startStack, type Stack } from './support/stack.js';
 
-type Screen = Window & { axe?: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } };
 
 const opened: Window[] = [];
 
@@ -26,18 +26,6 @@ async function loaded(screen: Screen): Promise<void> {
 
 /** The pay page's element, its first frame painted. */
 const elementOf = (screen: Screen) => until('the element', () => screen.document.querySelector('svc-checkout')?.shadowRoot && screen.document.querySelector('svc-checkout')!, 15_000);
-
-/** axe-core's WCAG 2.2 A and AA rules in the window's document, loaded from the page's own origin as its policy asks. */
-async function violations(screen: Screen): Promise<string[]> {
-  if (!screen.axe) {
-    const script = screen.document.createElement('script');
-    script.src = '/node_modules/axe-core/axe.min.js';
-    screen.document.head.append(script);
-    await until('axe in the window', () => screen.axe, 10_000);
-  }
-  const results = await screen.axe!.run(screen.document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'], iframes: false });
-  return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
 
 const LINK_ARGS = ['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--description', 'Ethiopian, 250 g', '--merchant-name', 'Nile Coffee Roasters'];
 

@@ -3,24 +3,12 @@
 // the code goes there (the sandbox's outbox); the contact itself is nowhere in the page. In English and Arabic.
 import { expect } from '@open-wc/testing';
 import { clickButton, deepQuery, type, until, untilText, uniqueReference, visibleText } from './support/checkout.js';
+import { violations } from './support/axe.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const LINK_ARGS = ['--amount', '12500', '--currency', 'EGP', '--country', 'EG', '--product', 'Coffee beans', '--description', 'Ethiopian, 250 g', '--merchant-name', 'Nile Coffee Roasters'];
 const opened: Window[] = [];
 
-type Screen = Window & { axe?: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } };
-
-/** axe-core's WCAG 2.2 A and AA rules in the window's document, loaded from the page's own origin as its policy asks. */
-async function violations(screen: Screen): Promise<string[]> {
-  if (!screen.axe) {
-    const script = screen.document.createElement('script');
-    script.src = '/node_modules/axe-core/axe.min.js';
-    screen.document.head.append(script);
-    await until('axe in the window', () => screen.axe, 10_000);
-  }
-  const results = await screen.axe!.run(screen.document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'], iframes: false });
-  return results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
 
 async function openPage(url: string, name: string): Promise<{ screen: Window; element: Element }> {
   const screen = window.open(url, name, 'popup,width=420,height=844');
@@ -44,6 +32,12 @@ function tokenPayload(element: Element): string {
   const payload = (element.getAttribute('checkout-token') ?? '').split('.')[1] ?? '';
   const binary = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
   return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+}
+
+/** Where the sandbox sent the reference code of `reference`'s order: `EMAIL address`, `SMS number`. */
+async function sentFor(stack: Stack, reference: string): Promise<string[]> {
+  const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
+  return (await stack.sandbox.notifications({ orderNo: order!.orderNo })).map((message) => `${message.channel} ${message.to}`);
 }
 
 const input = (element: Element, name: string) => deepQuery<HTMLInputElement>(element, `input[name=${name}]`)!;
@@ -79,9 +73,7 @@ describe('a payment link with the payer\'s contact', () => {
       throw new Error(`${error} — the page shows: ${visibleText(element)}`);
     });
     await untilText(element, 'We also sent it by email to the address the shop has on file.');
-    const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
-    const sent = await stack.sandbox.notifications({ orderNo: order!.orderNo });
-    expect(sent.map((message) => `${message.channel} ${message.to}`)).to.deep.equal(['EMAIL mona.adel@example.com']);
+    expect(await sentFor(stack, reference)).to.deep.equal(['EMAIL mona.adel@example.com']);
   });
 
   it('says it in Arabic, and still asks for what the shop does not have', async function () {
@@ -103,9 +95,7 @@ describe('a payment link with the payer\'s contact', () => {
     });
     await untilText(element, 'أرسلناه أيضًا برسالة نصية إلى');
     expect(visibleText(element)).to.contain('الرقم المسجَّل لدى المتجر');
-    const order = (await stack.sandbox.orders()).find((each) => each.reference === reference);
-    const sent = await stack.sandbox.notifications({ orderNo: order!.orderNo });
-    expect(sent.map((message) => `${message.channel} ${message.to}`)).to.deep.equal(['SMS +201001234567']);
+    expect(await sentFor(stack, reference)).to.deep.equal(['SMS +201001234567']);
   });
 
   it('uses the contact on file whole or not at all: once the payer types any of it, asks for every field the channel needs', async function () {

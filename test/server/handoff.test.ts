@@ -8,26 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_TOKEN_HEADER, KIT_PAGE_PATHS, MERCHANT_PATHS } from '../../src/core/index.js';
 import { issueCheckoutToken, readPaymentLink, type CheckoutOrder } from '../../src/server/index.js';
 import { startStack } from '../../src/sandbox/index.js';
+import { newCart } from '../support/carts.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
-let serial = 0;
 
 beforeAll(async () => {
   stack = await startStack({ basePath: '/checkout', handler: { limits: { statusPerClient: { limit: 8, windowSeconds: 86_400 } }, logger: { warn() {}, error() {} } } });
 });
 afterAll(() => stack.close());
 
-function cart(extra: Partial<CheckoutOrder> = {}): CheckoutOrder {
-  serial += 1;
-  return {
-    reference: `handoff-${Date.now().toString(36)}-${serial}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    country: 'EG',
-    product: { name: 'Coffee beans', description: 'Ethiopian, 250 g' },
-    ...extra,
-  };
-}
+const cart = (extra: Partial<CheckoutOrder> = {}) => newCart<CheckoutOrder>('handoff', extra);
 
 const handoff = (token: string | undefined, method: string, query = '') =>
   fetch(`${stack.url}${KIT_PAGE_PATHS.handoff}${query}`, { method, headers: token === undefined ? {} : { [CHECKOUT_TOKEN_HEADER]: token } });

@@ -21,11 +21,11 @@ import {
 import { durationSeconds } from '../../src/server/links/link.js';
 import { encode } from 'uqr';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
+import { newCart } from '../support/carts.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
 let control: SandboxControl;
-let serial = 0;
 const cdn = new URL('../../dist/cdn/', import.meta.url);
 
 beforeAll(async () => {
@@ -37,16 +37,7 @@ afterAll(() => stack.close());
 /** The sandbox's clock, as the kit of these tests reads it. */
 const sandboxNow = () => stack.sandbox.clock.now();
 
-function cart(extra: Partial<PaymentLinkOrder> = {}): PaymentLinkOrder {
-  serial += 1;
-  return {
-    reference: `link-${Date.now().toString(36)}-${serial}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    country: 'EG',
-    product: { name: 'Coffee beans', description: 'Ethiopian, 250 g' },
-    ...extra,
-  };
-}
+const cart = (extra: Partial<PaymentLinkOrder> = {}) => newCart<PaymentLinkOrder>('link', extra);
 
 const shop = () => new URL(stack.url).origin;
 const link = (order: PaymentLinkOrder, options: { expiresInSeconds?: number; now?: number } = {}) =>

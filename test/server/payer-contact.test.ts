@@ -10,11 +10,11 @@ import { createPaymentLink, issueCheckoutToken, readPaymentLink, verifyCheckoutT
 import { openPayerContact } from '../../src/server/tokens/contact.js';
 import { hmacSha512Bytes } from '../../src/server/runtime/signature.js';
 import { SandboxControl, startStack } from '../../src/sandbox/index.js';
+import { newCart } from '../support/carts.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 let stack: Stack;
 let control: SandboxControl;
-let serial = 0;
 const logged: string[] = [];
 const cdn = new URL('../../dist/cdn/', import.meta.url);
 
@@ -28,16 +28,7 @@ afterAll(() => stack.close());
 const MONA = { name: 'Mona Adel', email: 'mona.adel@example.com', phone: '+201001234567' };
 const SECRETS = ['Mona', 'mona.adel', 'example.com', '1001234567'];
 
-function cart(extra: Partial<PaymentLinkOrder> = {}): PaymentLinkOrder {
-  serial += 1;
-  return {
-    reference: `contact-${Date.now().toString(36)}-${serial}`,
-    amount: { total: 12_500, currency: 'EGP' },
-    country: 'EG',
-    product: { name: 'Coffee beans', description: 'Ethiopian, 250 g' },
-    ...extra,
-  };
-}
+const cart = (extra: Partial<PaymentLinkOrder> = {}) => newCart<PaymentLinkOrder>('contact', extra);
 
 const tokenOf = (html: string) => /checkout-token="([^"]+)"/.exec(html)?.[1] ?? '';
 

@@ -99,11 +99,6 @@ function base64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function payerViolations(payer: unknown): Violation[] {
-  const checked = checkPayerContact(payer);
-  return checked.ok ? [] : checked.violations;
-}
-
 /** The shop's address and base path, checked: an http(s) origin (and path) without query, and a path that starts with `/`. */
 function pageAddress(options: PaymentLinkOptions): string {
   const problems: Violation[] = [];
@@ -136,12 +131,10 @@ export async function createPaymentLink(credentials: TokenCredentials, order: Pa
   }
   // What the kit's own tokens decide (the attempt a page starts at, test mode) is never a link's.
   const { payer, attempt: _attempt, started: _started, sandbox: _sandbox, ...checkout } = order;
-  const problems = payerViolations(payer);
-  if (problems.length > 0) throw new PaymentLinkError(problems);
   const nowMs = options.now ?? Date.now();
-  // The order as a checkout token would carry it: the same rules, said the same way. With the payer, as the pay page
-  // issues it at its longest (the last attempt, started, test mode): a contact that would make a token no kit reads
-  // refuses the link now, not its payer at the create.
+  // The order and the payer's contact as a checkout token would carry them: the same rules, said the same way. As the
+  // pay page issues it at its longest (the last attempt, started, test mode): a contact that would make a token no kit
+  // reads refuses the link now, not its payer at the create.
   const longest = { ...checkout, attempt: checkout.attempts ?? DEFAULT_ATTEMPTS, started: true, sandbox: true, ...(payer ? { payer } : {}) };
   await issueCheckoutToken(credentials, longest, { now: nowMs }).catch((error: unknown) => {
     throw new PaymentLinkError((error as { violations?: Violation[] }).violations ?? [{ field: 'order', rule: 'valid', message: String(error) }]);
@@ -232,7 +225,7 @@ function claimsOf(text: string): PaymentLinkClaims | undefined {
   }
   if (typeof issuedAt !== 'number' || typeof expiresAt !== 'number') return undefined;
   const checked = validateCheckoutClaims({ ...order, merchantId, issuedAt, expiresAt });
-  if (!checked.ok || payerViolations(payer).length > 0) return undefined;
+  if (!checked.ok || !checkPayerContact(payer).ok) return undefined;
   const { merchantId: mid, issuedAt: _issued, expiresAt: _expires, ...checkout } = checked.value;
   return Object.freeze({ merchantId: mid, order: checkout, issuedAt, expiresAt, ...(payer ? { payer } : {}) });
 }
